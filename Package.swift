@@ -1,0 +1,44 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+]
+
+let package = Package(
+    name: "SyncScope",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "syncscope", targets: ["syncscope"]),
+        .library(name: "SyncCore", targets: ["SyncCore"]),
+        .library(name: "SyncServer", targets: ["SyncServer"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
+    targets: [
+        .target(
+            name: "SyncCore",
+            dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "SyncServer",
+            dependencies: ["SyncCore", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "syncscope",
+            dependencies: [
+                "SyncCore", "SyncServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "SyncCoreTests", dependencies: ["SyncCore", "SyncServer"], swiftSettings: swiftSettings),
+        .testTarget(name: "SyncServerTests", dependencies: ["SyncCore", "SyncServer"], swiftSettings: swiftSettings),
+    ]
+)

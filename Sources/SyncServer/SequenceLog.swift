@@ -1,0 +1,69 @@
+/// A change log in which each key stands once, at its latest change.
+///
+/// Sequence numbers are dense: slot `i` holds sequence `firstSequence + i`.
+/// When a key changes again, its old slot dies and a new slot is appended, so
+/// the log stays in order of last change. Dead slots are skipped with a
+/// union-find "next live slot" structure (path halving), so walking `k` live
+/// entries from any sequence costs O(k · α(n)) — it does not grow with the
+/// history, however many superseded entries lie in between.
+struct SequenceLog<Key> {
+    /// The sequence number of slot 0. Sequence numbers start at 1, so 0 means
+    /// "before everything".
+    private(set) var firstSequence: Int64 = 1
+    private var keys: [Key?] = []
+    /// `next[i] == i` for a live slot; otherwise a pointer towards a later slot.
+    private var next: [Int32] = []
+    private(set) var liveCount = 0
+
+    /// The sequence number the next appended change gets.
+    var nextSequence: Int64 { firstSequence + Int64(keys.count) }
+    /// The sequence of the latest change, or 0 when nothing has happened yet.
+    var lastSequence: Int64 { nextSequence - 1 }
+
+    mutating func reserveCapacity(_ n: Int) {
+        keys.reserveCapacity(n)
+        next.reserveCapacity(n)
+    }
+
+    /// Appends a change for `key` and returns its sequence number.
+    @discardableResult
+    mutating func append(_ key: Key) -> Int64 {
+        let sequence = nextSequence
+        next.append(Int32(keys.count))
+        keys.append(key)
+        liveCount += 1
+        return sequence
+    }
+
+    /// Marks the entry at `sequence` as superseded (or compacted away).
+    mutating func remove(_ sequence: Int64) {
+        let i = Int(sequence - firstSequence)
+        guard i >= 0, i < keys.count, keys[i] != nil else { return }
+        keys[i] = nil
+        next[i] = Int32(i + 1)
+        liveCount -= 1
+    }
+
+    /// The first live entry with sequence `>= sequence`.
+    mutating func firstLive(atOrAfter sequence: Int64) -> (sequence: Int64, key: Key)? {
+        let start = max(0, sequence - firstSequence)
+        guard start < keys.count else { return nil }
+        let i = find(Int(start))
+        guard i < keys.count, let key = keys[i] else { return nil }
+        return (firstSequence + Int64(i), key)
+    }
+
+    private mutating func find(_ start: Int) -> Int {
+        let count = keys.count
+        var i = start
+        while i < count {
+            let parent = Int(next[i])
+            if parent == i { return i }
+            if parent >= count { return count }
+            let grandparent = Int(next[parent])
+            next[i] = Int32(grandparent)
+            i = grandparent
+        }
+        return count
+    }
+}

@@ -1,0 +1,218 @@
+import Foundation
+import SyncCore
+
+/// What one `records/modify` item will do, decided before anything is applied.
+private enum Plan {
+    case save(name: String, type: UInt32, fields: RecordFields, existing: StoredRecord?)
+    case delete(name: String, existing: StoredRecord)
+
+    var name: String {
+        switch self {
+        case .save(let name, _, _, _), .delete(let name, _): name
+        }
+    }
+}
+
+extension ServerEngine {
+
+    /// `records/modify`: saves and deletes records in one zone.
+    ///
+    /// In a custom zone with `atomic` (the default) it is all or nothing: if
+    /// any item fails, nothing is applied and the other items fail with
+    /// `batchRequestFailed`. More than 400 items: `limitExceeded`, nothing applied.
+    public func modifyRecords(
+        caller: Caller,
+        database: DatabaseID,
+        zoneID requestedZoneID: RecordZoneID,
+        operations: [RecordOperation],
+        atomic: Bool = true,
+        clientChangeTokenData: Data? = nil
+    ) throws(CloudError) -> [Result<RecordOperationResult, CloudError>] {
+        try checkCaller(caller)
+        guard operations.count <= configuration.maxOperationsPerRequest else {
+            throw CloudError(
+                .limitExceeded,
+                "This request has \(operations.count) record operations; at most \(configuration.maxOperationsPerRequest) are allowed in one request. Nothing was applied; split it into smaller requests.")
+        }
+        if database.scope == .public {
+            try Validation.checkName(caller.user, what: "user")
+        }
+        let zoneID = normalize(requestedZoneID, caller: caller, scope: database.scope)
+        let zone = try zone(zoneID, for: caller, in: database)
+
+        // 1. Decide every item without applying anything.
+        var plans: [Result<Plan, CloudError>] = []
+        plans.reserveCapacity(operations.count)
+        var seen = Set<String>(minimumCapacity: operations.count)
+        for operation in operations {
+            plans.append(Result { () throws(CloudError) in
+                try plan(operation, zone: zone, zoneID: zoneID, caller: caller, scope: database.scope, seen: &seen)
+            })
+        }
+        let anyFailed = plans.contains { if case .failure = $0 { true } else { false } }
+        if anyFailed && atomic && !zoneID.isDefaultZone {
+            return plans.map { plan -> Result<RecordOperationResult, CloudError> in
+                switch plan {
+                case .failure(let error): .failure(error)
+                case .success(let p):
+                    .failure(CloudError(
+                        .batchRequestFailed,
+                        "Not saved: another item of this atomic request failed, so none of it was applied.",
+                        recordName: p.name, zoneID: zoneID))
+                }
+            }
+        }
+
+        // 2. Apply the items that can be applied, as one commit.
+        let now = clock.now()
+        let user = names.intern(caller.user)
+        let device = caller.deviceID.map { names.intern($0) } ?? 0
+        let stamp = Stamp(time: now, user: user, device: device)
+        let observing = !commitObservers.isEmpty
+        var committed: [CommittedChange] = []
+        var results: [Result<RecordOperationResult, CloudError>] = []
+        results.reserveCapacity(plans.count)
+        var anyApplied = false
+        for plan in plans {
+            guard case .success(let plan) = plan else {
+                if case .failure(let error) = plan { results.append(.failure(error)) }
+                continue
+            }
+            anyApplied = true
+            switch plan {
+            case .save(let name, let type, let fields, let existing):
+                if let existing {
+                    zone.log.remove(existing.sequence)
+                } else if let tombstone = zone.tombstones.removeValue(forKey: name) {
+                    zone.log.remove(tombstone.sequence)
+                }
+                let stored = StoredRecord(
+                    type: type, fields: fields, tag: nextChangeTag, created: existing?.created ?? stamp,
+                    modified: stamp, sequence: zone.log.append(name))
+                nextChangeTag += 1
+                zone.records[name] = stored
+                let saved = record(stored, name: name, zoneID: zoneID)
+                results.append(.success(.saved(saved)))
+                if observing {
+                    committed.append(CommittedChange(
+                        recordID: saved.recordID, recordType: saved.recordType,
+                        before: existing.map { record($0, name: name, zoneID: zoneID) }, after: saved))
+                }
+            case .delete(let name, let existing):
+                zone.log.remove(existing.sequence)
+                zone.records[name] = nil
+                let sequence = zone.log.append(name)
+                zone.tombstones[name] = Tombstone(type: existing.type, sequence: sequence)
+                zone.tombstoneQueue.append(sequence, name)
+                let recordID = RecordID(recordName: name, zoneID: zoneID)
+                results.append(.success(.deleted(recordID, recordType: names[existing.type])))
+                if observing {
+                    committed.append(CommittedChange(
+                        recordID: recordID, recordType: names[existing.type],
+                        before: record(existing, name: name, zoneID: zoneID), after: nil))
+                }
+            }
+        }
+        if let clientChangeTokenData { zone.clientChangeTokenData = clientChangeTokenData }
+        if anyApplied {
+            applyRetention(to: zone)
+            if !zoneID.isDefaultZone, database.scope != .public {
+                let ownerDatabases = databases(of: zoneID.ownerName, in: database)
+                ownerDatabases.privateLog.zoneChanged(zoneID)
+                applyRetention(to: &ownerDatabases.privateLog)
+                for participant in zone.participants.sorted() {
+                    let other = databases(of: participant, in: database)
+                    other.sharedLog.zoneChanged(zoneID)
+                    applyRetention(to: &other.sharedLog)
+                }
+            }
+            if observing {
+                let commit = Commit(
+                    container: database.container, environment: database.environment,
+                    ownerScope: database.scope == .public ? .public : .private, zoneID: zoneID,
+                    participants: zone.participants, caller: caller, changes: committed, time: now)
+                for observer in commitObservers { observer(commit) }
+            }
+        }
+        return results
+    }
+
+    private func plan(
+        _ operation: RecordOperation, zone: ZoneState, zoneID: RecordZoneID, caller: Caller, scope: DatabaseScope,
+        seen: inout Set<String>
+    ) throws(CloudError) -> Plan {
+        let record = operation.record
+        let name = record.recordID.recordName
+        try Validation.checkName(name, what: "record name")
+        let recordZone = normalize(record.recordID.zoneID, caller: caller, scope: scope)
+        guard recordZone == zoneID else {
+            throw CloudError(
+                .invalidArguments,
+                "Record '\(name)' is in zone '\(recordZone.zoneName)', but this request modifies zone '\(zoneID.zoneName)'; send one request per zone.",
+                recordName: name, zoneID: zoneID)
+        }
+        guard seen.insert(name).inserted else {
+            throw CloudError(.invalidArguments, "Record '\(name)' appears more than once in this request.", recordName: name, zoneID: zoneID)
+        }
+        let existing = zone.records[name]
+        if operation.type.checksChangeTag, let existing {
+            let serverTag = Self.tagString(existing.tag)
+            if record.recordChangeTag != serverTag {
+                let what = record.recordChangeTag.map { "change tag \($0)" } ?? "no change tag"
+                throw CloudError(
+                    .serverRecordChanged,
+                    "Record '\(name)' was changed on the server (its change tag is now \(serverTag); you sent \(what)). Merge your change into the server record and save again.",
+                    recordName: name, zoneID: zoneID, serverRecord: self.record(existing, name: name, zoneID: zoneID))
+            }
+        }
+        if operation.type.isDelete {
+            guard let existing else {
+                throw CloudError(.unknownItem, "Record '\(name)' does not exist, so it cannot be deleted.", recordName: name, zoneID: zoneID)
+            }
+            return .delete(name: name, existing: existing)
+        }
+        if operation.type == .create, let existing {
+            throw CloudError(
+                .alreadyExists, "Record '\(name)' already exists; use update to change it.",
+                recordName: name, zoneID: zoneID, serverRecord: self.record(existing, name: name, zoneID: zoneID))
+        }
+        if existing == nil, operation.type.checksChangeTag, let tag = record.recordChangeTag {
+            throw CloudError(
+                .unknownItem, "Record '\(name)' (change tag \(tag)) no longer exists on the server; it was deleted.",
+                recordName: name, zoneID: zoneID)
+        }
+        for field in record.fields { try Validation.checkFieldName(field.name) }
+        let type: UInt32
+        if record.recordType.isEmpty, let existing {
+            type = existing.type
+        } else {
+            try Validation.checkName(record.recordType, what: "record type")
+            if let existing, names[existing.type] != record.recordType {
+                throw CloudError(
+                    .invalidArguments,
+                    "Record '\(name)' is a '\(names[existing.type])'; it cannot be saved as a '\(record.recordType)'.",
+                    recordName: name, zoneID: zoneID)
+            }
+            type = names.intern(record.recordType)
+        }
+        let fields = operation.type.replacesAllFields || existing == nil
+            ? record.fields : existing!.fields.merging(record.fields)
+        return .save(name: name, type: type, fields: fields, existing: existing)
+    }
+
+    /// `records/lookup`: records by name, each or `unknownItem`.
+    public func lookupRecords(
+        caller: Caller, database: DatabaseID, zoneID requestedZoneID: RecordZoneID, recordNames: [String],
+        desiredKeys: [String]? = nil
+    ) throws(CloudError) -> [Result<Record, CloudError>] {
+        if database.scope != .public { try checkCaller(caller) }
+        let zoneID = normalize(requestedZoneID, caller: caller, scope: database.scope)
+        let zone = try zone(zoneID, for: caller, in: database)
+        return recordNames.map { name in
+            guard let stored = zone.records[name] else {
+                return .failure(CloudError(.unknownItem, "Record '\(name)' does not exist in zone '\(zoneID.zoneName)'.", recordName: name, zoneID: zoneID))
+            }
+            return .success(record(stored, name: name, zoneID: zoneID, desiredKeys: desiredKeys))
+        }
+    }
+}

@@ -1,0 +1,271 @@
+import Foundation
+import SyncCore
+
+/// Who is asking: a user, and the device they ask from.
+public struct Caller: Sendable, Hashable, CustomStringConvertible {
+    public var user: String
+    public var deviceID: String?
+
+    public init(user: String, deviceID: String? = nil) {
+        self.user = user
+        self.deviceID = deviceID
+    }
+
+    public var description: String { deviceID.map { "\(user)/\($0)" } ?? user }
+}
+
+/// A user of the simulated server.
+public struct UserAccount: Sendable, Hashable {
+    public var name: String
+    /// The secret a client sends as `ckWebAuthToken` (or `Authorization: Bearer`).
+    public var webAuthToken: String
+}
+
+/// Tunable behaviour of the simulated server.
+public struct ServerConfiguration: Sendable, Hashable {
+    /// Keep this many changes of history per zone and per database log;
+    /// tokens from before that expire. `nil`: keep everything until `compact`.
+    public var retention: Int?
+    /// Most items in one `records/modify` or `zones/modify` request.
+    public var maxOperationsPerRequest: Int
+    /// The cap, and default, of `resultsLimit`.
+    public var maxResultsLimit: Int
+    /// Seeds the server's random choices: token-signing key, incarnations, auth tokens.
+    public var seed: UInt64
+
+    public init(retention: Int? = nil, maxOperationsPerRequest: Int = 400, maxResultsLimit: Int = 400, seed: UInt64 = 1) {
+        self.retention = retention
+        self.maxOperationsPerRequest = maxOperationsPerRequest
+        self.maxResultsLimit = maxResultsLimit
+        self.seed = seed
+    }
+}
+
+/// One record as it was before and after a commit.
+public struct CommittedChange: Sendable {
+    public var recordID: RecordID
+    public var recordType: String
+    /// `nil`: the record did not exist before.
+    public var before: Record?
+    /// `nil`: the record was deleted.
+    public var after: Record?
+}
+
+/// What one successful `records/modify` changed, for subscriptions and the inspector.
+public struct Commit: Sendable {
+    public var container: String
+    public var environment: ContainerEnvironment
+    /// The database of the zone's owner (`.private` or `.public`).
+    public var ownerScope: DatabaseScope
+    public var zoneID: RecordZoneID
+    /// Users who see this zone in their shared database.
+    public var participants: Set<String>
+    public var caller: Caller
+    public var changes: [CommittedChange]
+    public var time: Milliseconds
+}
+
+/// The simulated CloudKit server: plain, synchronous and deterministic.
+///
+/// It holds every container, user, database, zone and record; it signs and
+/// checks change tokens; and it answers the operations of the HTTP API.
+/// It is not thread-safe: wrap it (``SimulatedServer`` does) to share it.
+public final class ServerEngine {
+    public let configuration: ServerConfiguration
+    public let clock: any SyncClock
+
+    var random: SeededRandom
+    var signer: TokenSigner
+    /// Changes when the whole state is replaced, so older tokens expire.
+    var historyID: UInt64
+    var accounts: [String: UserAccount] = [:]
+    var containers: [ContainerKey: ContainerState] = [:]
+    var names = NameTable()
+    var nextChangeTag: UInt64 = 1
+    /// Called after each successful commit of records.
+    public var commitObservers: [(Commit) -> Void] = []
+
+    struct ContainerKey: Hashable {
+        var container: String
+        var environment: ContainerEnvironment
+    }
+
+    public init(configuration: ServerConfiguration = ServerConfiguration(), clock: any SyncClock = VirtualClock()) {
+        self.configuration = configuration
+        self.clock = clock
+        var random = SeededRandom(seed: configuration.seed)
+        signer = TokenSigner(keyBytes: random.bytes(32))
+        historyID = random.next()
+        self.random = random
+    }
+
+    // MARK: Users
+
+    /// Adds a user (or returns the existing one).
+    @discardableResult
+    public func addUser(_ name: String) throws(CloudError) -> UserAccount {
+        if let existing = accounts[name] { return existing }
+        try Validation.checkName(name, what: "user name")
+        let token = TokenSigner.base64URL(random.bytes(24))
+        let account = UserAccount(name: name, webAuthToken: token)
+        accounts[name] = account
+        return account
+    }
+
+    public var users: [UserAccount] { accounts.values.sorted { $0.name < $1.name } }
+
+    public func user(withWebAuthToken token: String) -> UserAccount? {
+        accounts.values.first { $0.webAuthToken == token }
+    }
+
+    func checkCaller(_ caller: Caller) throws(CloudError) {
+        guard accounts[caller.user] != nil else {
+            throw CloudError(.authenticationFailed, "There is no user named '\(caller.user)' on this server.")
+        }
+    }
+
+    // MARK: Containers and databases
+
+    func containerState(_ database: DatabaseID) -> ContainerState {
+        let key = ContainerKey(container: database.container, environment: database.environment)
+        if let state = containers[key] { return state }
+        let state = ContainerState(publicZoneIncarnation: random.next())
+        containers[key] = state
+        return state
+    }
+
+    func databases(of user: String, in database: DatabaseID) -> UserDatabases {
+        let container = containerState(database)
+        if let dbs = container.users[user] { return dbs }
+        let dbs = UserDatabases(
+            user: user, privateIncarnation: random.next(), sharedIncarnation: random.next(),
+            defaultZoneIncarnation: random.next()
+        )
+        container.users[user] = dbs
+        return dbs
+    }
+
+    /// The zone ID with `ownerName` filled in: empty or `__defaultOwner__`
+    /// mean the caller; the public database has one owner.
+    func normalize(_ zoneID: RecordZoneID, caller: Caller, scope: DatabaseScope) -> RecordZoneID {
+        if scope == .public { return RecordZoneID(zoneName: zoneID.zoneName, ownerName: RecordZoneID.publicOwnerName) }
+        if zoneID.ownerName.isEmpty || zoneID.ownerName == RecordZoneID.currentUserName {
+            return RecordZoneID(zoneName: zoneID.zoneName, ownerName: caller.user)
+        }
+        return zoneID
+    }
+
+    /// Finds the zone a caller asks for, or explains why they cannot have it.
+    func zone(_ zoneID: RecordZoneID, for caller: Caller, in database: DatabaseID) throws(CloudError) -> ZoneState {
+        switch database.scope {
+        case .public:
+            guard zoneID.isDefaultZone else {
+                throw CloudError(
+                    .zoneNotFound, "The public database has only the default zone (_defaultZone); '\(zoneID.zoneName)' does not exist there.",
+                    zoneID: zoneID)
+            }
+            return containerState(database).publicZone
+        case .private:
+            guard zoneID.ownerName == caller.user else {
+                throw CloudError(
+                    .permissionFailure,
+                    "Zone '\(zoneID.zoneName)' belongs to \(zoneID.ownerName); your private database holds only your own zones (zones shared with you are in the shared database).",
+                    zoneID: zoneID)
+            }
+            let dbs = databases(of: caller.user, in: database)
+            if let zone = dbs.privateZones[zoneID.zoneName] { return zone }
+            throw missingZoneError(zoneID, reason: dbs.removedZoneReasons[zoneID.zoneName])
+        case .shared:
+            guard zoneID.ownerName != caller.user else {
+                throw CloudError(
+                    .invalidArguments,
+                    "Zone '\(zoneID.zoneName)' is your own; your zones live in your private database, the shared database holds zones other users share with you.",
+                    zoneID: zoneID)
+            }
+            guard !zoneID.isDefaultZone else {
+                throw CloudError(.invalidArguments, "The shared database has no default zone.", zoneID: zoneID)
+            }
+            let dbs = databases(of: caller.user, in: database)
+            guard dbs.sharedZones.contains(zoneID),
+                  let zone = databases(of: zoneID.ownerName, in: database).privateZones[zoneID.zoneName]
+            else {
+                throw CloudError(
+                    .zoneNotFound, "No zone '\(zoneID.zoneName)' owned by \(zoneID.ownerName) is shared with you.", zoneID: zoneID)
+            }
+            return zone
+        }
+    }
+
+    func missingZoneError(_ zoneID: RecordZoneID, reason: ZoneDeletionReason?) -> CloudError {
+        switch reason {
+        case .purged:
+            CloudError(
+                .userDeletedZone,
+                "Zone '\(zoneID.zoneName)' was purged: the user deleted this app's data in Settings. Do not upload it again unless the user asks.",
+                zoneID: zoneID)
+        case .encryptedDataReset:
+            CloudError(
+                .zoneNotFound,
+                "Zone '\(zoneID.zoneName)' was deleted when the user reset their encrypted data; create it again and re-upload local data.",
+                zoneID: zoneID)
+        case .deleted, nil:
+            CloudError(.zoneNotFound, "Zone '\(zoneID.zoneName)' does not exist in this database.", zoneID: zoneID)
+        }
+    }
+
+    // MARK: Record conversion
+
+    func record(_ stored: StoredRecord, name: String, zoneID: RecordZoneID, desiredKeys: [String]? = nil) -> Record {
+        Record(
+            recordID: RecordID(recordName: name, zoneID: zoneID),
+            recordType: names[stored.type],
+            fields: stored.fields.filtered(to: desiredKeys),
+            recordChangeTag: Self.tagString(stored.tag),
+            created: stamp(stored.created),
+            modified: stamp(stored.modified)
+        )
+    }
+
+    func stamp(_ s: Stamp) -> RecordStamp {
+        RecordStamp(timestamp: s.time, userRecordName: names[s.user], deviceID: s.device == 0 ? nil : names[s.device])
+    }
+
+    static func tagString(_ tag: UInt64) -> String { String(tag, radix: 36) }
+
+    // MARK: Retention
+
+    func applyRetention(to zone: ZoneState) {
+        guard let keep = configuration.retention else { return }
+        zone.compact(through: zone.log.lastSequence - Int64(keep))
+    }
+
+    func applyRetention(to log: inout DatabaseLog) {
+        guard let keep = configuration.retention else { return }
+        log.compact(through: log.log.lastSequence - Int64(keep))
+    }
+}
+
+/// Name rules shared by users, zones, records and fields.
+enum Validation {
+    static func checkName(_ name: String, what: String, maxLength: Int = 255) throws(CloudError) {
+        guard !name.isEmpty else { throw CloudError(.invalidArguments, "The \(what) is empty.") }
+        guard name.utf8.count <= maxLength else {
+            throw CloudError(.invalidArguments, "The \(what) '\(name.prefix(32))…' is longer than \(maxLength) bytes.")
+        }
+        guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == "/" }) else {
+            throw CloudError(.invalidArguments, "The \(what) '\(name)' contains a control character or '/'.")
+        }
+    }
+
+    static func checkFieldName(_ name: String) throws(CloudError) {
+        let valid = !name.isEmpty && name.utf8.count <= 255
+            && name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
+            && !name.hasPrefix("_")
+            && !("0"..."9").contains(name.unicodeScalars.first!)
+        guard valid else {
+            throw CloudError(
+                .invalidArguments,
+                "'\(name)' is not a valid field name: use ASCII letters, digits and '_', starting with a letter.")
+        }
+    }
+}

@@ -1,0 +1,175 @@
+import Crypto
+import Foundation
+import SyncCore
+
+/// What a change token stands for. Only the server ever reads it.
+struct TokenPayload: Equatable {
+    static let version: UInt8 = 1
+
+    var kind: ChangeTokenKind
+    var scope: DatabaseScope
+    /// Changes up to and including this sequence have been seen.
+    var sequence: Int64
+    /// Deletions at or below this sequence need not be reported: it is where
+    /// a fetch from no token started. Equal to `sequence` for ordinary tokens.
+    var floor: Int64
+    /// The history this token belongs to: the server's history ID mixed with
+    /// the zone's (or database's) incarnation.
+    var history: UInt64
+    var user: String
+    var container: String
+    var environment: ContainerEnvironment
+    /// Zone tokens only.
+    var zoneName: String
+    var zoneOwner: String
+
+    /// How far back this token reaches: the changes it still needs reported.
+    var coverage: Int64 { max(sequence, floor) }
+}
+
+/// Why a token could not be read.
+enum TokenDecodingError: Error, Equatable {
+    case notBase64
+    case truncated
+    case badSignature
+    case unsupportedVersion(UInt8)
+    case malformed
+}
+
+/// Signs and verifies change tokens with HMAC-SHA256.
+struct TokenSigner {
+    private static let macLength = 12
+    private let key: SymmetricKey
+
+    init(keyBytes: [UInt8]) {
+        key = SymmetricKey(data: keyBytes)
+    }
+
+    func sign(_ payload: TokenPayload) -> ServerChangeToken {
+        var bytes: [UInt8] = [TokenPayload.version, payload.kind.rawValue, Self.scopeCode(payload.scope)]
+        bytes.reserveCapacity(64)
+        Self.appendVarint(UInt64(bitPattern: payload.sequence), to: &bytes)
+        Self.appendVarint(UInt64(bitPattern: payload.sequence &- payload.floor), to: &bytes)
+        Self.appendVarint(payload.history, to: &bytes)
+        bytes.append(payload.environment == .production ? 1 : 0)
+        for string in [payload.user, payload.container, payload.zoneName, payload.zoneOwner] {
+            let utf8 = Array(string.utf8)
+            Self.appendVarint(UInt64(utf8.count), to: &bytes)
+            bytes.append(contentsOf: utf8)
+        }
+        let mac = HMAC<SHA256>.authenticationCode(for: bytes, using: key)
+        bytes.append(contentsOf: mac.prefix(Self.macLength))
+        return ServerChangeToken(rawValue: Self.base64URL(bytes))
+    }
+
+    func verify(_ token: ServerChangeToken) throws(TokenDecodingError) -> TokenPayload {
+        guard let bytes = Self.decodeBase64URL(token.rawValue) else { throw .notBase64 }
+        guard bytes.count > Self.macLength + 4 else { throw .truncated }
+        let body = Array(bytes.dropLast(Self.macLength))
+        let mac = Array(bytes.suffix(Self.macLength))
+        let expected = Array(HMAC<SHA256>.authenticationCode(for: body, using: key).prefix(Self.macLength))
+        guard Self.constantTimeEquals(mac, expected) else { throw .badSignature }
+        guard body[0] == TokenPayload.version else { throw .unsupportedVersion(body[0]) }
+        var reader = ByteReader(bytes: body, offset: 1)
+        guard let kind = ChangeTokenKind(rawValue: try reader.byte()),
+              let scope = Self.scope(try reader.byte())
+        else { throw .malformed }
+        let sequence = Int64(bitPattern: try reader.varint())
+        let back = Int64(bitPattern: try reader.varint())
+        let history = try reader.varint()
+        let environment: ContainerEnvironment = try reader.byte() == 1 ? .production : .development
+        let user = try reader.string()
+        let container = try reader.string()
+        let zoneName = try reader.string()
+        let zoneOwner = try reader.string()
+        guard reader.isAtEnd else { throw .malformed }
+        return TokenPayload(
+            kind: kind, scope: scope, sequence: sequence, floor: sequence &- back, history: history,
+            user: user, container: container, environment: environment, zoneName: zoneName, zoneOwner: zoneOwner
+        )
+    }
+
+    // MARK: Encoding helpers
+
+    private static func scopeCode(_ scope: DatabaseScope) -> UInt8 {
+        switch scope {
+        case .public: 0
+        case .private: 1
+        case .shared: 2
+        }
+    }
+
+    private static func scope(_ code: UInt8) -> DatabaseScope? {
+        switch code {
+        case 0: .public
+        case 1: .private
+        case 2: .shared
+        default: nil
+        }
+    }
+
+    private static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
+        var v = value
+        while v >= 0x80 {
+            bytes.append(UInt8(v & 0x7F) | 0x80)
+            v >>= 7
+        }
+        bytes.append(UInt8(v))
+    }
+
+    private static func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for i in a.indices { difference |= a[i] ^ b[i] }
+        return difference == 0
+    }
+
+    static func base64URL(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    static func decodeBase64URL(_ text: String) -> [UInt8]? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 < 128 }) else { return nil }
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        guard !base64.contains("=") || base64.hasSuffix("=") else { return nil }
+        while base64.count % 4 != 0 { base64.append("=") }
+        guard let data = Data(base64Encoded: base64) else { return nil }
+        return Array(data)
+    }
+}
+
+private struct ByteReader {
+    let bytes: [UInt8]
+    var offset: Int
+
+    var isAtEnd: Bool { offset == bytes.count }
+
+    mutating func byte() throws(TokenDecodingError) -> UInt8 {
+        guard offset < bytes.count else { throw .truncated }
+        defer { offset += 1 }
+        return bytes[offset]
+    }
+
+    mutating func varint() throws(TokenDecodingError) -> UInt64 {
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            let b = try byte()
+            guard shift < 64 else { throw .malformed }
+            result |= UInt64(b & 0x7F) << shift
+            if b & 0x80 == 0 { return result }
+            shift += 7
+        }
+    }
+
+    mutating func string() throws(TokenDecodingError) -> String {
+        let length = Int(try varint())
+        guard length <= bytes.count - offset else { throw .truncated }
+        defer { offset += length }
+        guard let s = String(validating: bytes[offset..<(offset + length)], as: UTF8.self) else { throw .malformed }
+        return s
+    }
+}
