@@ -1,0 +1,241 @@
+import Foundation
+import SyncCore
+import SyncServer
+
+/// One measured figure, with its goal when it has one.
+struct BenchmarkFigure {
+    enum Goal {
+        case atMost(Double)
+        case atLeast(Double)
+    }
+
+    var key: String
+    var label: String
+    var value: Double
+    var unit: String
+    var goal: Goal?
+
+    var met: Bool? {
+        switch goal {
+        case .atMost(let limit)?: value <= limit
+        case .atLeast(let floor)?: value >= floor
+        case nil: nil
+        }
+    }
+}
+
+struct BenchmarkResults {
+    var figures: [BenchmarkFigure] = []
+
+    func table() -> String {
+        var lines = ["figure                                             value          goal        ", String(repeating: "-", count: 80)]
+        for figure in figures {
+            let value = Self.format(figure.value) + " " + figure.unit
+            let goal: String
+            switch figure.goal {
+            case .atMost(let v)?: goal = "≤ \(Self.format(v))"
+            case .atLeast(let v)?: goal = "≥ \(Self.format(v))"
+            case nil: goal = ""
+            }
+            let verdict = figure.met.map { $0 ? "met" : "MISSED" } ?? ""
+            lines.append(pad(figure.label, 50) + " " + pad(value, 14) + " " + pad(goal, 12) + verdict)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    func json() -> String {
+        let body = figures.map { "\"\($0.key)\": \(Self.jsonNumber($0.value))" }.joined(separator: ", ")
+        return "{\(body)}"
+    }
+
+    private func pad(_ s: String, _ width: Int) -> String {
+        s.count >= width ? s : s + String(repeating: " ", count: width - s.count)
+    }
+
+    static func format(_ v: Double) -> String {
+        if v >= 1000 { return String(Int(v.rounded())) }
+        if v >= 10 { return String(format: "%.1f", v) }
+        return String(format: "%.3f", v)
+    }
+
+    static func jsonNumber(_ v: Double) -> String {
+        guard v.isFinite else { return "null" }
+        return String(format: "%.6g", v)
+    }
+}
+
+/// The server benchmarks of the sync-core issue.
+struct BenchmarkSuite {
+    var largeZoneRecords: Int
+    var saveRecords: Int
+
+    let database = DatabaseID(container: "bench", scope: .private)
+    let caller = Caller(user: "bench", deviceID: "bench-device")
+    let zoneID = RecordZoneID(zoneName: "Bench", ownerName: "bench")
+
+    func run() throws -> BenchmarkResults {
+        var results = BenchmarkResults()
+
+        // Memory first, in a clean process state.
+        let baseline = ProcessMemory.residentBytes()
+        ProcessMemory.resetPeak()
+        let large = try makeEngine(records: largeZoneRecords)
+        let peak = ProcessMemory.peakResidentBytes()
+        let bytesPerRecord = Double(max(0, peak - baseline)) / Double(largeZoneRecords)
+
+        // Full fetch from a nil token.
+        let fullStart = Clock.now
+        var fetched = 0
+        var token: ServerChangeToken?
+        repeat {
+            let batch = try large.fetchRecordZoneChanges(caller: caller, database: database, [ZoneChangesRequest(zoneID: zoneID, previousServerChangeToken: token)])[0].get()
+            fetched += batch.changes.count
+            token = batch.serverChangeToken
+            if !batch.moreComing { break }
+        } while true
+        let fullSeconds = Clock.now.seconds(since: fullStart)
+        guard fetched == largeZoneRecords else {
+            throw BenchmarkError("the full fetch returned \(fetched) records, expected \(largeZoneRecords)")
+        }
+
+        // Fetching 100 changes since a token: small history vs large history.
+        let small = try makeEngine(records: 1_000)
+        let smallMs = try fetchHundredMs(small)
+        let largeMs = try fetchHundredMs(large)
+
+        // Save throughput: engine vs a plain dictionary.
+        let (engineRate, dictionaryRate) = try saveRates()
+
+        results.figures = [
+            BenchmarkFigure(key: "fetch_100_of_1k_ms", label: "fetch 100 changes, 1,000-change history", value: smallMs, unit: "ms", goal: nil),
+            BenchmarkFigure(key: "fetch_100_of_1m_ms", label: "fetch 100 changes, \(largeZoneRecords)-change history", value: largeMs, unit: "ms", goal: nil),
+            BenchmarkFigure(key: "fetch_scaling_ratio", label: "  ratio large / small history", value: largeMs / smallMs, unit: "×", goal: .atMost(2)),
+            BenchmarkFigure(key: "save_records_per_s", label: "save records through the engine", value: engineRate, unit: "rec/s", goal: .atLeast(300_000)),
+            BenchmarkFigure(key: "dictionary_records_per_s", label: "insert the same records into a Dictionary", value: dictionaryRate, unit: "rec/s", goal: nil),
+            BenchmarkFigure(key: "save_vs_dictionary_ratio", label: "  ratio dictionary / engine time", value: dictionaryRate / engineRate, unit: "×", goal: .atMost(6)),
+            BenchmarkFigure(key: "full_fetch_records_per_s", label: "full fetch from nil, \(largeZoneRecords) records", value: Double(fetched) / fullSeconds, unit: "rec/s", goal: .atLeast(1_000_000)),
+            BenchmarkFigure(key: "bytes_per_record", label: "peak resident memory per stored record", value: bytesPerRecord, unit: "B", goal: .atMost(600)),
+        ]
+        return results
+    }
+
+    func record(_ i: Int) -> Record {
+        Record(
+            recordID: RecordID(recordName: "r\(i)", zoneID: zoneID), recordType: "Item",
+            fields: ["a": .string("alpha\(i % 97)"), "b": .string("beta"), "c": .string("g\(i % 13)")])
+    }
+
+    /// An engine with one zone of `records` records saved in requests of 400.
+    func makeEngine(records: Int) throws -> ServerEngine {
+        let engine = ServerEngine(configuration: ServerConfiguration(seed: 7), clock: VirtualClock())
+        try engine.addUser(caller.user)
+        _ = try engine.modifyRecordZones(caller: caller, database: database, saving: [zoneID], deleting: [])
+        var next = 0
+        while next < records {
+            let count = min(400, records - next)
+            let operations = (next..<(next + count)).map { RecordOperation(type: .forceReplace, record: record($0)) }
+            _ = try engine.modifyRecords(caller: caller, database: database, zoneID: zoneID, operations: operations)
+            next += count
+        }
+        return engine
+    }
+
+    /// Makes 100 changes after a token and times fetching them (median of many runs).
+    func fetchHundredMs(_ engine: ServerEngine) throws -> Double {
+        let end = try engine.fetchRecordZoneChanges(caller: caller, database: database, [ZoneChangesRequest(zoneID: zoneID)])
+        _ = end
+        // The token for "now": list the zone.
+        guard let token = try engine.listRecordZones(caller: caller, database: database).first(where: { $0.zoneID == zoneID })?.syncToken else {
+            throw BenchmarkError("no token for the benchmark zone")
+        }
+        let operations = (0..<100).map { RecordOperation(type: .forceReplace, record: record(1_000_000_000 + $0)) }
+        _ = try engine.modifyRecords(caller: caller, database: database, zoneID: zoneID, operations: operations)
+        let request = [ZoneChangesRequest(zoneID: zoneID, previousServerChangeToken: token)]
+        var samples: [Double] = []
+        for _ in 0..<9 {
+            let start = Clock.now
+            for _ in 0..<200 {
+                let batch = try engine.fetchRecordZoneChanges(caller: caller, database: database, request)[0].get()
+                guard batch.changes.count == 100 else { throw BenchmarkError("expected 100 changes, got \(batch.changes.count)") }
+            }
+            samples.append(Clock.now.seconds(since: start) * 1000 / 200)
+        }
+        return samples.sorted()[samples.count / 2]
+    }
+
+    /// Records per second saved through the engine and inserted into a Dictionary.
+    func saveRates() throws -> (engine: Double, dictionary: Double) {
+        let all = (0..<saveRecords).map(record)
+        let requests = stride(from: 0, to: all.count, by: 400).map { start in
+            all[start..<min(start + 400, all.count)].map { RecordOperation(type: .forceReplace, record: $0) }
+        }
+        var engineBest = Double.infinity
+        var dictionaryBest = Double.infinity
+        for _ in 0..<3 {
+            let engine = ServerEngine(configuration: ServerConfiguration(seed: 9), clock: VirtualClock())
+            try engine.addUser(caller.user)
+            _ = try engine.modifyRecordZones(caller: caller, database: database, saving: [zoneID], deleting: [])
+            let start = Clock.now
+            for operations in requests {
+                _ = try engine.modifyRecords(caller: caller, database: database, zoneID: zoneID, operations: operations)
+            }
+            engineBest = min(engineBest, Clock.now.seconds(since: start))
+
+            var dictionary: [RecordID: Record] = [:]
+            let dictionaryStart = Clock.now
+            for operations in requests {
+                for operation in operations { dictionary[operation.record.recordID] = operation.record }
+            }
+            dictionaryBest = min(dictionaryBest, Clock.now.seconds(since: dictionaryStart))
+            guard dictionary.count == saveRecords else { throw BenchmarkError("dictionary lost records") }
+        }
+        return (Double(saveRecords) / engineBest, Double(saveRecords) / dictionaryBest)
+    }
+}
+
+struct BenchmarkError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = "benchmark failed: " + description }
+}
+
+/// A monotonic wall-clock instant for timing.
+struct Clock {
+    var nanoseconds: UInt64
+
+    static var now: Clock {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Clock(nanoseconds: UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec))
+    }
+
+    func seconds(since start: Clock) -> Double { Double(nanoseconds - start.nanoseconds) / 1e9 }
+}
+
+/// Resident memory of this process, from /proc (Linux).
+enum ProcessMemory {
+    static func residentBytes() -> Int { field("VmRSS:") }
+    static func peakResidentBytes() -> Int { field("VmHWM:") }
+
+    /// Resets VmHWM to the current RSS so the peak measures what follows.
+    static func resetPeak() {
+        if let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") {
+            handle.write(Data("5".utf8))
+            try? handle.close()
+        }
+    }
+
+    private static func field(_ name: String) -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+        for line in status.split(separator: "\n") where line.hasPrefix(name) {
+            let digits = line.split(separator: " ").compactMap { Int($0) }
+            return (digits.first ?? 0) * 1024
+        }
+        return 0
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

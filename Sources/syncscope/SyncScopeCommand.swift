@@ -1,0 +1,16 @@
+import ArgumentParser
+
+@main
+struct SyncScopeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "syncscope",
+        abstract: "See how CloudKit-style change-token sync works.",
+        discussion: """
+            SyncScope simulates a CloudKit server (databases, zones, change history, \
+            signed change tokens) and devices that sync with it. With no subcommand it \
+            runs the demo.
+            """,
+        subcommands: [DemoCommand.self, BenchCommand.self],
+        defaultSubcommand: DemoCommand.self
+    )
+}
