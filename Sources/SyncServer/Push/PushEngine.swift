@@ -329,6 +329,10 @@ public final class PushEngine {
     /// Moves every notification that has arrived by `now` to its device: into
     /// the device's inbox if it is online, else into the push service's
     /// one-per-device store. Returns the deliveries, oldest first.
+    ///
+    /// A scheduler should call it whenever its clock reaches
+    /// ``nextDeliveryTime`` (and before moving past it), so that the event
+    /// log stays in time order; deliveries carry their arrival time either way.
     @discardableResult
     public func deliverDue(now: Milliseconds) -> [Delivery] {
         var due: [(arrivesAt: Milliseconds, sequence: UInt64, device: DeviceChannel)] = []
