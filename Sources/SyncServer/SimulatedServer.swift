@@ -2,20 +2,48 @@ import Foundation
 import Synchronization
 import SyncCore
 
-/// A ``ServerEngine`` that can be shared: every call runs under one lock, so
-/// calls are applied one at a time, in the order they arrive.
+/// The engine and the push layer, kept together so that one lock covers a
+/// commit and the notifications it fires.
+public final class ServerCore {
+    public let engine: ServerEngine
+    public let push: PushEngine
+
+    public init(engine: ServerEngine, push: PushEngine) {
+        self.engine = engine
+        self.push = push
+        engine.commitObservers.append { commit in push.handle(commit) }
+    }
+}
+
+/// A ``ServerEngine`` and its ``PushEngine`` that can be shared: every call
+/// runs under one lock, so calls are applied one at a time, in the order they arrive.
 public final class SimulatedServer: Sendable {
-    private let engine: Mutex<ServerEngine>
+    private let core: Mutex<ServerCore>
     public let clock: any SyncClock
 
-    public init(configuration: ServerConfiguration = ServerConfiguration(), clock: any SyncClock = VirtualClock()) {
+    public init(
+        configuration: ServerConfiguration = ServerConfiguration(), push: PushConfiguration = PushConfiguration(),
+        clock: any SyncClock = VirtualClock()
+    ) {
         self.clock = clock
-        engine = Mutex(ServerEngine(configuration: configuration, clock: clock))
+        core = Mutex(ServerCore(
+            engine: ServerEngine(configuration: configuration, clock: clock),
+            push: PushEngine(configuration: push, seed: configuration.seed)))
     }
 
     /// Runs `body` with exclusive access to the engine.
     public func withEngine<T: Sendable, E: Error>(_ body: (ServerEngine) throws(E) -> T) throws(E) -> T {
-        try engine.withLock { (engine: inout sending ServerEngine) throws(E) -> sending T in try body(engine) }
+        try core.withLock { (core: inout sending ServerCore) throws(E) -> sending T in try body(core.engine) }
+    }
+
+    /// Runs `body` with exclusive access to the push layer.
+    public func withPush<T: Sendable, E: Error>(_ body: (PushEngine) throws(E) -> T) throws(E) -> T {
+        try core.withLock { (core: inout sending ServerCore) throws(E) -> sending T in try body(core.push) }
+    }
+
+    /// Runs `body` with exclusive access to the engine and the push layer together.
+    public func withCore<T: Sendable, E: Error>(_ body: (ServerCore) throws(E) -> T) throws(E) -> T {
+        try core.withLock { (core: inout sending ServerCore) throws(E) -> sending T in try body(core) }
     }
 
     /// A connection for `user` (created if new) from `deviceID`.
@@ -26,6 +54,52 @@ public final class SimulatedServer: Sendable {
         try withEngine { (engine) throws(CloudError) in _ = try engine.addUser(user) }
         return InProcessCloudService(server: self, caller: Caller(user: user, deviceID: deviceID), container: container, environment: environment)
     }
+
+    // MARK: Push
+
+    /// Registers `deviceID` for push notifications of `user` (created if new)
+    /// in one container and environment (`tokens/create` + `tokens/register`).
+    public func registerDevice(
+        user: String, deviceID: String, container: String = "iCloud.com.example.SyncScope",
+        environment: ContainerEnvironment = .development
+    ) throws(CloudError) {
+        let now = clock.now()
+        try withCore { (core) throws(CloudError) in
+            try core.engine.addUser(user)
+            try core.push.registerDevice(deviceID, user: user, container: container, environment: environment, now: now)
+        }
+    }
+
+    /// Takes a device offline or back online; first delivers what was due.
+    @discardableResult
+    public func setOnline(_ deviceID: String, _ online: Bool) throws(CloudError) -> [Delivery] {
+        let now = clock.now()
+        return try withPush { (push) throws(CloudError) in try push.setOnline(deviceID, online, now: now) }
+    }
+
+    /// When the next notification reaches a device; `nil`: none is on its way.
+    public var nextDeliveryTime: Milliseconds? { withPush { $0.nextDeliveryTime } }
+
+    /// Delivers every notification due by the clock's now.
+    @discardableResult
+    public func deliverDue() -> [Delivery] {
+        let now = clock.now()
+        return withPush { $0.deliverDue(now: now) }
+    }
+
+    /// What is on its way to a device, or held for it while it is offline.
+    public func pendingNotifications(for deviceID: String) -> [PendingNotification] {
+        let now = clock.now()
+        return withPush { $0.pendingNotifications(for: deviceID, now: now) }
+    }
+
+    /// Takes the notifications delivered to a device since it last asked.
+    public func receiveNotifications(for deviceID: String) throws(CloudError) -> [CloudNotification] {
+        try withPush { (push) throws(CloudError) in try push.receiveNotifications(for: deviceID) }
+    }
+
+    /// Takes the push layer's events since the last call.
+    public func drainPushEvents() -> [PushEvent] { withPush { $0.drainEvents() } }
 }
 
 /// ``CloudService`` backed directly by a ``SimulatedServer`` in this process.
@@ -121,5 +195,43 @@ public struct InProcessCloudService: CloudService {
         try run { (e) throws(CloudError) in
             try e.compactHistory(caller: caller, database: database(.private), scope: scope, zoneID: zoneID, keepLast: keepLast)
         }
+    }
+
+    // MARK: Subscriptions and push
+
+    public func modifySubscriptions(
+        in scope: DatabaseScope, saving: [Subscription], deleting: [String]
+    ) async throws -> [Result<SubscriptionOperationResult, CloudError>] {
+        let db = database(scope)
+        return try server.withCore { (core) throws(CloudError) in
+            try core.engine.checkCaller(caller)
+            return try core.push.modifySubscriptions(user: caller.user, database: db, saving: saving, deleting: deleting)
+        }
+    }
+
+    public func fetchSubscriptions(in scope: DatabaseScope, ids: [String]?) async throws -> [Result<Subscription, CloudError>] {
+        let db = database(scope)
+        return try server.withCore { (core) throws(CloudError) in
+            try core.engine.checkCaller(caller)
+            return core.push.fetchSubscriptions(user: caller.user, database: db, subscriptionIDs: ids)
+        }
+    }
+
+    public func registerForPushNotifications() async throws {
+        try server.registerDevice(user: caller.user, deviceID: try requireDevice(), container: container, environment: environment)
+    }
+
+    public func receivePushNotifications() async throws -> [CloudNotification] {
+        let deviceID = try requireDevice()
+        _ = server.deliverDue()
+        return try server.receiveNotifications(for: deviceID)
+    }
+
+    private func requireDevice() throws(CloudError) -> String {
+        guard let deviceID = caller.deviceID else {
+            throw CloudError(
+                .invalidArguments, "This connection has no device ID; connect with a deviceID to receive push notifications.")
+        }
+        return deviceID
     }
 }

@@ -52,6 +52,22 @@ public protocol CloudService: Sendable {
     /// Moves the retention horizon: tokens from before the last `keepLast`
     /// changes expire. `nil` zone: every log of this user.
     func compactHistory(in scope: DatabaseScope?, zoneID: RecordZoneID?, keepLast: Int) async throws
+
+    /// `subscriptions/modify`: saves (creates or replaces) and deletes this
+    /// user's subscriptions in one database. Results: the saves, then the
+    /// deletions, in request order.
+    func modifySubscriptions(
+        in scope: DatabaseScope, saving: [Subscription], deleting: [String]
+    ) async throws -> [Result<SubscriptionOperationResult, CloudError>]
+    /// `subscriptions/lookup` with IDs (results in their order), or
+    /// `subscriptions/list` with `nil` (every subscription of this user in the database).
+    func fetchSubscriptions(in scope: DatabaseScope, ids: [String]?) async throws -> [Result<Subscription, CloudError>]
+    /// Registers this connection's device for this user's push notifications
+    /// in this container and environment (`tokens/create` + `tokens/register`).
+    func registerForPushNotifications() async throws
+    /// The notifications delivered to this device since it last asked, oldest
+    /// first (the webcourier poll). Treat each as "something changed" and fetch.
+    func receivePushNotifications() async throws -> [CloudNotification]
 }
 
 extension CloudService {

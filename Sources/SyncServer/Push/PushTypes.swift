@@ -1,0 +1,138 @@
+import SyncCore
+
+/// Tunable behaviour of the simulated push service.
+public struct PushConfiguration: Sendable, Hashable {
+    /// How long a notification waits on the server for newer ones of the same
+    /// subscription and collapse key to merge into it before it is sent.
+    public var coalescingWindow: Milliseconds
+    /// How long a sent notification takes to reach the device.
+    public var deliveryLatency: Milliseconds
+    /// The largest payload, in bytes; bigger notifications are pruned.
+    public var payloadLimit: Int
+    /// Most items in one `subscriptions/modify` request.
+    public var maxOperationsPerRequest: Int
+    /// How many events the push layer keeps for ``PushEngine/drainEvents()``;
+    /// older ones are dropped (and counted).
+    public var eventLogLimit: Int
+
+    public init(
+        coalescingWindow: Milliseconds = 200, deliveryLatency: Milliseconds = 50, payloadLimit: Int = CloudNotification.payloadLimit,
+        maxOperationsPerRequest: Int = 400, eventLogLimit: Int = 10_000
+    ) {
+        self.coalescingWindow = max(0, coalescingWindow)
+        self.deliveryLatency = max(0, deliveryLatency)
+        self.payloadLimit = payloadLimit
+        self.maxOperationsPerRequest = maxOperationsPerRequest
+        self.eventLogLimit = max(0, eventLogLimit)
+    }
+}
+
+/// A notification that reached a device.
+public struct Delivery: Sendable, Hashable, CustomStringConvertible {
+    public var deviceID: String
+    public var user: String
+    /// The newest of the notifications it stands for (`coalescedCount` of them).
+    public var notification: CloudNotification
+    /// When the oldest change it stands for was committed.
+    public var firstChangeAt: Milliseconds
+    /// When the newest change it stands for was committed.
+    public var lastChangeAt: Milliseconds
+    public var deliveredAt: Milliseconds
+
+    /// How long the oldest change it stands for waited to be announced.
+    public var latency: Milliseconds { deliveredAt - firstChangeAt }
+
+    public var description: String {
+        "delivered to \(user)/\(deviceID) after \(latency) ms: \(notification)"
+    }
+}
+
+/// Where a notification waiting for a device is.
+public enum PendingState: Sendable, Hashable {
+    /// On the server, still merging newer notifications, until this time.
+    case coalescing(until: Milliseconds)
+    /// Sent; reaches the device at this time.
+    case inTransit(arrivesAt: Milliseconds)
+    /// Held by the push service while the device is offline; only the latest is kept.
+    case heldWhileOffline
+}
+
+/// A notification on its way to a device, for the inspector.
+public struct PendingNotification: Sendable, Hashable {
+    public var deviceID: String
+    public var notification: CloudNotification
+    public var state: PendingState
+    public var firstChangeAt: Milliseconds
+    public var lastChangeAt: Milliseconds
+}
+
+/// Something the push layer did, for the inspector and transcripts.
+public struct PushEvent: Sendable, Hashable, CustomStringConvertible {
+    public enum Kind: Sendable, Hashable {
+        /// A commit fired a subscription of `user`; the notification stands for
+        /// `matchedChanges` record changes of the commit.
+        case notificationCreated(user: String, notification: CloudNotification, matchedChanges: Int)
+        /// The notification was too big; these fields (and maybe the alert) were dropped.
+        case pruned(notificationID: String, subscriptionID: String, report: CloudNotification.PruneReport)
+        /// The device that made the change is not told about it.
+        case originatorSkipped(deviceID: String, notificationID: String)
+        /// A notification started waiting for a device.
+        case queued(deviceID: String, notificationID: String, arrivesAt: Milliseconds)
+        /// A waiting notification merged into a newer one (the survivor).
+        case coalesced(deviceID: String, survivorID: String, mergedID: String, coalescedCount: Int)
+        /// The device was offline when the notification arrived; the push
+        /// service keeps only the latest, replacing `replacedID`.
+        case heldWhileOffline(deviceID: String, notificationID: String, replacedID: String?, coalescedCount: Int)
+        case delivered(Delivery)
+        /// A `firesOnce` subscription fired, so the server deleted it.
+        case subscriptionDeleted(user: String, subscriptionID: String)
+        case deviceRegistered(deviceID: String, user: String)
+        case deviceOnline(deviceID: String, online: Bool)
+    }
+
+    public var time: Milliseconds
+    public var kind: Kind
+
+    public var description: String {
+        switch kind {
+        case .notificationCreated(let user, let n, let matched):
+            return "\(time) created for \(user): \(n) (\(matched) matching change\(matched == 1 ? "" : "s"))"
+        case .pruned(let id, let sub, let r):
+            let alert = r.droppedAlertBody ? " and the alert" : ""
+            return "\(time) pruned \(id) (\(sub)): \(r.sizeBefore) → \(r.sizeAfter) bytes, dropped [\(r.droppedFields.joined(separator: ", "))]\(alert)"
+        case .originatorSkipped(let device, let id):
+            return "\(time) not sent \(id) to \(device): it made the change"
+        case .queued(let device, let id, let at):
+            return "\(time) queued \(id) for \(device), arrives at \(at)"
+        case .coalesced(let device, let survivor, let merged, let count):
+            return "\(time) coalesced \(merged) into \(survivor) for \(device) (stands for \(count))"
+        case .heldWhileOffline(let device, let id, let replaced, let count):
+            let what = replaced.map { ", replacing \($0)" } ?? ""
+            return "\(time) holding \(id) for offline \(device)\(what) (stands for \(count))"
+        case .delivered(let d):
+            return "\(time) \(d)"
+        case .subscriptionDeleted(let user, let sub):
+            return "\(time) deleted firesOnce subscription \(sub) of \(user)"
+        case .deviceRegistered(let device, let user):
+            return "\(time) registered device \(device) for \(user)"
+        case .deviceOnline(let device, let online):
+            return "\(time) device \(device) \(online ? "online" : "offline")"
+        }
+    }
+}
+
+/// Counters of the push layer's work.
+public struct PushStatistics: Sendable, Hashable {
+    public var commitsObserved = 0
+    /// Subscriptions looked at while routing commits: only those whose
+    /// database, zone and record type fit the commit.
+    public var candidatesExamined = 0
+    public var notificationsCreated = 0
+    public var coalesced = 0
+    public var heldWhileOffline = 0
+    public var pruned = 0
+    public var deliveries = 0
+    public var droppedEvents = 0
+
+    public init() {}
+}
