@@ -28,13 +28,14 @@ import Testing
     }
 
     @Test func benchPrintsOneJSONObjectWithTheAgreedKeys() throws {
-        let result = try BinaryRunner.run(["bench", "--json", "--records", "10000", "--save-records", "2000"])
+        let result = try BinaryRunner.run(["bench", "--json", "--records", "10000", "--save-records", "2000", "--routing-saves", "500", "--burst-saves", "400"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
         let keys = Set(object?.keys.map { $0 } ?? [])
         for key in [
             "fetch_100_of_1k_ms", "fetch_100_of_1m_ms", "fetch_scaling_ratio", "save_records_per_s",
             "save_vs_dictionary_ratio", "full_fetch_records_per_s", "bytes_per_record",
+            "routing_ratio_10k_vs_10_subscriptions", "burst_pushes_delivered", "burst_seconds",
         ] {
             #expect(keys.contains(key), "missing \(key)")
         }

@@ -20,7 +20,15 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Records saved for the save-throughput measurement.")
     var saveRecords: Int = 300_000
 
+    @Option(help: "Saves timed for the push-routing comparison.")
+    var routingSaves: Int = 50_000
+
+    @Option(help: "Saves in the coalesced push burst (one per virtual millisecond).")
+    var burstSaves: Int = 10_000
+
     func validate() throws {
+        guard routingSaves >= 100 else { throw ValidationError("--routing-saves must be at least 100 (got \(routingSaves)).") }
+        guard burstSaves >= 100 else { throw ValidationError("--burst-saves must be at least 100 (got \(burstSaves)).") }
         guard records >= 10_000 else { throw ValidationError("--records must be at least 10000 (got \(records)).") }
         guard saveRecords >= 1_000 else { throw ValidationError("--save-records must be at least 1000 (got \(saveRecords)).") }
     }
@@ -29,7 +37,7 @@ struct BenchCommand: ParsableCommand {
         #if DEBUG
         FileHandle.standardError.write(Data("warning: this is a debug build; figures are meaningful only with `swift run -c release syncscope bench`.\n".utf8))
         #endif
-        let suite = BenchmarkSuite(largeZoneRecords: records, saveRecords: saveRecords)
+        let suite = BenchmarkSuite(largeZoneRecords: records, saveRecords: saveRecords, routingSaves: routingSaves, burstSaves: burstSaves)
         let results = try suite.run()
         print(json ? results.json() : results.table())
     }

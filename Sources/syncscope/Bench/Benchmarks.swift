@@ -68,6 +68,8 @@ struct BenchmarkResults {
 struct BenchmarkSuite {
     var largeZoneRecords: Int
     var saveRecords: Int
+    var routingSaves: Int
+    var burstSaves: Int
 
     let database = DatabaseID(container: "bench", scope: .private)
     let caller = Caller(user: "bench", deviceID: "bench-device")
@@ -106,6 +108,11 @@ struct BenchmarkSuite {
         // Save throughput: engine vs a plain dictionary.
         let (engineRate, dictionaryRate) = try saveRates()
 
+        // Push routing and a coalesced burst.
+        let push = PushBenchmarkSuite()
+        let routing = try push.routingRatio(saves: routingSaves)
+        let burst = try push.burst(saves: burstSaves, devices: 100)
+
         results.figures = [
             BenchmarkFigure(key: "fetch_100_of_1k_ms", label: "fetch 100 changes, 1,000-change history", value: smallMs, unit: "ms", goal: nil),
             BenchmarkFigure(key: "fetch_100_of_1m_ms", label: "fetch 100 changes, \(largeZoneRecords)-change history", value: largeMs, unit: "ms", goal: nil),
@@ -115,6 +122,12 @@ struct BenchmarkSuite {
             BenchmarkFigure(key: "save_vs_dictionary_ratio", label: "  ratio engine time / dictionary time", value: dictionaryRate / engineRate, unit: "×", goal: .atMost(6)),
             BenchmarkFigure(key: "full_fetch_records_per_s", label: "full fetch from nil, \(largeZoneRecords) records", value: Double(fetched) / fullSeconds, unit: "rec/s", goal: .atLeast(1_000_000)),
             BenchmarkFigure(key: "bytes_per_record", label: "peak resident memory per stored record", value: bytesPerRecord, unit: "B", goal: .atMost(600)),
+            BenchmarkFigure(key: "routing_10_subscriptions_s", label: "\(routingSaves) saves, 10 non-matching subscriptions", value: routing.few, unit: "s", goal: nil),
+            BenchmarkFigure(key: "routing_10k_subscriptions_s", label: "\(routingSaves) saves, 10,000 non-matching subscriptions", value: routing.many, unit: "s", goal: nil),
+            BenchmarkFigure(key: "routing_ratio_10k_vs_10_subscriptions", label: "  ratio 10,000 / 10 subscriptions", value: routing.many / routing.few, unit: "×", goal: .atMost(1.5)),
+            BenchmarkFigure(key: "burst_pushes_delivered", label: "burst: \(burstSaves) saves, 1/ms, 100 devices: pushes", value: Double(burst.deliveries), unit: "", goal: nil),
+            BenchmarkFigure(key: "burst_pushes_expected", label: "  about one per device per coalescing window", value: Double(99 * (burstSaves / Int(PushConfiguration().coalescingWindow))), unit: "", goal: nil),
+            BenchmarkFigure(key: "burst_seconds", label: "  burst wall time", value: burst.seconds, unit: "s", goal: nil),
         ]
         return results
     }
