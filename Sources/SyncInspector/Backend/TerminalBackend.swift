@@ -49,6 +49,9 @@ public final class TestBackend: TerminalBackend {
         case resize(Size)
         /// No key arrives: the timeout passes (`onWait` is told how long).
         case wait
+        /// A key arrives after `milliseconds` of waiting (`onWait` is told
+        /// how long); it must not be later than the timeout.
+        case keyAfter(Int, KeyEvent)
     }
 
     public private(set) var size: Size
@@ -104,6 +107,13 @@ public final class TestBackend: TerminalBackend {
             }
             onWait?(timeoutMs)
             return nil
+        case .keyAfter(let milliseconds, let key):
+            guard timeoutMs < 0 || milliseconds <= timeoutMs else {
+                throw TerminalError(
+                    .scriptEnded, "A key was scripted after \(milliseconds) ms but readKey waited only \(timeoutMs) ms.")
+            }
+            onWait?(milliseconds)
+            return key
         }
     }
 

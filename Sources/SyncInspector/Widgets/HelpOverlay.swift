@@ -14,9 +14,14 @@ public struct HelpSection: Hashable, Sendable {
     public var title: String
     public var entries: [HelpEntry]
 
-    public init(_ title: String = "", _ entries: [HelpEntry]) {
+    public init(_ title: String, _ entries: [HelpEntry]) {
         self.title = title
         self.entries = entries
+    }
+
+    /// A section without a heading.
+    public init(_ entries: [HelpEntry]) {
+        self.init("", entries)
     }
 }
 
@@ -100,7 +105,7 @@ public struct HelpOverlay: Sendable {
         }
         if !fits, content.height > 0 {
             let hidden = lines.dropFirst(shown).filter { if case .entry = $0 { true } else { false } }.count
-            let more = hidden > 0 ? "… \(hidden) more (enlarge the window)" : "…"
+            let more = hidden > 0 ? "… \(hidden) more" : "…"
             buffer.write(
                 TextWidth.truncate(more, to: content.width), x: content.x, y: content.maxY - 1, style: theme.muted,
                 clip: content)
