@@ -43,6 +43,16 @@ struct FormTests {
         #expect(form.fields[0].cursor == 0)
     }
 
+    @Test func cursorSetOutOfRangeIsClampedInsteadOfFailing() {
+        var form = FormState(title: "t", fields: [FormField(label: "Name", text: "ab")])
+        form.fields[0].cursor = 99
+        #expect(form.handle(.character("c")) == .changed)
+        #expect(form.fields[0].text == "abc")
+        form.fields[0].cursor = -5
+        #expect(form.handle(.character("x")) == .changed)
+        #expect(form.fields[0].text == "xabc")
+    }
+
     @Test func tabAndShiftTabMoveBetweenFieldsAndWrap() {
         var form = zoneForm()
         #expect(form.handle(.tab) == .changed)

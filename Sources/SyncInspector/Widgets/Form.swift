@@ -72,6 +72,7 @@ public struct FormState: Hashable, Sendable {
         var field = fields[focus]
         let before = field
         let characters = Array(field.text)
+        field.cursor = min(max(0, field.cursor), characters.count)  // `cursor` may have been set from outside
         switch key {
         case .character(let character):
             guard TextWidth.of(character) > 0 else { return .unchanged }
