@@ -1,0 +1,99 @@
+/// The small colour palette the inspector uses. `.default` is the
+/// terminal's own foreground or background.
+public enum Color: UInt8, Hashable, Sendable, CaseIterable {
+    case `default`
+    case black
+    case red
+    case green
+    case yellow
+    case blue
+    case magenta
+    case cyan
+    case white
+}
+
+/// Text attributes of a cell.
+public struct Attributes: OptionSet, Hashable, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    public static let bold = Attributes(rawValue: 1 << 0)
+    public static let reverse = Attributes(rawValue: 1 << 1)
+    public static let underline = Attributes(rawValue: 1 << 2)
+    public static let dim = Attributes(rawValue: 1 << 3)
+}
+
+/// How a cell is drawn: colours and attributes.
+public struct Style: Hashable, Sendable {
+    public var foreground: Color
+    public var background: Color
+    public var attributes: Attributes
+
+    public init(foreground: Color = .default, background: Color = .default, attributes: Attributes = []) {
+        self.foreground = foreground
+        self.background = background
+        self.attributes = attributes
+    }
+
+    public static let plain = Style()
+    public static let bold = Style(attributes: .bold)
+    public static let reverse = Style(attributes: .reverse)
+    public static let underline = Style(attributes: .underline)
+    public static let dim = Style(attributes: .dim)
+
+    /// This style with `attributes` added.
+    public func adding(_ extra: Attributes) -> Style {
+        var copy = self
+        copy.attributes.formUnion(extra)
+        return copy
+    }
+
+    /// This style without any colours (attributes kept).
+    public var withoutColors: Style { Style(attributes: attributes) }
+}
+
+/// One terminal cell.
+///
+/// A wide character (CJK, most emoji) occupies two cells: the left one holds
+/// the character with `width == 2`; the right one is a *continuation* cell
+/// (`width == 0`, empty text) that must never be drawn on its own.
+public struct Cell: Hashable, Sendable {
+    /// One grapheme (extended grapheme cluster); empty for a continuation cell.
+    public private(set) var text: String
+    /// 1 for a normal character, 2 for the left half of a wide one, 0 for a continuation.
+    public private(set) var width: Int
+    public var style: Style
+
+    /// A cell holding `character`. Characters that are not one or two columns
+    /// wide (controls, lone combining marks) become a space.
+    public init(_ character: Character, style: Style = .plain) {
+        let w = TextWidth.of(character)
+        if w == 1 || w == 2 {
+            self.text = String(character)
+            self.width = w
+        } else {
+            self.text = " "
+            self.width = 1
+        }
+        self.style = style
+    }
+
+    private init(text: String, width: Int, style: Style) {
+        self.text = text
+        self.width = width
+        self.style = style
+    }
+
+    /// A blank cell with the given style.
+    public static func blank(_ style: Style = .plain) -> Cell {
+        Cell(text: " ", width: 1, style: style)
+    }
+
+    /// The right half of a wide character.
+    public static func continuation(_ style: Style = .plain) -> Cell {
+        Cell(text: "", width: 0, style: style)
+    }
+
+    public var isContinuation: Bool { width == 0 }
+    public var isWide: Bool { width == 2 }
+}

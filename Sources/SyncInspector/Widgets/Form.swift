@@ -1,0 +1,228 @@
+/// One labelled text field of a form. `cursor` counts characters
+/// (grapheme clusters) from the start of `text`, 0...text.count.
+public struct FormField: Hashable, Sendable {
+    public var label: String
+    public var text: String {
+        didSet { cursor = min(max(0, cursor), text.count) }
+    }
+    public var cursor: Int
+    /// Shown (muted) while the field is empty.
+    public var placeholder: String
+
+    public init(label: String, text: String = "", placeholder: String = "") {
+        self.label = label
+        self.text = text
+        self.cursor = text.count
+        self.placeholder = placeholder
+    }
+}
+
+/// What a key did to a form.
+public enum FormOutcome: Hashable, Sendable {
+    /// The form does not use this key (Ctrl-C, F-keys, resize...): the app may.
+    case unhandled
+    /// The form used the key but nothing changed (Backspace at the start...).
+    case unchanged
+    /// Text, cursor or focus changed: redraw.
+    case changed
+    /// Enter: the app reads `values` and closes (or sets `message`).
+    case submitted
+    /// Esc: the app closes the form.
+    case cancelled
+}
+
+/// The state of a modal form: fields, which one has focus, an optional
+/// message (for example why the last submit was refused).
+///
+/// Keys: printable characters insert at the cursor; Backspace and Delete
+/// remove; Left/Right/Home/End (and Ctrl-A/Ctrl-E) move the cursor;
+/// Ctrl-U deletes before the cursor and Ctrl-K after it; Tab/Down and
+/// Shift-Tab/Up move between fields (wrapping); Enter submits; Esc cancels.
+public struct FormState: Hashable, Sendable {
+    public var title: String
+    public var fields: [FormField]
+    public var focus: Int
+    /// Shown under the fields; cleared when the text changes.
+    public var message: String?
+
+    public init(title: String, fields: [FormField], focus: Int = 0, message: String? = nil) {
+        self.title = title
+        self.fields = fields
+        self.focus = fields.isEmpty ? 0 : min(max(0, focus), fields.count - 1)
+        self.message = message
+    }
+
+    /// The text of every field, in order.
+    public var values: [String] { fields.map(\.text) }
+
+    /// The text of the first field labelled `label`.
+    public func value(of label: String) -> String? {
+        fields.first { $0.label == label }?.text
+    }
+
+    public mutating func handle(_ key: KeyEvent) -> FormOutcome {
+        switch key {
+        case .enter: return .submitted
+        case .escape: return .cancelled
+        case .tab, .down: return moveFocus(by: 1)
+        case .backTab, .up: return moveFocus(by: -1)
+        default: break
+        }
+        guard fields.indices.contains(focus) else { return .unhandled }
+        var field = fields[focus]
+        let before = field
+        let characters = Array(field.text)
+        field.cursor = min(max(0, field.cursor), characters.count)  // `cursor` may have been set from outside
+        switch key {
+        case .character(let character):
+            guard TextWidth.of(character) > 0 else { return .unchanged }
+            var updated = characters
+            updated.insert(character, at: field.cursor)
+            field.text = String(updated)
+            // Inserting may merge with a neighbour into one grapheme (a
+            // combining mark, a flag half): recount rather than add one.
+            field.cursor = String(updated[..<(field.cursor + 1)]).count
+        case .backspace:
+            guard field.cursor > 0 else { return .unchanged }
+            var updated = characters
+            updated.remove(at: field.cursor - 1)
+            let newCursor = field.cursor - 1
+            field.text = String(updated)
+            field.cursor = newCursor
+        case .delete, .control("d"):
+            guard field.cursor < characters.count else { return .unchanged }
+            var updated = characters
+            updated.remove(at: field.cursor)
+            let keep = field.cursor
+            field.text = String(updated)
+            field.cursor = keep
+        case .left: field.cursor = max(0, field.cursor - 1)
+        case .right: field.cursor = min(characters.count, field.cursor + 1)
+        case .home, .control("a"): field.cursor = 0
+        case .end, .control("e"): field.cursor = characters.count
+        case .control("u"):
+            field.text = String(characters[field.cursor...])
+            field.cursor = 0
+        case .control("k"):
+            let keep = field.cursor
+            field.text = String(characters[..<field.cursor])
+            field.cursor = keep
+        default:
+            return .unhandled
+        }
+        guard field != before else { return .unchanged }
+        if field.text != before.text { message = nil }
+        fields[focus] = field
+        return .changed
+    }
+
+    private mutating func moveFocus(by delta: Int) -> FormOutcome {
+        guard fields.count > 1 else { return .unchanged }
+        focus = ((focus + delta) % fields.count + fields.count) % fields.count
+        return .changed
+    }
+}
+
+/// Draws a ``FormState`` as a modal box centred on the screen.
+///
+/// ```
+/// ╔═ New zone ═══════════════════════════╗
+/// ║                                      ║
+/// ║ Name  my-zone                        ║
+/// ║ Owner                                ║
+/// ║                                      ║
+/// ║ Enter submit · Tab next · Esc cancel ║
+/// ╚══════════════════════════════════════╝
+/// ```
+/// Fields are drawn in the field style (underlined in monochrome); the
+/// cursor is a reverse-video cell in the focused field.
+public struct FormView: Sendable {
+    public var theme: Theme
+    public var hint: String
+    /// The narrowest the text of a field may be.
+    public var minimumFieldWidth: Int
+
+    public init(
+        theme: Theme = .monochrome, hint: String = "Enter submit · Tab next · Esc cancel",
+        minimumFieldWidth: Int = 24
+    ) {
+        self.theme = theme
+        self.hint = hint
+        self.minimumFieldWidth = minimumFieldWidth
+    }
+
+    /// Where the box goes on `screen`.
+    public func frame(for state: FormState, in screen: Rect) -> Rect {
+        let labelWidth = state.fields.map { TextWidth.of($0.label) }.max() ?? 0
+        let contentWidth = max(
+            labelWidth + 1 + minimumFieldWidth,
+            TextWidth.of(hint),
+            TextWidth.of(state.title) + 4,
+            state.fields.map { labelWidth + 1 + TextWidth.of($0.text) + 1 }.max() ?? 0)
+        let height = 2 + 1 + state.fields.count + 1 + (state.message == nil ? 0 : 1) + 1
+        return screen.centered(width: contentWidth + 4, height: height)
+    }
+
+    public func render(_ state: FormState, into buffer: inout CellBuffer, screen: Rect) {
+        let box = frame(for: state, in: screen.intersection(buffer.bounds))
+        let inner = Panel(title: state.title, focused: true, theme: theme).render(into: &buffer, area: box)
+        let content = inner.inset(left: 1, right: 1)
+        guard !content.isEmpty else { return }
+        let labelWidth = state.fields.map { TextWidth.of($0.label) }.max() ?? 0
+        var y = content.y + 1
+        for (index, field) in state.fields.enumerated() where y < content.maxY {
+            buffer.write(
+                TextWidth.pad(field.label, to: labelWidth), x: content.x, y: y, style: theme.formLabel, clip: content)
+            let fieldArea = Rect(x: content.x + labelWidth + 1, y: y, width: content.width - labelWidth - 1, height: 1)
+                .intersection(content)
+            drawField(field, focused: index == state.focus, into: &buffer, area: fieldArea)
+            y += 1
+        }
+        y += 1
+        if let message = state.message, y < content.maxY {
+            buffer.write(TextWidth.truncate(message, to: content.width), x: content.x, y: y, style: theme.error, clip: content)
+            y += 1
+        }
+        if y < content.maxY {
+            buffer.write(TextWidth.truncate(hint, to: content.width), x: content.x, y: y, style: theme.muted, clip: content)
+        }
+    }
+
+    private func drawField(_ field: FormField, focused: Bool, into buffer: inout CellBuffer, area: Rect) {
+        guard !area.isEmpty else { return }
+        let style = focused ? theme.focusedFormField : theme.formField
+        buffer.fill(area, style: style)
+        let characters = Array(field.text)
+        if characters.isEmpty && !field.placeholder.isEmpty {
+            buffer.write(
+                TextWidth.truncate(field.placeholder, to: area.width), x: area.x, y: area.y,
+                style: theme.muted.adding(style.attributes), clip: area)
+        }
+        let widths = characters.map { max(1, TextWidth.of($0)) }
+        let cursor = min(max(0, field.cursor), characters.count)
+        // Scroll horizontally so the cursor cell is visible.
+        let cursorWidth = cursor < characters.count ? widths[cursor] : 1
+        var start = 0
+        if focused {
+            var span = widths[..<cursor].reduce(0, +) + cursorWidth
+            while span > area.width && start < cursor {
+                span -= widths[start]
+                start += 1
+            }
+        }
+        var x = area.x
+        var cursorX: Int?
+        for index in start..<characters.count {
+            if index == cursor { cursorX = x }
+            if x + widths[index] > area.maxX { break }
+            buffer.write(String(characters[index]), x: x, y: area.y, style: style, clip: area)
+            x += widths[index]
+        }
+        if cursor == characters.count { cursorX = x }
+        if focused, let cursorX, cursorX < area.maxX {
+            buffer.updateStyle(in: Rect(x: cursorX, y: area.y, width: min(cursorWidth, area.maxX - cursorX), height: 1)) {
+                $0 = theme.cursor
+            }
+        }
+    }
+}
