@@ -155,7 +155,9 @@ extension ServerEngine {
             throw CloudError(.invalidArguments, "Record '\(name)' appears more than once in this request.", recordName: name, zoneID: zoneID)
         }
         let existing = zone.records[name]
-        if operation.type.checksChangeTag, let existing {
+        // `delete` checks the tag only when one is given; `update` and `replace` always do.
+        let checksTag = operation.type.checksChangeTag && (operation.type != .delete || record.recordChangeTag != nil)
+        if checksTag, let existing {
             let serverTag = Self.tagString(existing.tag)
             if record.recordChangeTag != serverTag {
                 let what = record.recordChangeTag.map { "change tag \($0)" } ?? "no change tag"

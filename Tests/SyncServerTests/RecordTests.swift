@@ -89,6 +89,15 @@ import Testing
         _ = try fresh[0].get()
     }
 
+    @Test func deleteOperationWithoutChangeTagDeletesWithoutCheck() throws {
+        // The spec: `delete` checks the change tag *when one is given*.
+        let f = try Fixture()
+        let notes = try f.createZone("Notes")
+        try f.save("n1", in: notes)
+        let results = try f.modify([RecordOperation(type: .delete, record: f.record("n1", in: notes))], in: notes)
+        #expect(try results[0].get() == .deleted(RecordID(recordName: "n1", zoneID: notes), recordType: "Note"))
+    }
+
     @Test func atomicRequestInACustomZoneIsAllOrNothing() throws {
         let f = try Fixture()
         let notes = try f.createZone("Notes")
