@@ -183,7 +183,10 @@ extension ServerEngine {
                 .unknownItem, "Record '\(name)' (change tag \(tag)) no longer exists on the server; it was deleted.",
                 recordName: name, zoneID: zoneID)
         }
-        for field in record.fields { try Validation.checkFieldName(field.name) }
+        for field in record.fields {
+            try Validation.checkFieldName(field.name)
+            try Validation.checkFieldValue(field.value, field: field.name, recordName: name, zoneID: zoneID)
+        }
         let type: UInt32
         if record.recordType.isEmpty, let existing {
             type = existing.type

@@ -209,6 +209,24 @@ import Testing
         _ = try f.modify([.save(f.record("n1", in: notes, ["fine_Name2": 1]))], in: notes)[0].get()
     }
 
+    @Test func fieldValuesTheWireCannotCarryAreInvalidArguments() throws {
+        let f = try Fixture()
+        let notes = try f.createZone("Notes")
+        let bad: [(FieldValue, String)] = [
+            (.list(.string, ["ok", 5]), "STRING_LIST"),
+            (.list(.int64, [.list(.int64, [1])]), "list"),
+            (.double(.nan), "finite"),
+            (.double(.infinity), "finite"),
+            (.list(.double, [.double(-.infinity)]), "finite"),
+            (.location(Location(latitude: .nan, longitude: 0)), "finite"),
+        ]
+        for (index, (value, words)) in bad.enumerated() {
+            let results = try f.modify([.save(f.record("n\(index)", in: notes, ["v": value]), policy: .allKeys)], in: notes)
+            expect(cloudError(results[0]), .invalidArguments, mentioning: ["'v'", words])
+        }
+        #expect(try f.zoneChanges(notes).changes.isEmpty)
+    }
+
     @Test func recordCannotChangeItsType() throws {
         let f = try Fixture()
         let notes = try f.createZone("Notes")
