@@ -80,9 +80,12 @@ import Testing
             mentioning: ["signature", "edited"])
     }
 
-    @Test func tokenWithAnyOneCharacterChangedIsRejected() throws {
+    /// Zone names of three lengths give tokens of every length modulo 3, so
+    /// the last character's unused low bits are covered too.
+    @Test(arguments: ["N", "No", "Not"])
+    func tokenWithAnyOneCharacterChangedIsRejected(zoneName: String) throws {
         let f = try Fixture()
-        let notes = try f.createZone("Notes")
+        let notes = try f.createZone(zoneName)
         try f.saveMany(3, in: notes)
         let token = try f.zoneChanges(notes, limit: 1).serverChangeToken
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
@@ -101,6 +104,34 @@ import Testing
             }
             characters[index] = original
         }
+    }
+
+    @Test func truncatedTokenIsRejectedAsTruncated() throws {
+        let f = try Fixture()
+        let notes = try f.createZone("Notes")
+        let token = try f.currentZoneToken(notes).rawValue
+        for cut in [1, 2, 3, 5, 17, token.count / 2, token.count - 4] {
+            let truncated = ServerChangeToken(rawValue: String(token.dropLast(cut)))
+            expect(cloudError { try f.zoneChanges(notes, since: truncated) }, .invalidArguments, mentioning: ["truncated"])
+        }
+    }
+
+    @Test func garbageTokenIsRejectedAsNotAToken() throws {
+        let f = try Fixture()
+        let notes = try f.createZone("Notes")
+        for garbage in ["hello", "%%%%", "not a token at all", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "é", "=abc"] {
+            let token = ServerChangeToken(rawValue: garbage)
+            expect(cloudError { try f.zoneChanges(notes, since: token) }, .invalidArguments, mentioning: ["not a change token"])
+            expect(cloudError { try f.databaseChanges(since: token) }, .invalidArguments, mentioning: ["not a change token"])
+        }
+    }
+
+    @Test func emptyTokenIsRejectedAsEmpty() throws {
+        let f = try Fixture()
+        let notes = try f.createZone("Notes")
+        let empty = ServerChangeToken(rawValue: "")
+        expect(cloudError { try f.zoneChanges(notes, since: empty) }, .invalidArguments, mentioning: ["empty"])
+        expect(cloudError { try f.databaseChanges(since: empty) }, .invalidArguments, mentioning: ["empty"])
     }
 
     @Test func tokenFromAnotherServerKeyIsRejected() throws {
