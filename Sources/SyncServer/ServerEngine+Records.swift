@@ -200,8 +200,11 @@ extension ServerEngine {
             }
             type = names.intern(record.recordType)
         }
-        let fields = operation.type.replacesAllFields || existing == nil
-            ? record.fields : existing!.fields.merging(record.fields)
+        let fields = if let existing, !operation.type.replacesAllFields {
+            existing.fields.merging(record.fields)
+        } else {
+            record.fields
+        }
         return .save(name: name, type: type, fields: fields, existing: existing)
     }
 

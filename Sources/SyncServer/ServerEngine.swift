@@ -288,7 +288,7 @@ enum Validation {
         let valid = !name.isEmpty && name.utf8.count <= 255
             && name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
             && !name.hasPrefix("_")
-            && !("0"..."9").contains(name.unicodeScalars.first!)
+            && !(name.unicodeScalars.first.map { ("0"..."9").contains($0) } ?? true)
         guard valid else {
             throw CloudError(
                 .invalidArguments,
