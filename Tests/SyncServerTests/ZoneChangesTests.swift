@@ -51,6 +51,18 @@ import Testing
         #expect(all.batches == 3)
     }
 
+    @Test func resultsLimitAboveTheServerCapIsLoweredToIt() throws {
+        let f = try Fixture(configuration: ServerConfiguration(maxResultsLimit: 10))
+        let notes = try f.createZone("Notes")
+        try f.saveMany(15, in: notes)
+        let first = try f.zoneChanges(notes, limit: 1_000)
+        #expect(first.changes.count == 10)
+        #expect(first.moreComing)
+        let unlimited = try f.zoneChanges(notes)
+        #expect(unlimited.changes.count == 10, "no limit means the server's cap")
+        #expect(try f.zoneChanges(notes, since: first.serverChangeToken, limit: 1_000).changes.count == 5)
+    }
+
     @Test func desiredKeysNilMeansAllEmptyMeansNoneAndAListMeansThose() throws {
         let f = try Fixture()
         let notes = try f.createZone("Notes")

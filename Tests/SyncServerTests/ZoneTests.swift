@@ -63,6 +63,16 @@ import Testing
         }
     }
 
+    @Test func badZoneNamesAreInvalidArguments() throws {
+        let f = try Fixture()
+        for name in ["", "a/b", "_reserved", String(repeating: "z", count: 256)] {
+            let results = try f.engine.modifyRecordZones(caller: f.alice, database: f.privateDB, saving: [f.zone(name)], deleting: [])
+            expect(cloudError(results[0]), .invalidArguments, mentioning: [name.hasPrefix("_") ? "reserved" : "zone name"])
+        }
+        let foreign = try f.engine.modifyRecordZones(caller: f.alice, database: f.privateDB, saving: [f.zone("Z", owner: "bob")], deleting: [])
+        expect(cloudError(foreign[0]), .permissionFailure, mentioning: ["bob"])
+    }
+
     @Test func defaultZoneCannotBeDeleted() throws {
         let f = try Fixture()
         let results = try f.engine.modifyRecordZones(
