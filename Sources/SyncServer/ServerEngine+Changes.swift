@@ -187,11 +187,16 @@ extension ServerEngine {
 
     static func explain(_ error: TokenDecodingError) -> String {
         switch error {
-        case .notBase64: "This is not a change token: tokens are URL-safe base64 text issued by the server."
-        case .truncated: "This change token is truncated: pass the whole token exactly as the server issued it."
-        case .badSignature: "This change token's signature does not match: it was edited, cut short, or issued by another server."
-        case .unsupportedVersion(let v): "This change token has format version \(v), which this server does not read."
-        case .malformed: "This change token is malformed: pass the token exactly as the server issued it."
+        case .empty:
+            "The change token is empty: pass a token exactly as the server issued it, or no token at all to fetch everything."
+        case .notAToken:
+            "This is not a change token: tokens are URL-safe base64 text issued by this server. Pass one exactly as it was issued, or no token to fetch everything."
+        case .truncated:
+            "This change token is truncated: it ends before its content does. Pass the whole token exactly as the server issued it."
+        case .badSignature:
+            "This change token's signature does not match: it was edited, or issued by another server. Pass a token exactly as this server issued it."
+        case .malformed:
+            "This change token is malformed: it was issued by this server but cannot be read. Fetch again with no token."
         }
     }
 

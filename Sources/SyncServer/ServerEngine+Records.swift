@@ -155,7 +155,9 @@ extension ServerEngine {
             throw CloudError(.invalidArguments, "Record '\(name)' appears more than once in this request.", recordName: name, zoneID: zoneID)
         }
         let existing = zone.records[name]
-        if operation.type.checksChangeTag, let existing {
+        // `delete` checks the tag only when one is given; `update` and `replace` always do.
+        let checksTag = operation.type.checksChangeTag && (operation.type != .delete || record.recordChangeTag != nil)
+        if checksTag, let existing {
             let serverTag = Self.tagString(existing.tag)
             if record.recordChangeTag != serverTag {
                 let what = record.recordChangeTag.map { "change tag \($0)" } ?? "no change tag"
@@ -181,7 +183,10 @@ extension ServerEngine {
                 .unknownItem, "Record '\(name)' (change tag \(tag)) no longer exists on the server; it was deleted.",
                 recordName: name, zoneID: zoneID)
         }
-        for field in record.fields { try Validation.checkFieldName(field.name) }
+        for field in record.fields {
+            try Validation.checkFieldName(field.name)
+            try Validation.checkFieldValue(field.value, field: field.name, recordName: name, zoneID: zoneID)
+        }
         let type: UInt32
         if record.recordType.isEmpty, let existing {
             type = existing.type
@@ -195,8 +200,11 @@ extension ServerEngine {
             }
             type = names.intern(record.recordType)
         }
-        let fields = operation.type.replacesAllFields || existing == nil
-            ? record.fields : existing!.fields.merging(record.fields)
+        let fields = if let existing, !operation.type.replacesAllFields {
+            existing.fields.merging(record.fields)
+        } else {
+            record.fields
+        }
         return .save(name: name, type: type, fields: fields, existing: existing)
     }
 

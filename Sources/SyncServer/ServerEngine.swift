@@ -257,11 +257,38 @@ enum Validation {
         }
     }
 
+    /// Rejects values the wire cannot carry: a list item of another type than
+    /// its list's, a list inside a list, a number that is not finite. Walks the
+    /// value without allocating.
+    static func checkFieldValue(_ value: FieldValue, field: String, recordName: String, zoneID: RecordZoneID) throws(CloudError) {
+        func invalid(_ problem: String) -> CloudError {
+            CloudError(.invalidArguments, "Field '\(field)' of record '\(recordName)': \(problem).", recordName: recordName, zoneID: zoneID)
+        }
+        func checkScalar(_ value: FieldValue) throws(CloudError) {
+            switch value {
+            case .double(let d) where !d.isFinite:
+                throw invalid("the number \(d) is not finite; only finite numbers can be stored")
+            case .location(let l) where !l.latitude.isFinite || !l.longitude.isFinite:
+                throw invalid("the location (\(l.latitude), \(l.longitude)) is not finite; only finite coordinates can be stored")
+            default:
+                break
+            }
+        }
+        guard case .list(let element, let items) = value else { return try checkScalar(value) }
+        for (index, item) in items.enumerated() {
+            if case .list = item { throw invalid("item \(index) is a list; a \(element.listName) cannot hold lists") }
+            guard item.elementType == element else {
+                throw invalid("item \(index) is \(item.typeName), but a \(element.listName) holds only \(element.rawValue) values")
+            }
+            try checkScalar(item)
+        }
+    }
+
     static func checkFieldName(_ name: String) throws(CloudError) {
         let valid = !name.isEmpty && name.utf8.count <= 255
             && name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
             && !name.hasPrefix("_")
-            && !("0"..."9").contains(name.unicodeScalars.first!)
+            && !(name.unicodeScalars.first.map { ("0"..."9").contains($0) } ?? true)
         guard valid else {
             throw CloudError(
                 .invalidArguments,

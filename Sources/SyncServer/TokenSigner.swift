@@ -29,10 +29,15 @@ struct TokenPayload: Equatable {
 
 /// Why a token could not be read.
 enum TokenDecodingError: Error, Equatable {
-    case notBase64
+    /// No text at all.
+    case empty
+    /// Not URL-safe base64, or does not begin as this server's tokens do.
+    case notAToken
+    /// Begins as a token but ends too early: cut short.
     case truncated
+    /// Complete, but the signature does not match: edited, or another server's.
     case badSignature
-    case unsupportedVersion(UInt8)
+    /// Signed by this server, yet unreadable (a format this build does not know).
     case malformed
 }
 
@@ -63,16 +68,45 @@ struct TokenSigner {
     }
 
     func verify(_ token: ServerChangeToken) throws(TokenDecodingError) -> TokenPayload {
-        guard let bytes = Self.decodeBase64URL(token.rawValue) else { throw .notBase64 }
-        guard bytes.count > Self.macLength + 4 else { throw .truncated }
-        let body = Array(bytes.dropLast(Self.macLength))
-        let mac = Array(bytes.suffix(Self.macLength))
-        let expected = Array(HMAC<SHA256>.authenticationCode(for: body, using: key).prefix(Self.macLength))
-        guard Self.constantTimeEquals(mac, expected) else { throw .badSignature }
-        guard body[0] == TokenPayload.version else { throw .unsupportedVersion(body[0]) }
-        var reader = ByteReader(bytes: body, offset: 1)
-        guard let kind = ChangeTokenKind(rawValue: try reader.byte()),
-              let scope = Self.scope(try reader.byte())
+        let text = token.rawValue
+        guard !text.isEmpty else { throw .empty }
+        // A cut can leave one dangling character, which base64 cannot decode on its own.
+        let dangling = text.utf8.count % 4 == 1
+        let complete = dangling ? String(text.dropLast()) : text
+        guard let bytes = Self.decodeBase64URL(complete), bytes.first == TokenPayload.version else { throw .notAToken }
+        // The server writes one spelling per byte string: any other (say, a
+        // changed last character whose low bits base64 ignores) is not its token.
+        if !dangling, bytes.count > Self.macLength, Self.base64URL(bytes) == complete {
+            let body = Array(bytes.dropLast(Self.macLength))
+            let mac = Array(bytes.suffix(Self.macLength))
+            let expected = Array(HMAC<SHA256>.authenticationCode(for: body, using: key).prefix(Self.macLength))
+            if Self.constantTimeEquals(mac, expected) {
+                var reader = ByteReader(bytes: body, offset: 0)
+                guard let payload = try? Self.parse(&reader), reader.isAtEnd else { throw .malformed }
+                return payload
+            }
+        }
+        throw Self.diagnose(bytes)
+    }
+
+    /// Tells a token that was cut short from one that was edited, by reading
+    /// the unauthenticated bytes as a token body (only to word the error).
+    private static func diagnose(_ bytes: [UInt8]) -> TokenDecodingError {
+        var reader = ByteReader(bytes: bytes, offset: 0)
+        do {
+            _ = try parse(&reader)
+        } catch .truncated {
+            return .truncated
+        } catch {
+            return .badSignature
+        }
+        return bytes.count - reader.offset < macLength ? .truncated : .badSignature
+    }
+
+    private static func parse(_ reader: inout ByteReader) throws(TokenDecodingError) -> TokenPayload {
+        guard try reader.byte() == TokenPayload.version,
+              let kind = ChangeTokenKind(rawValue: try reader.byte()),
+              let scope = scope(try reader.byte())
         else { throw .malformed }
         let sequence = Int64(bitPattern: try reader.varint())
         let back = Int64(bitPattern: try reader.varint())
@@ -82,7 +116,6 @@ struct TokenSigner {
         let container = try reader.string()
         let zoneName = try reader.string()
         let zoneOwner = try reader.string()
-        guard reader.isAtEnd else { throw .malformed }
         return TokenPayload(
             kind: kind, scope: scope, sequence: sequence, floor: sequence &- back, history: history,
             user: user, container: container, environment: environment, zoneName: zoneName, zoneOwner: zoneOwner
@@ -166,7 +199,7 @@ private struct ByteReader {
     }
 
     mutating func string() throws(TokenDecodingError) -> String {
-        let length = Int(try varint())
+        guard let length = Int(exactly: try varint()) else { throw .malformed }
         guard length <= bytes.count - offset else { throw .truncated }
         defer { offset += length }
         guard let s = String(validating: bytes[offset..<(offset + length)], as: UTF8.self) else { throw .malformed }

@@ -1,0 +1,99 @@
+import Foundation
+
+/// Encodes and decodes wire dictionaries the one way the project does:
+/// keys sorted and slashes unescaped, so the same value always gives the same
+/// bytes (transcripts, golden files and tests compare them).
+public enum WireJSON {
+    /// Compact, key-sorted JSON.
+    public static func encode<T: Encodable>(_ value: T) throws(CloudError) -> Data {
+        try encode(value, prettyPrinted: false)
+    }
+
+    /// Key-sorted JSON, indented for people when `prettyPrinted`.
+    public static func encode<T: Encodable>(_ value: T, prettyPrinted: Bool) throws(CloudError) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = prettyPrinted
+            ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted]
+            : [.sortedKeys, .withoutEscapingSlashes]
+        do {
+            return try encoder.encode(value)
+        } catch let error as EncodingError {
+            throw CloudError(.internalError, "The response could not be written as JSON: \(describe(error)).")
+        } catch {
+            throw CloudError(.internalError, "The response could not be written as JSON: \(error).")
+        }
+    }
+
+    /// `encode` as a UTF-8 string.
+    public static func string<T: Encodable>(_ value: T, prettyPrinted: Bool = false) throws(CloudError) -> String {
+        String(decoding: try encode(value, prettyPrinted: prettyPrinted), as: UTF8.self)
+    }
+
+    /// Decodes a wire dictionary; bad JSON or a missing or mistyped key is an
+    /// `invalidArguments` error whose reason names the key path.
+    public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(CloudError) -> T {
+        do {
+            return try JSONDecoder().decode(type, from: data)
+        } catch let error as DecodingError {
+            throw CloudError(.invalidArguments, "The request body is not valid: \(describe(error)).")
+        } catch {
+            throw CloudError(.invalidArguments, "The request body is not valid JSON: \(error).")
+        }
+    }
+
+    /// `decode` from a string.
+    public static func decode<T: Decodable>(_ type: T.Type, from text: String) throws(CloudError) -> T {
+        try decode(type, from: Data(text.utf8))
+    }
+
+    static func path(_ codingPath: [any CodingKey]) -> String {
+        guard !codingPath.isEmpty else { return "the top level" }
+        var text = ""
+        for key in codingPath {
+            if let index = key.intValue {
+                text += "[\(index)]"
+            } else {
+                text += text.isEmpty ? key.stringValue : ".\(key.stringValue)"
+            }
+        }
+        return "'\(text)'"
+    }
+
+    static func describe(_ error: DecodingError) -> String {
+        switch error {
+        case .keyNotFound(let key, let context):
+            let at = context.codingPath.isEmpty ? "" : " in \(path(context.codingPath))"
+            return "the key '\(key.stringValue)' is missing\(at)"
+        case .typeMismatch(let type, let context):
+            return "\(path(context.codingPath)) should be \(typeName(type))"
+        case .valueNotFound(let type, let context):
+            return "\(path(context.codingPath)) is null but should be \(typeName(type))"
+        case .dataCorrupted(let context):
+            if context.codingPath.isEmpty { return "the text is not JSON (\(context.debugDescription))" }
+            return "\(path(context.codingPath)) is not valid (\(context.debugDescription))"
+        @unknown default:
+            return "\(error)"
+        }
+    }
+
+    static func describe(_ error: EncodingError) -> String {
+        switch error {
+        case .invalidValue(let value, let context):
+            "\(path(context.codingPath)) holds \(value), which JSON cannot represent"
+        @unknown default:
+            "\(error)"
+        }
+    }
+
+    private static func typeName(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Bool.Type: "true or false"
+        case is Int.Type, is Int64.Type, is Int32.Type, is UInt64.Type: "an integer"
+        case is Double.Type, is Float.Type: "a number"
+        case is [Any].Type: "a list"
+        default:
+            String(describing: type).hasPrefix("Array") ? "a list" : "an object (\(type))"
+        }
+    }
+}

@@ -1,0 +1,117 @@
+/// A record on the wire: `{"recordName", "recordType", "recordChangeTag",
+/// "fields", "created", "modified", "deleted"}`.
+///
+/// A deleted record (in `changes/zone` and `records/modify` answers) is
+/// `{"recordName", "recordType", "deleted": true}`. The record's zone is not
+/// part of the dictionary: it is the zone of the request or answer around it.
+public struct WireRecord: Codable, Sendable, Hashable {
+    public var recordName: String
+    public var recordType: String?
+    public var recordChangeTag: String?
+    public var fields: [String: WireField]?
+    public var created: WireStamp?
+    public var modified: WireStamp?
+    public var deleted: Bool?
+
+    public init(
+        recordName: String,
+        recordType: String? = nil,
+        recordChangeTag: String? = nil,
+        fields: [String: WireField]? = nil,
+        created: WireStamp? = nil,
+        modified: WireStamp? = nil,
+        deleted: Bool? = nil
+    ) {
+        self.recordName = recordName
+        self.recordType = recordType
+        self.recordChangeTag = recordChangeTag
+        self.fields = fields
+        self.created = created
+        self.modified = modified
+        self.deleted = deleted
+    }
+
+    /// A live record, every field typed.
+    public init(_ record: Record) {
+        var fields: [String: WireField] = [:]
+        fields.reserveCapacity(record.fields.count)
+        for field in record.fields { fields[field.name] = WireField(field.value) }
+        self.init(
+            recordName: record.recordID.recordName,
+            recordType: record.recordType,
+            recordChangeTag: record.recordChangeTag,
+            fields: fields,
+            created: record.created.map(WireStamp.init),
+            modified: record.modified.map(WireStamp.init),
+            deleted: false)
+    }
+
+    /// A deleted record: `{"recordName", "recordType", "deleted": true}`.
+    public init(deleted recordID: RecordID, recordType: String) {
+        self.init(recordName: recordID.recordName, recordType: recordType, deleted: true)
+    }
+
+    /// An entry of a `changes/zone` answer.
+    public init(_ change: RecordChange) {
+        switch change {
+        case .changed(let record): self.init(record)
+        case .deleted(let id, let recordType): self.init(deleted: id, recordType: recordType)
+        }
+    }
+
+    /// A successful item of a `records/modify` answer.
+    public init(_ result: RecordOperationResult) {
+        switch result {
+        case .saved(let record): self.init(record)
+        case .deleted(let id, let recordType): self.init(deleted: id, recordType: recordType)
+        }
+    }
+
+    public var isDeleted: Bool { deleted ?? false }
+}
+
+extension Record {
+    /// The record a wire record describes, in `zoneID` (the zone of the
+    /// request or answer around it). Throws `invalidArguments` naming the field
+    /// when a field's value or type is wrong or missing. A missing
+    /// `recordType` becomes "" (enough for deletions; saves need one).
+    public init(_ wire: WireRecord, zoneID: RecordZoneID) throws(CloudError) {
+        var fields = RecordFields()
+        if let wireFields = wire.fields {
+            // Sorted, so that with several bad fields the error is always about the same one.
+            for name in wireFields.keys.sorted() {
+                guard let field = wireFields[name] else { continue }
+                fields[name] = try field.fieldValue(name: name, recordName: wire.recordName)
+            }
+        }
+        self.init(
+            recordID: RecordID(recordName: wire.recordName, zoneID: zoneID),
+            recordType: wire.recordType ?? "",
+            fields: fields,
+            recordChangeTag: wire.recordChangeTag,
+            created: wire.created.map(RecordStamp.init),
+            modified: wire.modified.map(RecordStamp.init))
+    }
+}
+
+extension RecordChange {
+    /// A `changes/zone` entry: deleted (`"deleted": true`) or changed.
+    public init(_ wire: WireRecord, zoneID: RecordZoneID) throws(CloudError) {
+        if wire.isDeleted {
+            self = .deleted(RecordID(recordName: wire.recordName, zoneID: zoneID), recordType: wire.recordType ?? "")
+        } else {
+            self = .changed(try Record(wire, zoneID: zoneID))
+        }
+    }
+}
+
+extension RecordOperationResult {
+    /// A successful `records/modify` item: deleted (`"deleted": true`) or saved.
+    public init(_ wire: WireRecord, zoneID: RecordZoneID) throws(CloudError) {
+        if wire.isDeleted {
+            self = .deleted(RecordID(recordName: wire.recordName, zoneID: zoneID), recordType: wire.recordType ?? "")
+        } else {
+            self = .saved(try Record(wire, zoneID: zoneID))
+        }
+    }
+}
