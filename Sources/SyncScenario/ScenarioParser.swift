@@ -80,10 +80,17 @@ public enum ScenarioParser {
             return ScenarioDiagnostic(
                 .error, at: at(mark), "invalid YAML: \(problem)", hint: hints.isEmpty ? nil : hints.joined(separator: "; "))
         case .duplicatedKeysInMapping(let duplicates, let context):
+            // Yams points at the first of the duplicates; point at the second,
+            // where the mistake most likely is.
             let keys = duplicates.map { "'\($0)'" }
             let message = keys.count == 1
                 ? "key \(keys[0]) appears more than once in the same mapping"
                 : "keys \(Suggestions.list(keys)) appear more than once in the same mapping"
+            if let first = duplicates.first, let second = repeatedKey(first, after: context.mark, in: yaml) {
+                return ScenarioDiagnostic(
+                    .error, at: SourceLocation(file: fileName, line: second.line, column: second.column), message,
+                    hint: "'\(first)' is first given at line \(context.mark.line); each key may appear once")
+            }
             return ScenarioDiagnostic(
                 .error, at: at(context.mark), message, hint: "each key may appear once; remove or rename the others")
         case .reader(let problem, let offset, _, _):
@@ -134,6 +141,46 @@ public enum ScenarioParser {
         }
         if problem.contains("another document") {
             return "a scenario file holds one document; remove the '---' line or split the file"
+        }
+        return nil
+    }
+
+    /// Where `key` appears again in the mapping whose key at `mark` it repeats.
+    static func repeatedKey(_ key: String, after mark: Mark, in yaml: String) -> (line: Int, column: Int)? {
+        let lines = yaml.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { Array($0.unicodeScalars.filter { $0 != "\r" }) }
+        let keyScalars = Array(key.unicodeScalars)
+        let column = mark.column - 1
+        guard mark.line >= 1, mark.line <= lines.count else { return nil }
+
+        /// Whether `line` has the key at `index`, followed by optional spaces and ':'.
+        func keyAt(_ line: [Unicode.Scalar], _ index: Int) -> Bool {
+            guard index >= 0, index + keyScalars.count <= line.count,
+                  Array(line[index..<(index + keyScalars.count)]) == keyScalars
+            else { return false }
+            var next = index + keyScalars.count
+            while next < line.count, line[next] == " " { next += 1 }
+            return next < line.count && line[next] == ":"
+        }
+
+        // A flow mapping on the same line: `{a: 1, a: 2}`.
+        let firstLine = lines[mark.line - 1]
+        var index = column + keyScalars.count
+        while index < firstLine.count {
+            if firstLine[index] == "," || firstLine[index] == "{" {
+                var start = index + 1
+                while start < firstLine.count, firstLine[start] == " " { start += 1 }
+                if keyAt(firstLine, start) { return (mark.line, start + 1) }
+            }
+            index += 1
+        }
+        // A block mapping: later lines whose key starts in the same column.
+        for lineIndex in mark.line..<lines.count {
+            let line = lines[lineIndex]
+            guard let firstText = line.firstIndex(where: { $0 != " " }), line[firstText] != "#" else { continue }
+            if firstText > column { continue }  // nested deeper
+            if firstText < column { return nil }  // the mapping ended
+            if keyAt(line, column) { return (lineIndex + 1, column + 1) }
         }
         return nil
     }

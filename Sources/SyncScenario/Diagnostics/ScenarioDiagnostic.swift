@@ -58,12 +58,13 @@ public struct ScenarioFileError: Error, Sendable, Hashable, CustomStringConverti
     public var errors: [ScenarioDiagnostic] { diagnostics.filter { $0.severity == .error } }
     public var warnings: [ScenarioDiagnostic] { diagnostics.filter { $0.severity == .warning } }
 
-    /// One diagnostic per line, then a count: `2 errors in lesson.yaml` style.
+    /// One diagnostic per line.
     public var description: String {
         diagnostics.map(\.description).joined(separator: "\n")
     }
 
-    /// Like ``description``, with each diagnostic's source line and a caret.
+    /// Like ``description``, with each diagnostic's source line and a caret
+    /// (when `showingSource`), and a last line counting the errors.
     public func rendered(showingSource: Bool = true) -> String {
         var lines = diagnostics.map { showingSource ? $0.rendered(source: source) : $0.description }
         let count = errors.count

@@ -7,7 +7,8 @@ public enum Expectation: Sendable, Equatable {
     case cache(CacheExpectation)
     /// What the most recent fetch (or sync) answered.
     case lastFetch(LastFetchExpectation)
-    /// How the step just before ended: with this error, or with none.
+    /// How the latest step that did something (not `say`, not another
+    /// check) ended: with this error, or with none.
     case error(ErrorExpectation)
     /// Which notifications a device received.
     case notifications(NotificationsExpectation)
@@ -114,7 +115,7 @@ public struct LastFetchExpectation: Sendable, Equatable {
     }
 }
 
-/// Which error the step before ended with.
+/// Which error the latest step that did something ended with.
 public struct ErrorExpectation: Sendable, Equatable {
     public enum Match: Sendable, Equatable {
         /// The step succeeded.

@@ -16,9 +16,10 @@ public struct Step: Sendable, Equatable {
 
 /// Everything a scenario step can do.
 ///
-/// Steps run one after another. A step that fails with a ``CloudError``
-/// fails the run, unless the next step is an ``Expectation/error(_:)``
-/// expectation, which then checks that error.
+/// Steps run one after another. A step that fails with a `CloudError`
+/// fails the run, unless an ``Expectation/error(_:)`` check comes after it
+/// before the next step that does something (``isAction``); that check then
+/// examines the error.
 public enum StepKind: Sendable, Equatable {
     /// Narrative for the reader; does nothing.
     case say(String)

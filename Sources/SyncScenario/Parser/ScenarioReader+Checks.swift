@@ -18,7 +18,7 @@ extension ScenarioReader {
                 if !sameName.contains(where: { $0.stepIndex < use.stepIndex }) {
                     error(
                         "token '\(use.name)' is used before it is captured",
-                        hint: "it is captured at line \(first.location.line); a fetch can only use a token captured by an earlier fetch",
+                        hint: "it is first captured at line \(first.location.line), by a later step",
                         at: use.location)
                 }
             } else {
