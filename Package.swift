@@ -13,7 +13,6 @@ let package = Package(
         .executable(name: "syncscope", targets: ["syncscope"]),
         .library(name: "SyncCore", targets: ["SyncCore"]),
         .library(name: "SyncServer", targets: ["SyncServer"]),
-        .library(name: "SyncScenario", targets: ["SyncScenario"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

@@ -65,8 +65,16 @@ public enum ScenarioParser {
     // MARK: YAML syntax errors
 
     static func diagnostic(for error: YamlError, yaml: String, fileName: String) -> ScenarioDiagnostic {
+        // libyaml puts the end of a file without a final newline on the line
+        // after it; point at the end of the last line instead.
+        let lines = yaml.split(separator: "\n", omittingEmptySubsequences: false)
+        func clamped(_ mark: Mark) -> (line: Int, column: Int) {
+            guard mark.line > lines.count, let last = lines.last else { return (mark.line, mark.column) }
+            return (lines.count, last.unicodeScalars.count + 1)
+        }
         func at(_ mark: Mark) -> SourceLocation {
-            SourceLocation(file: fileName, line: mark.line, column: mark.column)
+            let (line, column) = clamped(mark)
+            return SourceLocation(file: fileName, line: line, column: column)
         }
         switch error {
         case .scanner(let context, let problem, let mark, _),
@@ -75,7 +83,8 @@ public enum ScenarioParser {
             var hints: [String] = []
             if let tip = tip(for: problem, at: mark, in: yaml) { hints.append(tip) }
             if let context {
-                hints.append("\(context.text) at line \(context.mark.line), column \(context.mark.column)")
+                let (line, column) = clamped(context.mark)
+                hints.append("\(context.text) at line \(line), column \(column)")
             }
             return ScenarioDiagnostic(
                 .error, at: at(mark), "invalid YAML: \(problem)", hint: hints.isEmpty ? nil : hints.joined(separator: "; "))

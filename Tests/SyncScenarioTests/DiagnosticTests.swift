@@ -194,6 +194,12 @@ struct DiagnosticTests {
         ])
     }
 
+    @Test func anErrorAtTheEndOfAFileWithoutAFinalNewlinePointsAtItsLastLine() {
+        #expect(problems("steps:\n  - say: \"unclosed") == [
+            "lesson.yaml:2:19: error: invalid YAML: found unexpected end of stream; a quote or bracket is not closed; while scanning a quoted scalar at line 2, column 10",
+        ])
+    }
+
     @Test func duplicateKeysPointAtTheRepeat() {
         #expect(problems("""
             steps:

@@ -191,6 +191,15 @@ struct StepTests {
             device: "iPhone", zone: ZoneRef("Notes"), count: 2, recordType: "Item", recordNamePrefix: "w", send: .each)))
     }
 
+    @Test func principalsResolveToTheirUser() throws {
+        let scenario = try ScenarioParser.parse(yaml: prelude, fileName: "p.yaml")
+        #expect(scenario.userName(of: .device("Pixel")) == "bob")
+        #expect(scenario.userName(of: .user("alice")) == "alice")
+        #expect(scenario.userName(of: .device("Nokia")) == nil)
+        #expect(scenario.userName(of: .user("carol")) == nil)
+        #expect(scenario.device(named: "Mac") == DeviceSetup(name: "Mac", user: "alice"))
+    }
+
     @Test func stepsReportTheirDevice() throws {
         let steps = try kinds("""
               - say: hi

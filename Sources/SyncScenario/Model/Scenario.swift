@@ -61,6 +61,14 @@ public struct Scenario: Sendable, Equatable {
     public func device(named name: String) -> DeviceSetup? {
         devices.first { $0.name == name }
     }
+
+    /// The user who acts: the user itself, or the user a device signs in as.
+    public func userName(of principal: Principal) -> String? {
+        switch principal {
+        case .user(let name): users.contains(name) ? name : nil
+        case .device(let name): device(named: name)?.user
+        }
+    }
 }
 
 /// How the simulated server behaves.
