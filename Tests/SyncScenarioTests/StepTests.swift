@@ -83,6 +83,10 @@ struct StepTests {
         #expect(step == .fetch(FetchAction(device: "Mac", database: .shared, target: .databaseChanges, token: .cached)))
     }
 
+    @Test func fetchWithOnlyADeviceIsTheShortForm() throws {
+        #expect(try kind("  - fetch: Mac\n") == .fetch(FetchAction(device: "Mac", target: .databaseChanges)))
+    }
+
     @Test func fetchReadsEveryOption() throws {
         let steps = try kinds("""
               - createZone: {device: iPhone, zone: Trips}

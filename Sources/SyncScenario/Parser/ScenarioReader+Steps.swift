@@ -245,6 +245,10 @@ extension ScenarioReader {
     // MARK: Fetch
 
     private func fetch(_ node: Node) -> StepKind? {
+        // `fetch: Mac`: database changes with the cached token.
+        if case .scalar = node, !Self.isNull(node) {
+            return device(node).map { .fetch(FetchAction(device: $0, target: .databaseChanges)) }
+        }
         guard let entries = mapping(
             node, in: "fetch",
             keys: ["device", "database", "zone", "zones", "token", "resultsLimit", "fetchAllChanges", "desiredKeys", "capture"],
