@@ -18,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         .target(
@@ -28,6 +29,12 @@ let package = Package(
         .target(
             name: "SyncServer",
             dependencies: ["SyncCore", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
+        // The scenario and lesson file format: model and parser (no runner).
+        .target(
+            name: "SyncScenario",
+            dependencies: ["SyncCore", .product(name: "Yams", package: "Yams")],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -51,6 +58,7 @@ let package = Package(
         .testTarget(name: "SyncCoreTests", dependencies: ["SyncCore", "SyncServer"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncServerTests", dependencies: ["SyncCore", "SyncServer"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncInspectorTests", dependencies: ["SyncInspector", "SyncCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "SyncScenarioTests", dependencies: ["SyncScenario", "SyncCore"], swiftSettings: swiftSettings),
         // Runs the built `syncscope` binary as a person would.
         .testTarget(name: "EndToEndTests", dependencies: ["syncscope"], swiftSettings: swiftSettings),
     ]
