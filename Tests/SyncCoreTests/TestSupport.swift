@@ -144,3 +144,34 @@ struct HookedService: CloudService {
         try await base.compactHistory(in: scope, zoneID: zoneID, keepLast: keepLast)
     }
 }
+
+/// A store that lets a test look at each batch before the real store applies it.
+final class ObservedStore: LocalStore {
+    let base: any LocalStore
+    var beforeApply: ((StoreBatch) -> Void)?
+
+    init(_ base: any LocalStore) {
+        self.base = base
+    }
+
+    var faultInjector: ((StoreFaultPoint) throws -> Void)? {
+        get { base.faultInjector }
+        set { base.faultInjector = newValue }
+    }
+
+    func apply(_ batch: StoreBatch) throws {
+        beforeApply?(batch)
+        try base.apply(batch)
+    }
+
+    func record(_ recordID: RecordID, in scope: DatabaseScope) throws -> Record? { try base.record(recordID, in: scope) }
+    func records(in scope: DatabaseScope, zoneID: RecordZoneID) throws -> [Record] { try base.records(in: scope, zoneID: zoneID) }
+    func allRecords(in scope: DatabaseScope) throws -> [Record] { try base.allRecords(in: scope) }
+    func staleRecordIDs(in scope: DatabaseScope, zoneID: RecordZoneID) throws -> [RecordID] { try base.staleRecordIDs(in: scope, zoneID: zoneID) }
+    func knownZones(in scope: DatabaseScope) throws -> [KnownZone] { try base.knownZones(in: scope) }
+    func purgedZones(in scope: DatabaseScope) throws -> [RecordZoneID] { try base.purgedZones(in: scope) }
+    func databaseToken(for scope: DatabaseScope) throws -> ServerChangeToken? { try base.databaseToken(for: scope) }
+    func zoneToken(for zoneID: RecordZoneID, in scope: DatabaseScope) throws -> ServerChangeToken? { try base.zoneToken(for: zoneID, in: scope) }
+    func tokenCache() throws -> TokenCache { try base.tokenCache() }
+    func pendingChanges() throws -> [PendingChange] { try base.pendingChanges() }
+}
