@@ -8,7 +8,8 @@ import Testing
 /// every device has sent its changes and then fetched, each device's cache
 /// must equal the server's state.
 ///
-/// Set `SYNCSCOPE_SEED=<n>` to replay one seed (with a trace of its steps).
+/// Set `SYNCSCOPE_SEED=<n>` to replay one seed (with a trace of its steps and
+/// events), `SYNCSCOPE_SEEDS=<count>` to run more seeds than the default 300.
 @Suite struct ConvergenceTests {
     struct Divergence: Error, CustomStringConvertible {
         var description: String
@@ -18,10 +19,11 @@ import Testing
 
     @Test func randomizedDevicesConvergeToServerState() async throws {
         let replay = ProcessInfo.processInfo.environment["SYNCSCOPE_SEED"].flatMap { UInt64($0) }
-        let seeds = replay.map { [$0] } ?? Array(1...Self.seedCount)
+        let count = ProcessInfo.processInfo.environment["SYNCSCOPE_SEEDS"].flatMap { UInt64($0) } ?? Self.seedCount
+        let seeds = replay.map { [$0] } ?? Array(1...max(1, count))
         var coverage: [String: Int] = [:]
         for seed in seeds {
-            var scenario = try Scenario(seed: seed)
+            var scenario = try Scenario(seed: seed, traceEvents: replay != nil)
             do {
                 try await scenario.run()
                 for device in scenario.devices {
@@ -35,7 +37,10 @@ import Testing
         }
         // The histories must reach the hard paths, or the test proves little.
         if replay == nil {
-            for kind in ["conflictMerged", "tokenExpired", "fetchInterrupted", "vanishedRecordsRemoved", "zoneDeleted", "pendingChangeDropped"] {
+            for kind in [
+                "conflictMerged", "tokenExpired", "fetchInterrupted", "vanishedRecordsRemoved", "zoneDeleted", "pendingChangeDropped",
+                "zonePurged", "zoneEncryptedDataReset",
+            ] {
                 #expect(coverage[kind, default: 0] > 0, "no \(kind) event in \(seeds.count) seeds")
             }
         }
@@ -59,8 +64,12 @@ private struct Scenario {
     let zones = ["Z0", "Z1", "Z2"].map { Fixture.zone($0) }
     let sharedZone = Fixture.zone("Z0")
 
-    init(seed: UInt64) throws {
+    let traceEvents: Bool
+    var eventsTraced: [Int]
+
+    init(seed: UInt64, traceEvents: Bool = false) throws {
         self.seed = seed
+        self.traceEvents = traceEvents
         random = SeededRandom(seed: seed)
         var configuration = ServerConfiguration(seed: seed)
         if random.next() % 4 == 0 { configuration.retention = Int(3 + random.next() % 8) }
@@ -74,6 +83,7 @@ private struct Scenario {
                 service: server.connect(user: user, deviceID: device), clock: clock,
                 kind: index == sqliteDevice ? .sqlite : .memory, directory: directory))
         }
+        eventsTraced = Array(repeating: 0, count: devices.count)
         if let retention = configuration.retention { trace.append("server retention \(retention)") }
     }
 
@@ -88,21 +98,45 @@ private struct Scenario {
         for _ in 0..<steps {
             clock.advance(by: 1_000)
             try await step()
+            traceNewEvents()
         }
         // Quiesce: everyone sends, then everyone fetches; no writes in between.
-        for device in devices {
-            trace.append("\(name(device)) final send")
-            try await device.engine.sendChanges()
+        // A fetch can queue work (an encrypted-data reset queues the local data
+        // for upload), so repeat until a round of fetches leaves nothing queued.
+        for round in 1...4 {
+            for device in devices {
+                trace.append("\(name(device)) final send (round \(round))")
+                try await device.engine.sendChanges()
+                traceNewEvents()
+            }
+            for device in devices {
+                guard try device.store.pendingChanges().isEmpty else {
+                    throw ConvergenceTests.Divergence(description: "\(name(device)) still has pending changes after sending: \(try device.store.pendingChanges())")
+                }
+            }
+            for device in devices {
+                trace.append("\(name(device)) final fetch (round \(round))")
+                try await device.engine.fetchChanges()
+                traceNewEvents()
+            }
+            if try devices.allSatisfy({ try $0.store.pendingChanges().isEmpty }) { break }
         }
         for device in devices {
             guard try device.store.pendingChanges().isEmpty else {
-                throw ConvergenceTests.Divergence(description: "\(name(device)) still has pending changes after sending: \(try device.store.pendingChanges())")
+                throw ConvergenceTests.Divergence(description: "\(name(device)) still queues changes after 4 rounds of send-then-fetch: \(try device.store.pendingChanges())")
             }
-        }
-        for device in devices {
-            trace.append("\(name(device)) final fetch")
-            try await device.engine.fetchChanges()
             try await check(device)
+        }
+    }
+
+    /// In replay mode, every engine event goes into the trace too.
+    private mutating func traceNewEvents() {
+        guard traceEvents else { return }
+        for (index, device) in devices.enumerated() {
+            for event in device.events.events.dropFirst(eventsTraced[index]) {
+                trace.append("    [\(name(device))] \(event)")
+            }
+            eventsTraced[index] = device.events.events.count
         }
     }
 
@@ -161,7 +195,16 @@ private struct Scenario {
             let keep = roll(4)
             trace.append("compact alice keepLast=\(keep)")
             try await admin.compactHistory(in: nil, zoneID: nil, keepLast: keep)
-        case 97..<98:
+        case 97 where roll(2) == 0:
+            let zone = zones[roll(UInt64(zones.count))]
+            if try await admin.serverZoneIDs().contains(zone) {
+                trace.append("alice purges \(zone.zoneName)")
+                try await admin.purgeRecordZone(in: .private, zone)
+            }
+        case 97:
+            trace.append("alice resets her encrypted data")
+            try await admin.encryptedDataReset()
+        case 98:
             let keep = roll(3)
             trace.append("compact bob shared keepLast=\(keep)")
             try await bobAdmin.compactHistory(in: .shared, zoneID: nil, keepLast: keep)

@@ -432,6 +432,19 @@ final class TestDevice {
         #expect(try phone.cached(a).isEmpty)
     }
 
+    @Test func deletingAgainAfterResavingALocallyDeletedRecordStillDeletesIt() async throws {
+        try await other.createZones([a])
+        try await other.put([Fixture.note("r1", in: a)])
+        let phone = try device()
+        try await phone.engine.fetchChanges()
+        try phone.engine.delete(Fixture.id("r1", in: a))
+        try phone.engine.save(Fixture.note("r1", in: a, ["title": "again"]))  // the server still has r1
+        try phone.engine.delete(Fixture.id("r1", in: a))
+        #expect(try phone.store.pendingChanges().map(\.kind) == [.deleteRecord])
+        try await phone.engine.sendChanges()
+        #expect(try await other.serverRecords(in: a).isEmpty)
+    }
+
     @Test func deleteZoneRemovesLocalDataAndIsSent() async throws {
         try await other.createZones([a, b])
         try await other.put([Fixture.note("a1", in: a)])
@@ -459,6 +472,39 @@ final class TestDevice {
         #expect(try await other.serverZoneIDs().isEmpty)
         #expect(try phone.store.pendingChanges().isEmpty)
         #expect(try phone.cached(a).isEmpty)
+    }
+
+    @Test func encryptedDataResetDoesNotRecreateAZoneThisDeviceDeleted() async throws {
+        try await other.createZones([a])
+        try await other.put([Fixture.note("a1", in: a)])
+        let phone = try device()
+        try await phone.engine.fetchChanges()
+        try await other.encryptedDataReset()
+        try phone.engine.deleteZone(a)
+        try await phone.engine.sendChanges()
+        try await phone.engine.fetchChanges()
+        #expect(try phone.store.pendingChanges().isEmpty)
+        try await phone.engine.sendChanges()
+        #expect(try await other.serverZoneIDs().isEmpty)
+    }
+
+    @Test func recordsSentIntoAZoneGoWhenAFullRefetchNoLongerListsIt() async throws {
+        let shared = Fixture.zone("Shared")
+        try await other.createZones([shared])
+        let bobAdmin = try fixture.connect("bob", device: "bob-admin")
+        try await other.shareZone(shared, with: ["bob"])
+        // Bob writes into the shared zone without ever fetching it.
+        let bob = try device("bob-phone", user: "bob")
+        try bob.engine.save(Fixture.note("s1", in: shared))
+        try await bob.engine.sendChanges()
+        #expect(try bob.store.knownZones(in: .shared).map(\.zoneID) == [shared])
+        // The share ends and the shared database's history is compacted: a
+        // first fetch lists only the zones shared now.
+        try await other.revokeShare(shared, from: ["bob"])
+        try await bobAdmin.compactHistory(in: .shared, zoneID: nil, keepLast: 0)
+        try await bob.engine.fetchChanges()
+        #expect(try bob.cached(shared, scope: .shared).isEmpty)
+        #expect(try bob.store.knownZones(in: .shared).isEmpty)
     }
 
     @Test func encryptedDataResetFoundWhileSendingReuploads() async throws {

@@ -106,6 +106,7 @@ extension DeviceSyncEngine {
             var batch = StoreBatch(scope: scope)
             let pending = try store.pendingChanges()
             let purged = Set(try store.purgedZones(in: scope))
+            let known = Set(try store.knownZones(in: scope).map(\.zoneID))
             func pendingCount(_ zoneID: RecordZoneID) -> Int {
                 pending.count { $0.scope == scope && $0.zoneID == zoneID }
             }
@@ -128,8 +129,10 @@ extension DeviceSyncEngine {
                 case .zoneRemoved(let zoneID, .encryptedDataReset):
                     // The server lost the zone; the device still has the data: forget the
                     // zone's token and the records' change tags, and queue everything again.
-                    batch.zoneRemovals.append(ZoneRemoval(zoneID: zoneID, removeRecords: false, removePendingChanges: false))
+                    // A zone this device never had (or deleted itself) is not created again.
                     let records = try store.records(in: scope, zoneID: zoneID)
+                    batch.zoneRemovals.append(ZoneRemoval(zoneID: zoneID, removeRecords: false, removePendingChanges: false))
+                    guard known.contains(zoneID) || !records.isEmpty else { continue }
                     let pendingByKey = Dictionary(pending.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
                     for record in records {
                         var fresh = record

@@ -251,6 +251,11 @@ extension DeviceSyncEngine {
                 events.append(.pendingChangeDropped(change, reason: error.reason))
             }
         }
+        if !savedIDs.isEmpty || !deletedIDs.isEmpty {
+            // The zone exists: remember it, so that a later full refetch that
+            // no longer lists it (deleted, or no longer shared) removes these records.
+            batch.zonesConfirmed.append(zoneID)
+        }
         if !batch.isEmpty { try storeApply(batch) }
         if !savedIDs.isEmpty || !deletedIDs.isEmpty {
             emit(.changesSent(scope: scope, zoneID: zoneID, saved: savedIDs, deleted: deletedIDs))

@@ -141,7 +141,10 @@ public final class DeviceSyncEngine {
         local.modified = cached?.modified
         var batch = StoreBatch(scope: scope)
         batch.savedRecords = [local]
-        let change = PendingChange.saveRecord(recordID, recordType: local.recordType, changedKeys: Array(changed), scope: scope)
+        // New only if nothing about it ever came from (or went to) the server.
+        let isNew = existing.map(\.isNewRecord) ?? (cached == nil)
+        let change = PendingChange.saveRecord(
+            recordID, recordType: local.recordType, changedKeys: Array(changed), scope: scope, isNewRecord: isNew)
         batch.pendingUpserts = [change]
         try store.apply(batch)
         emit(.changeQueued(change))
@@ -158,7 +161,7 @@ public final class DeviceSyncEngine {
         let existing = try store.pendingChanges().first { $0.key == pendingKey }
         var batch = StoreBatch(scope: scope)
         batch.deletedRecordIDs = [recordID]
-        if let existing, existing.kind == .saveRecord, cached?.recordChangeTag == nil {
+        if let existing, existing.isNewRecord, cached?.recordChangeTag == nil {
             batch.pendingRemovals = [pendingKey]
             try store.apply(batch)
             emit(.pendingChangeDropped(existing, reason: "The record was deleted before it was ever sent."))

@@ -96,14 +96,21 @@ public struct PendingChange: Sendable, Hashable, CustomStringConvertible {
     /// For saves: the fields changed locally (set or removed), sorted. On a
     /// conflict these are written over the server's record.
     public var changedKeys: [String]
+    /// For saves: the record was created on this device and has certainly
+    /// never reached the server, so deleting it before it is sent needs no request.
+    public var isNewRecord: Bool
 
-    public init(scope: DatabaseScope, kind: Kind, zoneID: RecordZoneID, recordName: String?, recordType: String = "", changedKeys: [String] = []) {
+    public init(
+        scope: DatabaseScope, kind: Kind, zoneID: RecordZoneID, recordName: String?, recordType: String = "",
+        changedKeys: [String] = [], isNewRecord: Bool = false
+    ) {
         self.scope = scope
         self.kind = kind
         self.zoneID = zoneID
         self.recordName = recordName
         self.recordType = recordType
         self.changedKeys = Array(Set(changedKeys)).sorted()
+        self.isNewRecord = kind == .saveRecord && isNewRecord
     }
 
     public static func saveZone(_ zoneID: RecordZoneID, scope: DatabaseScope = .private) -> PendingChange {
@@ -114,8 +121,12 @@ public struct PendingChange: Sendable, Hashable, CustomStringConvertible {
         PendingChange(scope: scope, kind: .deleteZone, zoneID: zoneID, recordName: nil)
     }
 
-    public static func saveRecord(_ recordID: RecordID, recordType: String, changedKeys: [String], scope: DatabaseScope) -> PendingChange {
-        PendingChange(scope: scope, kind: .saveRecord, zoneID: recordID.zoneID, recordName: recordID.recordName, recordType: recordType, changedKeys: changedKeys)
+    public static func saveRecord(
+        _ recordID: RecordID, recordType: String, changedKeys: [String], scope: DatabaseScope, isNewRecord: Bool = false
+    ) -> PendingChange {
+        PendingChange(
+            scope: scope, kind: .saveRecord, zoneID: recordID.zoneID, recordName: recordID.recordName, recordType: recordType,
+            changedKeys: changedKeys, isNewRecord: isNewRecord)
     }
 
     public static func deleteRecord(_ recordID: RecordID, recordType: String, scope: DatabaseScope) -> PendingChange {
@@ -146,7 +157,7 @@ public struct PendingChange: Sendable, Hashable, CustomStringConvertible {
         switch kind {
         case .saveZone: "save zone \(zoneID) (\(scope.rawValue))"
         case .deleteZone: "delete zone \(zoneID) (\(scope.rawValue))"
-        case .saveRecord: "save \(recordName ?? "?") in \(zoneID) [\(changedKeys.joined(separator: ","))]"
+        case .saveRecord: "save \(isNewRecord ? "new " : "")\(recordName ?? "?") in \(zoneID) [\(changedKeys.joined(separator: ","))]"
         case .deleteRecord: "delete \(recordName ?? "?") in \(zoneID)"
         }
     }

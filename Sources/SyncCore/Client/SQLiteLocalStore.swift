@@ -56,6 +56,7 @@ public final class SQLiteLocalStore: LocalStore {
                     sequence INTEGER PRIMARY KEY,
                     scope TEXT NOT NULL, zoneOwner TEXT NOT NULL, zoneName TEXT NOT NULL, target TEXT NOT NULL,
                     kind TEXT NOT NULL, recordName TEXT, recordType TEXT NOT NULL, changedKeys TEXT NOT NULL,
+                    isNewRecord INTEGER NOT NULL DEFAULT 0,
                     UNIQUE (scope, zoneOwner, zoneName, target)
                 );
                 """)
@@ -157,7 +158,7 @@ public final class SQLiteLocalStore: LocalStore {
                 let keys = try JSONDecoder().decode([String].self, from: Data(keysText.utf8))
                 return PendingChange(
                     scope: scope, kind: kind, zoneID: RecordZoneID(zoneName: row["zoneName"], ownerName: row["zoneOwner"]),
-                    recordName: row["recordName"], recordType: row["recordType"], changedKeys: keys)
+                    recordName: row["recordName"], recordType: row["recordType"], changedKeys: keys, isNewRecord: row["isNewRecord"])
             }
         }
     }
@@ -239,12 +240,12 @@ public final class SQLiteLocalStore: LocalStore {
                 let keys = String(decoding: try JSONEncoder().encode(change.changedKeys), as: UTF8.self)
                 try db.execute(
                     sql: """
-                        INSERT INTO pendingChange (sequence, scope, zoneOwner, zoneName, target, kind, recordName, recordType, changedKeys)
-                        VALUES ((SELECT COALESCE(MAX(sequence), 0) + 1 FROM pendingChange), ?, ?, ?, ?, ?, ?, ?, ?)
+                        INSERT INTO pendingChange (sequence, scope, zoneOwner, zoneName, target, kind, recordName, recordType, changedKeys, isNewRecord)
+                        VALUES ((SELECT COALESCE(MAX(sequence), 0) + 1 FROM pendingChange), ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """,
                     arguments: [
                         key.scope.rawValue, key.zoneID.ownerName, key.zoneID.zoneName, key.target, change.kind.rawValue,
-                        change.recordName, change.recordType, keys,
+                        change.recordName, change.recordType, keys, change.isNewRecord,
                     ])
             }
             for zoneID in batch.purgedZonesAdded {
