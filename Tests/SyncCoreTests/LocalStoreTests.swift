@@ -193,6 +193,7 @@ import Testing
             batch.pendingUpserts = [.deleteRecord(Fixture.id("r2", in: zone), recordType: "Note", scope: .private)]
             batch.purgedZonesAdded = [other]
             try store.apply(batch)
+            #expect(FileManager.default.fileExists(atPath: path + "-wal"))  // WAL mode
             try store.close()
         }
         let reopened = try SQLiteLocalStore(path: path)

@@ -41,10 +41,8 @@ public enum ZoneDropReason: String, Sendable, Hashable {
     case deleted
     /// A full database refetch (after its token expired) no longer listed it.
     case missingFromRefetch
-    /// A fetch or a save answered `zoneNotFound`.
+    /// A fetch or a save answered `zoneNotFound` (a `userDeletedZone` answer is a ``SyncEvent/zonePurged(scope:zoneID:recordsRemoved:pendingChangesDropped:)``).
     case zoneNotFound
-    /// A fetch or a save answered `userDeletedZone`.
-    case userDeletedZone
     /// This device deleted it (the deletion reached the server).
     case deletedLocally
 }
