@@ -143,6 +143,16 @@ struct HookedService: CloudService {
     func compactHistory(in scope: DatabaseScope?, zoneID: RecordZoneID?, keepLast: Int) async throws {
         try await base.compactHistory(in: scope, zoneID: zoneID, keepLast: keepLast)
     }
+    func modifySubscriptions(
+        in scope: DatabaseScope, saving: [Subscription], deleting: [String]
+    ) async throws -> [Result<SubscriptionOperationResult, CloudError>] {
+        try await base.modifySubscriptions(in: scope, saving: saving, deleting: deleting)
+    }
+    func fetchSubscriptions(in scope: DatabaseScope, ids: [String]?) async throws -> [Result<Subscription, CloudError>] {
+        try await base.fetchSubscriptions(in: scope, ids: ids)
+    }
+    func registerForPushNotifications() async throws { try await base.registerForPushNotifications() }
+    func receivePushNotifications() async throws -> [CloudNotification] { try await base.receivePushNotifications() }
 }
 
 /// A store that lets a test look at each batch before the real store applies it.
