@@ -37,6 +37,12 @@ let package = Package(
             dependencies: ["SyncCore", .product(name: "Yams", package: "Yams")],
             swiftSettings: swiftSettings
         ),
+        // A simulated world: server, devices, virtual clock, push delivery, writer.
+        .target(
+            name: "SyncSimulation",
+            dependencies: ["SyncCore", "SyncServer"],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "syncscope",
             dependencies: [
@@ -58,6 +64,7 @@ let package = Package(
         .testTarget(name: "SyncCoreTests", dependencies: ["SyncCore", "SyncServer"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncServerTests", dependencies: ["SyncCore", "SyncServer"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncInspectorTests", dependencies: ["SyncInspector", "SyncCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "SyncSimulationTests", dependencies: ["SyncSimulation", "SyncCore", "SyncServer"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncScenarioTests", dependencies: ["SyncScenario", "SyncCore"], swiftSettings: swiftSettings),
         // Runs the built `syncscope` binary as a person would.
         .testTarget(name: "EndToEndTests", dependencies: ["syncscope"], swiftSettings: swiftSettings),
