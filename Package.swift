@@ -46,7 +46,7 @@ let package = Package(
         .executableTarget(
             name: "syncscope",
             dependencies: [
-                "SyncCore", "SyncServer",
+                "SyncCore", "SyncServer", "SyncSimulation", "SyncInspector",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -58,12 +58,12 @@ let package = Package(
         ),
         .target(
             name: "SyncInspector",
-            dependencies: ["SyncCore", "CNcurses"],
+            dependencies: ["SyncCore", "SyncServer", "SyncSimulation", "CNcurses"],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "SyncCoreTests", dependencies: ["SyncCore", "SyncServer"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncServerTests", dependencies: ["SyncCore", "SyncServer"], swiftSettings: swiftSettings),
-        .testTarget(name: "SyncInspectorTests", dependencies: ["SyncInspector", "SyncCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "SyncInspectorTests", dependencies: ["SyncInspector", "SyncCore", "SyncServer", "SyncSimulation"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncSimulationTests", dependencies: ["SyncSimulation", "SyncCore", "SyncServer"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncScenarioTests", dependencies: ["SyncScenario", "SyncCore"], swiftSettings: swiftSettings),
         // Runs the built `syncscope` binary as a person would.

@@ -8,9 +8,9 @@ struct SyncScopeCommand: AsyncParsableCommand {
         discussion: """
             SyncScope simulates a CloudKit server (databases, zones, change history, \
             signed change tokens) and devices that sync with it. With no subcommand it \
-            runs the demo.
+            opens the inspector.
             """,
-        subcommands: [DemoCommand.self, BenchCommand.self],
-        defaultSubcommand: DemoCommand.self
+        subcommands: [InspectCommand.self, DemoCommand.self, BenchCommand.self],
+        defaultSubcommand: InspectCommand.self
     )
 }
