@@ -48,6 +48,8 @@ public final class InspectorController {
     private var anchorReal: Milliseconds = 0
     private var anchorVirtual: Milliseconds = 0
     private var repaintRequested = false
+    /// How many times the record rows were rebuilt (they are cached otherwise).
+    private(set) var recordListBuilds = 0
 
     public init(
         simulation: Simulation, paused: Bool = false, speed: Double = 1, screenSize: Size = Size(width: 80, height: 24),
@@ -110,6 +112,7 @@ public final class InspectorController {
                 deviceToken: zone.deviceToken, deviceGeneration: generations[device.name, default: 0])
             if snapshot.records.key != key {
                 snapshot.records = RecordList(key: key, rows: readRecords(of: zone, device: device))
+                recordListBuilds += 1
             }
         } else {
             snapshot.records = RecordList()
@@ -405,11 +408,15 @@ public final class InspectorController {
     @discardableResult
     public func handle(_ key: KeyEvent) async -> Bool {
         log?.write("key \(key)")
+        let wasWaitingToDraw = state.needsRedraw
+        state.needsRedraw = false
         let commands = InspectorKeys.handle(key, state: &state)
         for command in commands {
             guard await execute(command) else { return false }
         }
-        refresh()
+        // A key that changed nothing (an unbound key) draws nothing.
+        if state.needsRedraw || !commands.isEmpty { refresh() }
+        state.needsRedraw = state.needsRedraw || wasWaitingToDraw
         return true
     }
 
@@ -515,7 +522,20 @@ public final class InspectorController {
                 outcome = .failed(CloudError(.internalError, failed.errorMessage ?? "The fetch failed."))
             }
         case .fetchOneBatch(let limit, _):
-            outcome = await simulation.fetchOneBatch(on: device, resultsLimit: limit)
+            guard let batches = batchesToNextStep(of: device) else {
+                outcome = .done("nothing")
+                success = "\(name) is caught up: a fetch now would return no changes."
+                break
+            }
+            // Every fetch starts with changes/database; to reach the next zone
+            // batch the step lets an empty database batch through first.
+            outcome = await simulation.perform("fetch one batch (resultsLimit \(limit))", on: device, sending: false) { device in
+                do {
+                    try await device.engine.fetchChanges(resultsLimit: limit, stopAfterBatches: batches)
+                } catch SyncClientError.interrupted {
+                    // The step stops here on purpose; the next one resumes from the cached tokens.
+                }
+            }
             if let receipt = device.tokenHistory.dropFirst(tokensBefore).last {
                 let place = receipt.zoneID.map { "zone \($0.zoneName)" } ?? "the \(receipt.scope.rawValue) database"
                 success = "\(name) fetched one batch of \(place) (resultsLimit \(limit)): \(receipt.changeCount) change\(receipt.changeCount == 1 ? "" : "s"), token …\(receipt.token.shortForm), moreComing=\(receipt.moreComing)"
@@ -571,6 +591,28 @@ public final class InspectorController {
         }
         log?.write("outcome \(state.message?.text ?? "")")
         notableDuringAction = nil
+    }
+
+    /// How many batches the next one-batch step takes: the database batches
+    /// a fetch passes through (empty when nothing changed there) plus the
+    /// first batch that brings something. `nil`: nothing to fetch.
+    private func batchesToNextStep(of device: SimulatedDevice) -> Int? {
+        var batches = 0
+        let caller = Caller(user: device.user, deviceID: device.deviceID)
+        for scope in device.engine.configuration.scopes where scope.supportsChangeFetching {
+            batches += 1
+            guard let token = device.cachedDatabaseToken(for: scope) else { return batches }
+            let database = DatabaseID(container: simulation.setup.container, scope: scope)
+            let databaseChanged = simulation.server.withEngine { engine in
+                guard let batch = try? engine.fetchDatabaseChanges(caller: caller, database: database, since: token, resultsLimit: 1) else {
+                    return true  // an expired token: the engine starts over, one batch at a time
+                }
+                return !batch.changes.isEmpty || batch.moreComing
+            }
+            if databaseChanged { return batches }
+            if ((try? device.store.knownZones(in: scope)) ?? []).contains(where: \.needsFetch) { return batches + 1 }
+        }
+        return nil
     }
 
     static func describe(_ command: InspectorCommand) -> String {

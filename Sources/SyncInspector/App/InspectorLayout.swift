@@ -47,7 +47,7 @@ public struct InspectorLayout: Hashable, Sendable {
         } else {
             events = nil
         }
-        let leftWidth = min(max(40, width * 45 / 100), 76, width)
+        let leftWidth = min(max(44, width * 45 / 100), 76, width)
         let rightWidth = max(0, width - leftWidth)
         let topHeight = (gridHeight * 55 + 99) / 100
         let bottomHeight = gridHeight - topHeight
@@ -94,6 +94,8 @@ struct ColumnSpec {
     /// 0: always shown; higher numbers are dropped first.
     var priority: Int = 0
     var flexible = false
+    /// How much of the spare room a flexible column takes, relative to the others.
+    var weight = 1
 
     /// The columns that fit in `width` (with one space between neighbours),
     /// as indices into `specs` and table columns.
@@ -108,7 +110,7 @@ struct ColumnSpec {
         }
         let columns = kept.map { index -> TableColumn in
             let spec = specs[index]
-            return TableColumn(spec.title, width: spec.flexible ? .fill : .fixed(spec.width), alignment: spec.alignment)
+            return TableColumn(spec.title, width: spec.flexible ? .ratio(spec.weight) : .fixed(spec.width), alignment: spec.alignment)
         }
         return (kept, columns)
     }

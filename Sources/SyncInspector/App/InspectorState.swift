@@ -369,6 +369,8 @@ public struct RecordList: Sendable {
     public private(set) var filter = ""
     /// Counts by marker, for the title.
     public private(set) var counts: [RecordMarker: Int] = [:]
+    /// Rows with a change waiting to be sent.
+    public private(set) var unsent = 0
 
     public init() {}
 
@@ -378,6 +380,7 @@ public struct RecordList: Sendable {
         var counts: [RecordMarker: Int] = [:]
         for row in rows where row.marker != .same { counts[row.marker, default: 0] += 1 }
         self.counts = counts
+        unsent = rows.lazy.filter(\.hasPendingChange).count
     }
 
     /// Rows shown (after the filter).

@@ -94,13 +94,12 @@ public struct InspectorView: Sendable {
         var parts = [(clock.isPaused ? "⏸ PAUSED " : "▶ ") + Format.clock(clock.now) + " " + Format.speed(clock.speed)]
         if let device = state.device {
             parts.append("\(device.name) " + (device.isOnline ? "online" : "OFFLINE"))
-            parts.append("auto-fetch " + (device.autoFetchOnPush ? "on" : "off"))
+            parts.append(device.autoFetchOnPush ? "auto-fetch" : "no auto-fetch")
             if device.pendingChanges > 0 { parts.append("\(device.pendingChanges) to send") }
         }
         if let writer = state.snapshot.writer {
             parts.append("writer " + (writer.isRunning ? Format.seconds(writer.interval) : "off"))
         }
-        parts.append("limit \(state.resultsLimit)")
         StatusLine(left: " " + parts.joined(separator: " · "), right: "? keys  q quit ", style: theme.statusLine)
             .render(into: &buffer, area: area)
     }
@@ -170,12 +169,11 @@ public struct InspectorView: Sendable {
         case .server: "server"
         case .device: deviceName
         }
-        var title = "Records · \(zoneName) · \(side)"
-        let counts = [RecordMarker.new, .changed, .deleted].compactMap { marker in
-            records.counts[marker].map { "\(marker.symbol)\($0)" }
-        }
-        if !counts.isEmpty { title += " · " + counts.joined(separator: " ") }
-        if !state.filter.isEmpty { title += " · /\(state.filter)" }
+        let room = area.width - 6
+        let title = [
+            "Records · \(zoneName) · \(side)", "Records: \(zoneName) · \(side.replacing(" | ", with: "|"))",
+            "\(zoneName) · \(side.replacing(" | ", with: "|"))",
+        ].first { TextWidth.of($0) <= room } ?? "\(zoneName) · \(side)"
         let inner = Panel(title: title, focused: state.pane == .records, theme: theme).render(into: &buffer, area: area)
         guard !inner.isEmpty else { return }
         let footer = inner.height >= 6 ? 1 : 0
@@ -187,7 +185,7 @@ public struct InspectorView: Sendable {
         case .both:
             specs = [
                 ColumnSpec(title: "", width: 2),
-                ColumnSpec(title: "name", width: 10, flexible: true),
+                ColumnSpec(title: "name", width: 10, flexible: true, weight: 2),
                 ColumnSpec(title: "srv", width: 4),
                 ColumnSpec(title: "dev", width: 4),
                 ColumnSpec(title: "title", width: 8, priority: 1, flexible: true),
@@ -201,7 +199,7 @@ public struct InspectorView: Sendable {
             }
         case .server:
             specs = [
-                ColumnSpec(title: "name", width: 10, flexible: true),
+                ColumnSpec(title: "name", width: 10, flexible: true, weight: 2),
                 ColumnSpec(title: "tag", width: 4),
                 ColumnSpec(title: "title", width: 8, priority: 1, flexible: true),
                 ColumnSpec(title: "modified by", width: 13, priority: 2),
@@ -214,7 +212,7 @@ public struct InspectorView: Sendable {
         case .device:
             specs = [
                 ColumnSpec(title: "", width: 1),
-                ColumnSpec(title: "name", width: 10, flexible: true),
+                ColumnSpec(title: "name", width: 10, flexible: true, weight: 2),
                 ColumnSpec(title: "tag", width: 4),
                 ColumnSpec(title: "title", width: 8, priority: 1, flexible: true),
                 ColumnSpec(title: "modified by", width: 13, priority: 2),
@@ -244,9 +242,19 @@ public struct InspectorView: Sendable {
         Table(columns: columns, focused: state.pane == .records, theme: theme, emptyMessage: empty)
             .render(into: &buffer, area: tableArea, rows: rows, state: state.recordTable)
         if footer > 0 {
-            let legend = state.recordsMode == .device
-                ? "↑ not sent yet · v: server | device | both"
-                : "+ new  ~ changed  − deleted on server  ↑ not sent"
+            let legend: String
+            if !state.filter.isEmpty {
+                legend = "/\(state.filter): \(records.count) of \(records.rows.count) · Esc clears"
+            } else if state.recordsMode == .device {
+                legend = "↑ not sent yet · v: server | device | both"
+            } else {
+                let (new, changed, deleted) = (records.counts[.new, default: 0], records.counts[.changed, default: 0], records.counts[.deleted, default: 0])
+                legend = [
+                    "+\(new) new  ~\(changed) changed  −\(deleted) deleted  ↑\(records.unsent) unsent",
+                    "+\(new) new ~\(changed) changed −\(deleted) deleted ↑\(records.unsent) unsent",
+                    "+\(new) new ~\(changed) chg −\(deleted) del ↑\(records.unsent) unsent",
+                ].first { TextWidth.of($0) <= inner.width } ?? "+\(new) ~\(changed) −\(deleted) ↑\(records.unsent)"
+            }
             buffer.write(TextWidth.truncate(legend, to: inner.width), x: inner.x, y: inner.maxY - 1, style: theme.muted, clip: inner)
         }
     }
@@ -263,42 +271,47 @@ public struct InspectorView: Sendable {
         let inner = Panel(title: "Rewind to token …\(receipt.token.shortForm)", focused: false, theme: theme)
             .render(into: &buffer, area: area)
         guard !inner.isEmpty else { return }
-        let place = receipt.zoneID.map { "zone \($0.zoneName)@\($0.ownerName)" } ?? "the \(receipt.scope.rawValue) database"
-        var lines: [(String, Style)] = [
-            ("Received \(Format.clock(receipt.time)) from \(receipt.operation), batch \(receipt.batchIndex + 1), moreComing=\(receipt.moreComing), \(receipt.changeCount) change\(receipt.changeCount == 1 ? "" : "s").", theme.normal),
-            ("Server: \(rewind.meaning).", theme.muted),
-        ]
+        let place = receipt.zoneID.map { "zone \($0.zoneName)" } ?? "the \(receipt.scope.rawValue) database"
+        // What a fetch from the token returns now comes first; the context fills what room is left.
+        var verdict: [(String, Style)] = []
         if let error = rewind.error {
-            let verdict = error.code == .changeTokenExpired ? "This token has EXPIRED (changeTokenExpired)." : "The server refuses this token now (\(error.code.rawValue))."
-            lines.append((verdict, theme.error))
-            lines.append((error.reason, theme.normal))
+            let what = error.code == .changeTokenExpired ? "This token has EXPIRED (changeTokenExpired)." : "The server refuses this token now (\(error.code.rawValue))."
+            verdict.append((what, theme.error))
+            verdict.append((error.reason, theme.normal))
         } else if rewind.changes.isEmpty {
-            lines.append(("A fetch of \(place) from this token now returns nothing: nothing changed since.", theme.success))
+            verdict.append(("A fetch of \(place) from it now returns nothing: nothing changed since.", theme.success))
         } else {
-            let more = rewind.moreComing ? " (first batch; moreComing=true)" : ""
-            lines.append(("A fetch of \(place) from this token now returns \(rewind.changes.count) change\(rewind.changes.count == 1 ? "" : "s")\(more):", theme.title))
+            let count = "\(rewind.changes.count)\(rewind.moreComing ? "+" : "") change\(rewind.changes.count == 1 && !rewind.moreComing ? "" : "s")"
+            verdict.append(("A fetch of \(place) from it now returns \(count):", theme.title))
         }
-        var y = inner.y
-        for (text, style) in lines {
-            for line in TextWrap.wrap(text, width: inner.width) where y < inner.maxY {
-                buffer.write(line, x: inner.x, y: y, style: style, clip: inner)
-                y += 1
-            }
-        }
-        for change in rewind.changes {
-            guard y < inner.maxY else { break }
-            let (text, style): (String, Style) = switch change {
+        var changes: [(String, Style)] = rewind.changes.map { change in
+            switch change {
             case .changed(let name, let type, let isNew): ("\(isNew ? "+" : "~") \(name) (\(type)) \(isNew ? "new" : "changed")", isNew ? theme.success : theme.warning)
             case .deleted(let name, let type): ("− \(name) (\(type.isEmpty ? "record" : type)) deleted", theme.error)
             case .zoneChanged(let zone): ("~ zone \(zone.zoneName)@\(zone.ownerName) changed", theme.warning)
             case .zoneRemoved(let zone, let reason): ("− zone \(zone.zoneName)@\(zone.ownerName) \(reason.rawValue)", theme.error)
             }
-            if y == inner.maxY - 1, change != rewind.changes.last {
-                buffer.write("…", x: inner.x, y: y, style: theme.muted, clip: inner)
-                break
-            }
-            buffer.write(TextWidth.truncate(text, to: inner.width), x: inner.x, y: y, style: style, clip: inner)
-            y += 1
+        }
+        if rewind.moreComing { changes.append(("… and more (moreComing=true)", theme.muted)) }
+        let context: [(String, Style)] = [
+            ("Received \(Format.clock(receipt.time)) from \(receipt.operation), batch \(receipt.batchIndex + 1), \(receipt.changeCount) change\(receipt.changeCount == 1 ? "" : "s"), moreComing=\(receipt.moreComing).", theme.muted),
+            ("Server: \(rewind.meaning).", theme.muted),
+        ]
+        func wrapped(_ items: [(String, Style)]) -> [(String, Style)] {
+            items.flatMap { text, style in TextWrap.wrap(text, width: inner.width).map { ($0, style) } }
+        }
+        var lines = wrapped(verdict)
+        let room = inner.height - lines.count
+        if changes.count > room {
+            let hidden = changes.count - max(0, room - 1)
+            lines += changes.prefix(max(0, room - 1))
+            lines.append(("… \(hidden) more", theme.muted))
+        } else {
+            lines += changes
+            for line in wrapped(context) where lines.count < inner.height { lines.append(line) }
+        }
+        for (index, (text, style)) in lines.prefix(inner.height).enumerated() {
+            buffer.write(TextWidth.truncate(text, to: inner.width), x: inner.x, y: inner.y + index, style: style, clip: inner)
         }
     }
 
@@ -364,7 +377,7 @@ public struct InspectorView: Sendable {
             ColumnSpec(title: "type", width: 5),
             ColumnSpec(title: "about", width: 8, priority: 1, flexible: true),
             ColumnSpec(title: "×", width: 4, alignment: .right),
-            ColumnSpec(title: "fetch", width: 9),
+            ColumnSpec(title: "fetch", width: 8),
             ColumnSpec(title: "latency", width: 7, alignment: .right, priority: 2),
             ColumnSpec(title: "subscription", width: 15, priority: 3),
             ColumnSpec(title: "reason", width: 8, priority: 4),
@@ -425,7 +438,7 @@ public struct InspectorView: Sendable {
     static func fetchText(_ entry: NotificationEntry, autoFetch: Bool) -> String {
         switch entry.status {
         case .coalescing: return "coalesce"
-        case .inTransit: return "in flight"
+        case .inTransit: return "en route"
         case .heldWhileOffline: return "held"
         case .delivered: break
         }
@@ -480,8 +493,9 @@ public struct InspectorView: Sendable {
     // MARK: Overlays
 
     private func drawHelp(into buffer: inout CellBuffer) {
-        buffer.fill(buffer.bounds.inset(top: 1, left: 0, bottom: 1, right: 0), style: theme.normal)
-        let box = buffer.bounds.inset(top: 1, left: 1, bottom: 1, right: 1)
+        // The whole screen: 80×24 is just enough for every key.
+        buffer.fill(buffer.bounds, style: theme.normal)
+        let box = buffer.bounds
         let inner = Panel(title: "Keys", focused: true, theme: theme).render(into: &buffer, area: box)
         buffer.fill(inner, style: theme.normal)
         guard !inner.isEmpty else { return }
@@ -586,3 +600,4 @@ extension String {
         hasPrefix(prefix) ? replacement + dropFirst(prefix.count) : self
     }
 }
+
