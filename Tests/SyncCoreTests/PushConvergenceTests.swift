@@ -13,9 +13,10 @@ import Testing
 /// Property: once everyone is online, every notification delivered and
 /// fetched and every change sent, each device's cache equals the server.
 ///
-/// Some changes send no notification (zone creation and deletion, purges,
-/// resets, sharing) and dropped notifications are lost: a device that may
-/// have missed one of those since its last fetch run started does one manual
+/// Zone-level changes (zone creation and deletion, purges, resets, sharing)
+/// notify through the database subscriptions like record changes do, so the
+/// only notifications a device can miss are the ones the test drops: a device
+/// that may have missed one since its last fetch run started does one manual
 /// fetch when the history settles, as an app does at launch. Every other
 /// device must get there by push alone.
 ///
@@ -49,6 +50,7 @@ import Testing
             #expect(coverage.coalesced > 0, "no coalesced notification delivered")
             #expect(coverage.dropped > 0, "no notification dropped")
             #expect(coverage.pushOnlyDevices > 0, "no device converged by push alone")
+            #expect(coverage.pushOnlyAfterZoneRemoval > 0, "no device converged by push alone through a zone deletion, purge or reset")
             #expect(coverage.runsApplyingChanges > 0, "no fetch run applied a change")
             #expect(coverage.tokenExpired > 0, "no expired token during a push-triggered fetch")
         }
@@ -64,6 +66,8 @@ private final class PushScenario {
         var coalesced = 0
         var dropped = 0
         var pushOnlyDevices = 0
+        /// Push-only devices in histories where a zone was deleted, purged or reset away.
+        var pushOnlyAfterZoneRemoval = 0
         var runsApplyingChanges = 0
         var tokenExpired = 0
 
@@ -75,6 +79,7 @@ private final class PushScenario {
             coalesced += other.coalesced
             dropped += other.dropped
             pushOnlyDevices += other.pushOnlyDevices
+            pushOnlyAfterZoneRemoval += other.pushOnlyAfterZoneRemoval
             runsApplyingChanges += other.runsApplyingChanges
             tokenExpired += other.tokenExpired
         }
@@ -107,6 +112,8 @@ private final class PushScenario {
     var slots: [Slot] = []
     var trace: [String] = []
     var coverage = Coverage()
+    /// Whether a zone was deleted, purged or reset away in this history.
+    var zoneRemoved = false
     let zones = ["Z0", "Z1", "Z2"].map { Fixture.zone($0) }
     let sharedZone = Fixture.zone("Z0")
     let traceEvents: Bool
@@ -156,9 +163,9 @@ private final class PushScenario {
             try await service.subscribe([.database(DatabaseSubscription(subscriptionID: "\(user)-private"))], in: .private)
             try await service.subscribe([.database(DatabaseSubscription(subscriptionID: "\(user)-shared"))], in: .shared)
         }
+        // Announced by the database subscriptions: no device needs to fetch by hand.
         try await admin.createZones([sharedZone])
         try await admin.shareZone(sharedZone, with: ["bob"])
-        for slot in slots { slot.mayHaveMissed = true }  // the zone and share sent no notification
         let steps = 60 + roll(60)
         for _ in 0..<steps {
             clock.advance(by: Milliseconds([0, 50, 150, 400][roll(4)]))
@@ -167,7 +174,10 @@ private final class PushScenario {
         }
         try await settle()
         for slot in slots {
-            if slot.engine.fetchRuns.allSatisfy({ $0.reason != .manual }) { coverage.pushOnlyDevices += 1 }
+            if slot.engine.fetchRuns.allSatisfy({ $0.reason != .manual }) {
+                coverage.pushOnlyDevices += 1
+                if zoneRemoved { coverage.pushOnlyAfterZoneRemoval += 1 }
+            }
             coverage.pushRuns += slot.engine.fetchRuns.count { $0.reason == .push }
             coverage.cameOnlineRuns += slot.engine.fetchRuns.count { $0.reason == .cameOnline }
             coverage.runsApplyingChanges += slot.engine.fetchRuns.count { $0.changesApplied > 0 }
@@ -240,37 +250,31 @@ private final class PushScenario {
             if try await admin.serverZoneIDs().contains(zone) {
                 trace.append("alice purges \(zone.zoneName)")
                 try await admin.purgeRecordZone(in: .private, zone)
-                missedByAll()
+                zoneRemoved = true
             }
         case 98:
             trace.append("alice resets her encrypted data")
             try await admin.encryptedDataReset()
-            missedByAll()
+            zoneRemoved = true
         default:
             if try await admin.serverZoneIDs().contains(sharedZone) {
                 trace.append("alice shares Z0 with bob")
                 try await admin.shareZone(sharedZone, with: ["bob"])
-                missedByAll()
             }
         }
     }
 
-    private func missedByAll() {
-        for slot in slots { slot.mayHaveMissed = true }
-    }
-
-    /// Sends the device's changes (only online). Zone changes send no
-    /// notification: the other devices may miss them.
+    /// Sends the device's changes (only online). Zone changes notify the
+    /// other devices through the database subscriptions, like record changes.
     private func send(_ slot: Slot) async throws {
         guard slot.online else { return }
         trace.append("\(slot.name) send")
         let mark = slot.device.events.events.count
         try await slot.engine.sendChanges()
-        let zonesChanged = slot.device.events.events[mark...].contains { event in
-            if case .zonesSent(_, let saved, let deleted) = event { !saved.isEmpty || !deleted.isEmpty } else { false }
-        }
-        if zonesChanged {
-            for other in slots where other !== slot { other.mayHaveMissed = true }
+        if slot.device.events.events[mark...].contains(where: { event in
+            if case .zonesSent(_, _, let deleted) = event { !deleted.isEmpty } else { false }
+        }) {
+            zoneRemoved = true
         }
     }
 
