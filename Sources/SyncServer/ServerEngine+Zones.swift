@@ -80,6 +80,8 @@ extension ServerEngine {
             other.sharedLog.zoneRemoved(id, reason: .deleted)
             applyRetention(to: &other.sharedLog)
         }
+        let removal = ZoneRemoval(container: database.container, environment: database.environment, zoneID: id, reason: reason, time: clock.now())
+        for observer in zoneRemovalObservers { observer(removal) }
         return RecordZone(zoneID: id)
     }
 
@@ -104,10 +106,12 @@ extension ServerEngine {
         }
     }
 
-    /// Shares (or, with `revoke`, stops sharing) a private zone with other users.
+    /// Shares (or, with `revoke`, stops sharing) a private zone with other
+    /// users; returns who the zone is shared with afterwards, sorted.
+    @discardableResult
     public func shareRecordZone(
         caller: Caller, database: DatabaseID, zoneID: RecordZoneID, participants: [String], revoke: Bool
-    ) throws(CloudError) {
+    ) throws(CloudError) -> [String] {
         try checkCaller(caller)
         let id = normalize(zoneID, caller: caller, scope: .private)
         guard database.scope == .private || database.scope == .shared else {
@@ -142,6 +146,7 @@ extension ServerEngine {
             }
             applyRetention(to: &other.sharedLog)
         }
+        return zone.participants.sorted()
     }
 
     /// The user deleted this app's data for a zone in Settings.
@@ -176,6 +181,12 @@ extension ServerEngine {
         let dbs = databases(of: caller.user, in: database)
         if let zoneID {
             let scope = scope ?? .private
+            if scope == .shared {
+                throw CloudError(
+                    .permissionFailure,
+                    "Only the owner (\(zoneID.ownerName.isEmpty ? "another user" : zoneID.ownerName)) can compact the history of shared zone '\(zoneID.zoneName)'; compacting it would expire the owner's tokens.",
+                    zoneID: zoneID)
+            }
             let zoneDatabase = DatabaseID(container: database.container, environment: database.environment, scope: scope)
             let zone = try self.zone(normalize(zoneID, caller: caller, scope: scope), for: caller, in: zoneDatabase)
             zone.compact(through: zone.log.lastSequence - keep)

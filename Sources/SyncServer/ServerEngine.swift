@@ -65,6 +65,15 @@ public struct Commit: Sendable {
     public var time: Milliseconds
 }
 
+/// A private zone that went away, for the push layer (its zone subscriptions go too).
+public struct ZoneRemoval: Sendable {
+    public var container: String
+    public var environment: ContainerEnvironment
+    public var zoneID: RecordZoneID
+    public var reason: ZoneDeletionReason
+    public var time: Milliseconds
+}
+
 /// The simulated CloudKit server: plain, synchronous and deterministic.
 ///
 /// It holds every container, user, database, zone and record; it signs and
@@ -82,8 +91,14 @@ public final class ServerEngine {
     var containers: [ContainerKey: ContainerState] = [:]
     var names = NameTable()
     var nextChangeTag: UInt64 = 1
+    /// Keys the incarnations of databases and zones that come into being on
+    /// first use, so they depend on names and the seed, never on which request
+    /// happened to touch them first (a replayed journal gives the same tokens).
+    var incarnationKey: UInt64
     /// Called after each successful commit of records.
     public var commitObservers: [(Commit) -> Void] = []
+    /// Called when a private zone goes away (deleted, purged, or by an encrypted-data reset).
+    public var zoneRemovalObservers: [(ZoneRemoval) -> Void] = []
 
     struct ContainerKey: Hashable {
         var container: String
@@ -96,7 +111,19 @@ public final class ServerEngine {
         var random = SeededRandom(seed: configuration.seed)
         signer = TokenSigner(keyBytes: random.bytes(32))
         historyID = random.next()
+        incarnationKey = random.next()
         self.random = random
+    }
+
+    /// A stable incarnation for a database or zone made on first use.
+    func derivedIncarnation(_ parts: String...) -> UInt64 {
+        var hash: UInt64 = incarnationKey ^ 0xCBF2_9CE4_8422_2325
+        for part in parts {
+            for byte in part.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+            hash = (hash ^ 0xFF) &* 0x0000_0100_0000_01B3
+        }
+        var mixer = SeededRandom(seed: hash)
+        return mixer.next()
     }
 
     // MARK: Users
@@ -129,7 +156,8 @@ public final class ServerEngine {
     func containerState(_ database: DatabaseID) -> ContainerState {
         let key = ContainerKey(container: database.container, environment: database.environment)
         if let state = containers[key] { return state }
-        let state = ContainerState(publicZoneIncarnation: random.next())
+        let state = ContainerState(
+            publicZoneIncarnation: derivedIncarnation("public", database.container, database.environment.rawValue))
         containers[key] = state
         return state
     }
@@ -137,9 +165,12 @@ public final class ServerEngine {
     func databases(of user: String, in database: DatabaseID) -> UserDatabases {
         let container = containerState(database)
         if let dbs = container.users[user] { return dbs }
+        let place = [database.container, database.environment.rawValue, user]
         let dbs = UserDatabases(
-            user: user, privateIncarnation: random.next(), sharedIncarnation: random.next(),
-            defaultZoneIncarnation: random.next()
+            user: user,
+            privateIncarnation: derivedIncarnation("private", place[0], place[1], place[2]),
+            sharedIncarnation: derivedIncarnation("shared", place[0], place[1], place[2]),
+            defaultZoneIncarnation: derivedIncarnation("default-zone", place[0], place[1], place[2])
         )
         container.users[user] = dbs
         return dbs
