@@ -1,0 +1,4 @@
+import Hummingbird
+import Logging
+import GRDB
+import SyncServer
