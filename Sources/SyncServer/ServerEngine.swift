@@ -141,11 +141,14 @@ public final class ServerEngine {
 
     public var users: [UserAccount] { accounts.values.sorted { $0.name < $1.name } }
 
+    public func account(named name: String) -> UserAccount? { accounts[name] }
+
     public func user(withWebAuthToken token: String) -> UserAccount? {
         accounts.values.first { $0.webAuthToken == token }
     }
 
-    func checkCaller(_ caller: Caller) throws(CloudError) {
+    /// Throws `authenticationFailed` unless the caller is a user of this server.
+    public func checkCaller(_ caller: Caller) throws(CloudError) {
         guard accounts[caller.user] != nil else {
             throw CloudError(.authenticationFailed, "There is no user named '\(caller.user)' on this server.")
         }

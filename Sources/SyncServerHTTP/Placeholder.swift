@@ -1,4 +1,0 @@
-import Hummingbird
-import Logging
-import GRDB
-import SyncServer
