@@ -22,7 +22,7 @@ public struct SyncScopeHTTPServer: Sendable {
         let options = host.options
         let responder = APIResponder(host: host, logger: logger, quiet: options.quiet, maxBodyBytes: options.maxBodyBytes)
         var silent = Logger(label: "hummingbird")
-        silent.logLevel = .warning
+        silent.logLevel = .critical
         let host = self.host
         let app = Application(
             responder: responder,
