@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
@@ -34,14 +35,25 @@ let package = Package(
             dependencies: ["SyncCore", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
-        // The HTTP API's bodies and the CloudService client over HTTP (URLSession);
-        // never links the server.
+        // The scenario and lesson file format: model and parser (no runner).
+        .target(
+            name: "SyncScenario",
+            dependencies: ["SyncCore", .product(name: "Yams", package: "Yams")],
+            swiftSettings: swiftSettings
+        ),
+        // A simulated world: server, devices, virtual clock, push delivery, writer.
+        .target(
+            name: "SyncSimulation",
+            dependencies: ["SyncCore", "SyncServer"],
+            swiftSettings: swiftSettings
+        ),
+        // The CloudService client over HTTP (URLSession); never links the server.
         .target(name: "SyncNetwork", dependencies: ["SyncCore"], swiftSettings: swiftSettings),
-        // `syncscope serve`: the HTTP API over the engine, persisted in SQLite.
+        // `syncscope serve`: the HTTP API over the engine, journaled in SQLite.
         .target(
             name: "SyncServerHTTP",
             dependencies: [
-                "SyncCore", "SyncServer", "SyncNetwork",
+                "SyncCore", "SyncServer",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -70,6 +82,8 @@ let package = Package(
         .testTarget(name: "SyncCoreTests", dependencies: ["SyncCore", "SyncServer"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncServerTests", dependencies: ["SyncCore", "SyncServer"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncInspectorTests", dependencies: ["SyncInspector", "SyncCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "SyncSimulationTests", dependencies: ["SyncSimulation", "SyncCore", "SyncServer"], swiftSettings: swiftSettings),
+        .testTarget(name: "SyncScenarioTests", dependencies: ["SyncScenario", "SyncCore"], swiftSettings: swiftSettings),
         // Runs the built `syncscope` binary as a person would.
         .testTarget(name: "EndToEndTests", dependencies: ["syncscope", "SyncCore", "SyncNetwork"], swiftSettings: swiftSettings),
         .testTarget(

@@ -1,0 +1,121 @@
+/// A change token a device received and cached, for the inspector's
+/// per-device token history.
+public struct TokenReceipt: Sendable, Hashable {
+    /// The device that received it.
+    public var deviceID: String?
+    public var kind: ChangeTokenKind
+    public var scope: DatabaseScope
+    /// The zone, for zone tokens.
+    public var zoneID: RecordZoneID?
+    public var token: ServerChangeToken
+    /// `changes/database` or `changes/zone`.
+    public var operation: String
+    /// 0 for the first batch of this fetch of the database or zone.
+    public var batchIndex: Int
+    public var moreComing: Bool
+    /// How many zone entries (database token) or record changes (zone token) the batch carried.
+    public var changeCount: Int
+    /// When it was received (simulation clock, ms since 1970).
+    public var time: Milliseconds
+
+    public init(
+        deviceID: String?, kind: ChangeTokenKind, scope: DatabaseScope, zoneID: RecordZoneID?, token: ServerChangeToken,
+        operation: String, batchIndex: Int, moreComing: Bool, changeCount: Int, time: Milliseconds
+    ) {
+        self.deviceID = deviceID
+        self.kind = kind
+        self.scope = scope
+        self.zoneID = zoneID
+        self.token = token
+        self.operation = operation
+        self.batchIndex = batchIndex
+        self.moreComing = moreComing
+        self.changeCount = changeCount
+        self.time = time
+    }
+}
+
+/// Why a device dropped a zone's local data.
+public enum ZoneDropReason: String, Sendable, Hashable {
+    /// `changes/database` reported it deleted (or no longer shared).
+    case deleted
+    /// A full database refetch (after its token expired) no longer listed it.
+    case missingFromRefetch
+    /// A fetch or a save answered `zoneNotFound` (a `userDeletedZone` answer is a ``SyncEvent/zonePurged(scope:zoneID:recordsRemoved:pendingChangesDropped:)``).
+    case zoneNotFound
+    /// This device deleted it (the deletion reached the server).
+    case deletedLocally
+}
+
+/// An error a sync step ran into and how it was handled.
+public struct SyncErrorReport: Sendable, Hashable {
+    /// The step: `changes/database`, `changes/zone`, `zones/modify`, `records/modify`, `store`.
+    public var operation: String
+    public var scope: DatabaseScope?
+    public var zoneID: RecordZoneID?
+    public var recordID: RecordID?
+    /// The server's error code, when it was a server error.
+    public var code: CloudError.Code?
+    public var message: String
+
+    public init(operation: String, scope: DatabaseScope?, zoneID: RecordZoneID? = nil, recordID: RecordID? = nil, error: any Error) {
+        self.operation = operation
+        self.scope = scope
+        self.zoneID = zoneID
+        self.recordID = recordID
+        if let cloud = error as? CloudError {
+            code = cloud.code
+            message = cloud.reason
+        } else {
+            code = nil
+            message = String(describing: error)
+        }
+    }
+}
+
+/// What a ``DeviceSyncEngine`` did, step by step.
+public enum SyncEvent: Sendable, Hashable {
+    /// A fetch of one database scope began, from this cached database token.
+    case fetchStarted(scope: DatabaseScope, databaseToken: ServerChangeToken?)
+    /// A batch's token was cached (together with the batch's data).
+    case tokenReceived(TokenReceipt)
+    /// A zone batch's records were written to the local cache.
+    case recordsApplied(scope: DatabaseScope, zoneID: RecordZoneID, saved: Int, deleted: Int, batchIndex: Int)
+    /// A zone's local data (records, token, pending changes) was dropped.
+    case zoneDeleted(scope: DatabaseScope, zoneID: RecordZoneID, reason: ZoneDropReason, recordsRemoved: Int, pendingChangesDropped: Int)
+    /// The user purged the zone: local data and pending changes wiped; it will not be uploaded again.
+    case zonePurged(scope: DatabaseScope, zoneID: RecordZoneID, recordsRemoved: Int, pendingChangesDropped: Int)
+    /// The user reset their encrypted data: tokens dropped, the zone and its records queued for upload again.
+    case zoneEncryptedDataReset(scope: DatabaseScope, zoneID: RecordZoneID, recordsQueuedForUpload: Int)
+    /// The server said a token expired; it was dropped and the database or zone is being fetched again from no token.
+    case tokenExpired(kind: ChangeTokenKind, scope: DatabaseScope, zoneID: RecordZoneID?)
+    /// A full refetch did not return these records: they were removed locally.
+    case vanishedRecordsRemoved(scope: DatabaseScope, zoneID: RecordZoneID, recordIDs: [RecordID])
+    /// A fetch of one database scope finished.
+    case fetchCompleted(scope: DatabaseScope)
+    /// The fetch stopped after `stopAfterBatches` batches, as if the app had been killed.
+    case fetchInterrupted(afterBatches: Int)
+    /// A local change was queued.
+    case changeQueued(PendingChange)
+    /// Zones were created or deleted on the server.
+    case zonesSent(scope: DatabaseScope, saved: [RecordZoneID], deleted: [RecordZoneID])
+    /// Records were saved or deleted on the server.
+    case changesSent(scope: DatabaseScope, zoneID: RecordZoneID, saved: [RecordID], deleted: [RecordID])
+    /// The server had a newer record: the local changed fields were written over it, to be sent again.
+    case conflictMerged(scope: DatabaseScope, recordID: RecordID, serverChangeTag: String?, mergedKeys: [String])
+    /// A pending change was given up.
+    case pendingChangeDropped(PendingChange, reason: String)
+    /// A step failed; see the report for what happened next.
+    case error(SyncErrorReport)
+    /// A push notification reached the device. Only its identity is recorded:
+    /// the data always comes from a fetch.
+    case notificationReceived(notificationID: String, subscriptionID: String, coalescedCount: Int)
+    /// A fetch was scheduled (none was waiting): for these notifications, or
+    /// none for a manual or came-online fetch. Notifications arriving while it
+    /// waits join it without another event.
+    case fetchScheduled(reason: FetchReason, notificationIDs: [String])
+    /// A scheduled fetch began (`finishedAt` and `succeeded` still `nil`).
+    case fetchRunStarted(FetchRun)
+    /// A scheduled fetch ended, successfully or not.
+    case fetchRunFinished(FetchRun)
+}

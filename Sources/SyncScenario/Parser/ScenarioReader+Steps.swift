@@ -1,0 +1,442 @@
+import Foundation
+import SyncCore
+import Yams
+
+extension ScenarioReader {
+    static let stepNames = [
+        "say", "createZone", "deleteZone", "purgeZone", "encryptedDataReset", "shareZone", "revokeShare", "save",
+        "delete", "send", "fetch", "sync", "subscribe", "unsubscribe", "online", "offline", "advance", "compact",
+        "burst", "expect",
+    ]
+
+    /// Reserved `token:` words, which cannot name a captured token.
+    static let reservedTokenNames = ["cached", "nil", "null"]
+
+    func steps(_ node: Node) -> [Step] {
+        guard case .sequence(let sequence) = node else {
+            if Self.isNull(node) { return [] }
+            error(
+                "steps must be a list, one '- step: …' per line, got \(Self.describe(node))",
+                hint: "for example '- send: iPhone'", at: node)
+            return []
+        }
+        var result: [Step] = []
+        for item in sequence {
+            switch item {
+            case .mapping(let mapping):
+                var first: String?
+                for (keyNode, value) in mapping {
+                    guard case .scalar(let keyScalar) = keyNode, !Self.isNull(keyNode) else {
+                        error("a step must start with its name, got \(Self.describe(keyNode))", at: keyNode)
+                        continue
+                    }
+                    let name = keyScalar.string
+                    if let first {
+                        error(
+                            "one step cannot do both '\(first)' and '\(name)'",
+                            hint: "start '\(name)' on its own line with '- '", at: keyNode)
+                    }
+                    first = first ?? name
+                    result += step(named: name, keyNode: keyNode, value: value)
+                }
+                if first == nil { error("a step is empty", hint: "for example '- send: iPhone'", at: item) }
+            case .scalar(let scalar) where Self.stepNames.contains(scalar.string):
+                error(
+                    "step '\(scalar.string)' needs a value",
+                    hint: "write it as '- \(scalar.string): …', for example '- send: iPhone'", at: item)
+            default:
+                error(
+                    "a step must be a mapping such as '- send: iPhone', got \(Self.describe(item))", at: item)
+            }
+        }
+        return result
+    }
+
+    /// The step (or, for `expect`, the steps) one key of the list writes.
+    private func step(named name: String, keyNode: Node, value: Node) -> [Step] {
+        let here = location(of: keyNode)
+        currentStepIndex += 1
+        if name == "expect" {
+            var result: [Step] = []
+            for (offset, read) in expectations(value).enumerated() {
+                if offset > 0 { currentStepIndex += 1 }
+                let kind = read.expectation.map(StepKind.expect)
+                readSteps.append(ReadStep(index: currentStepIndex, kind: kind, location: read.location))
+                if let kind { result.append(Step(kind, at: read.location)) }
+            }
+            return result
+        }
+        let kind: StepKind?
+        switch name {
+        case "say": kind = say(value)
+        case "createZone", "deleteZone", "purgeZone": kind = zoneStep(name, value)
+        case "encryptedDataReset": kind = deviceOnly(value, step: name).map(StepKind.encryptedDataReset)
+        case "shareZone", "revokeShare": kind = shareStep(name, value)
+        case "save": kind = save(value)
+        case "delete": kind = delete(value)
+        case "send": kind = deviceOnly(value, step: name).map(StepKind.send)
+        case "fetch": kind = fetch(value)
+        case "sync": kind = deviceOnly(value, step: name).map(StepKind.sync)
+        case "subscribe": kind = subscription(value, in: "subscribe").map(StepKind.subscribe)
+        case "unsubscribe": kind = unsubscribe(value)
+        case "online": kind = deviceOnly(value, step: name).map(StepKind.online)
+        case "offline": kind = deviceOnly(value, step: name).map(StepKind.offline)
+        case "advance": kind = duration(value, what: "advance").map(StepKind.advance)
+        case "compact": kind = compact(value)
+        case "burst": kind = burst(value)
+        default:
+            error(
+                "unknown step '\(name)'",
+                hint: Suggestions.hint(
+                    for: name, in: Self.stepNames, otherwise: "steps are \(Suggestions.list(Self.stepNames, conjunction: "or"))"),
+                at: keyNode)
+            return []
+        }
+        readSteps.append(ReadStep(index: currentStepIndex, kind: kind, location: here))
+        guard let kind else { return [] }
+        return [Step(kind, at: here)]
+    }
+
+    // MARK: Simple steps
+
+    private func say(_ node: Node) -> StepKind? {
+        guard let text = text(node, what: "say") else { return nil }
+        let trimmed = Self.trimmed(text)
+        guard !trimmed.isEmpty else {
+            error("say has nothing to say", at: node)
+            return nil
+        }
+        return .say(trimmed)
+    }
+
+    /// `send: iPhone` or `send: {device: iPhone}`.
+    private func deviceOnly(_ node: Node, step: String) -> String? {
+        if case .mapping = node {
+            guard let entries = mapping(node, in: step, keys: ["device"], required: ["device"]),
+                  let deviceNode = entries["device"]
+            else { return nil }
+            return device(deviceNode)
+        }
+        if Self.isNull(node) {
+            error("\(step) needs a device", hint: "for example '- \(step): iPhone'", at: node)
+            return nil
+        }
+        return device(node)
+    }
+
+    func noteZoneUse(_ zone: ZoneRef, at node: Node) {
+        zoneUses.append(ZoneUse(zone: zone, location: location(of: node), stepIndex: currentStepIndex))
+    }
+
+    private func zoneStep(_ step: String, _ node: Node) -> StepKind? {
+        let keys = step == "createZone" ? ["device", "zone"] : ["device", "zone", "database"]
+        guard let entries = mapping(node, in: step, keys: keys, required: ["device", "zone"], example: "{device: iPhone, zone: Notes}")
+        else { return nil }
+        let device = entries["device"].flatMap { self.device($0) }
+        let zone = entries["zone"].flatMap { zoneRef($0) }
+        var database = DatabaseScope.private
+        var ok = true
+        if let node = entries["database"] {
+            if let scope = self.database(node) { database = scope } else { ok = false }
+        }
+        guard ok, let device, let zone else { return nil }
+        let action = ZoneAction(device: device, database: database, zone: zone)
+        switch step {
+        case "createZone":
+            createdZoneNames.append(zone.zoneName)
+            return .createZone(action)
+        case "deleteZone":
+            if let node = entries["zone"] { noteZoneUse(zone, at: node) }
+            return .deleteZone(action)
+        default:
+            if let node = entries["zone"] { noteZoneUse(zone, at: node) }
+            return .purgeZone(action)
+        }
+    }
+
+    private func shareStep(_ step: String, _ node: Node) -> StepKind? {
+        guard let entries = mapping(
+            node, in: step, keys: ["device", "zone", "participants"], required: ["device", "zone", "participants"],
+            example: "{device: iPhone, zone: Notes, participants: [bob]}")
+        else { return nil }
+        let device = entries["device"].flatMap { self.device($0) }
+        let zone = entries["zone"].flatMap { zoneRef($0) }
+        var participants: [String]?
+        if let node = entries["participants"], let names = names(node, what: "participants") {
+            let items = list(node, what: "participants") ?? []
+            var ok = true
+            for (name, item) in zip(names, items) where !checkUser(name, at: item) { ok = false }
+            if names.isEmpty {
+                error("\(step) needs at least one participant", at: node)
+                ok = false
+            }
+            if ok { participants = names }
+        }
+        guard let device, let zone, let participants else { return nil }
+        if let node = entries["zone"] { noteZoneUse(zone, at: node) }
+        let action = ShareAction(device: device, zone: zone, participants: participants)
+        return step == "shareZone" ? .shareZone(action) : .revokeShare(action)
+    }
+
+    // MARK: Records
+
+    private func save(_ node: Node) -> StepKind? {
+        guard let entries = mapping(
+            node, in: "save", keys: ["device", "database", "zone", "record", "type", "fields", "savePolicy"],
+            required: ["device", "zone", "record"], example: "{device: iPhone, zone: Notes, record: note-1, type: Note, fields: {title: Groceries}}")
+        else { return nil }
+        let device = entries["device"].flatMap { self.device($0) }
+        let zone = entries["zone"].flatMap { zoneRef($0) }
+        let recordName = entries["record"].flatMap { name($0, what: "record") }
+        var ok = true
+        var database = DatabaseScope.private
+        if let node = entries["database"] {
+            if let scope = self.database(node) { database = scope } else { ok = false }
+        }
+        var recordType: String?
+        if let node = entries["type"] {
+            recordType = name(node, what: "type")
+            if recordType == nil { ok = false }
+        }
+        var parsed = ParsedFields()
+        if let node = entries["fields"] {
+            if let fields = fields(node, in: "save", defaultOwner: userOf(device: device), allowRemoval: true) {
+                parsed = fields
+            } else {
+                ok = false
+            }
+        }
+        var policy = RecordSavePolicy.ifServerRecordUnchanged
+        if let node = entries["savePolicy"] {
+            if let chosen = choice(node, what: "savePolicy", [
+                ("ifServerRecordUnchanged", RecordSavePolicy.ifServerRecordUnchanged), ("changedKeys", .changedKeys),
+                ("allKeys", .allKeys),
+            ]) {
+                policy = chosen
+            } else {
+                ok = false
+            }
+        }
+        guard ok, let device, let zone, let recordName else { return nil }
+        if let node = entries["zone"] { noteZoneUse(zone, at: node) }
+        return .save(SaveAction(
+            device: device, database: database, zone: zone, recordName: recordName, recordType: recordType,
+            fields: parsed.fields, removedFields: parsed.removed, savePolicy: policy))
+    }
+
+    private func delete(_ node: Node) -> StepKind? {
+        guard let entries = mapping(
+            node, in: "delete", keys: ["device", "database", "zone", "record"], required: ["device", "zone", "record"],
+            example: "{device: iPhone, zone: Notes, record: note-1}")
+        else { return nil }
+        let device = entries["device"].flatMap { self.device($0) }
+        let zone = entries["zone"].flatMap { zoneRef($0) }
+        let recordName = entries["record"].flatMap { name($0, what: "record") }
+        var database = DatabaseScope.private
+        var ok = true
+        if let node = entries["database"] {
+            if let scope = self.database(node) { database = scope } else { ok = false }
+        }
+        guard ok, let device, let zone, let recordName else { return nil }
+        if let node = entries["zone"] { noteZoneUse(zone, at: node) }
+        return .delete(DeleteAction(device: device, database: database, zone: zone, recordName: recordName))
+    }
+
+    // MARK: Fetch
+
+    private func fetch(_ node: Node) -> StepKind? {
+        // `fetch: Mac`: database changes with the cached token.
+        if case .scalar = node, !Self.isNull(node) {
+            return device(node).map { .fetch(FetchAction(device: $0, target: .databaseChanges)) }
+        }
+        guard let entries = mapping(
+            node, in: "fetch",
+            keys: ["device", "database", "zone", "zones", "token", "resultsLimit", "fetchAllChanges", "desiredKeys", "capture"],
+            required: ["device"], example: "{device: Mac, zone: Notes, token: nil}")
+        else { return nil }
+        var ok = true
+        let device = entries["device"].flatMap { self.device($0) }
+        var action = FetchAction(device: device ?? "", target: .databaseChanges)
+        if let node = entries["database"] {
+            if let scope = database(node) { action.database = scope } else { ok = false }
+        }
+        switch (entries["zone"], entries["zones"]) {
+        case (let zoneNode?, nil):
+            if let zone = zoneRef(zoneNode) {
+                action.target = .zoneChanges([zone])
+                noteZoneUse(zone, at: zoneNode)
+            } else {
+                ok = false
+            }
+        case (nil, let zonesNode?):
+            guard let items = list(zonesNode, what: "zones") else { ok = false; break }
+            var zones: [ZoneRef] = []
+            for item in items {
+                if let zone = zoneRef(item) {
+                    zones.append(zone)
+                    noteZoneUse(zone, at: item)
+                } else {
+                    ok = false
+                }
+            }
+            if items.isEmpty {
+                error("zones must name at least one zone", hint: "leave out 'zones' to fetch database changes", at: zonesNode)
+                ok = false
+            }
+            action.target = .zoneChanges(zones)
+        case (_?, _?):
+            error("fetch takes 'zone' or 'zones', not both", at: entries.keyNode("zones") ?? entries.node)
+            ok = false
+        case (nil, nil):
+            break
+        }
+        if let node = entries["token"] {
+            if let token = tokenChoice(node) { action.token = token } else { ok = false }
+        }
+        if let node = entries["resultsLimit"] {
+            if let limit = wholeNumber(node, what: "resultsLimit", atLeast: 1) { action.resultsLimit = limit } else { ok = false }
+        }
+        if let node = entries["fetchAllChanges"] {
+            if let all = bool(node, what: "fetchAllChanges") { action.fetchAllChanges = all } else { ok = false }
+        }
+        if let node = entries["desiredKeys"] {
+            if case .databaseChanges = action.target, entries["zone"] == nil, entries["zones"] == nil {
+                error(
+                    "desiredKeys applies to zone changes only",
+                    hint: "add 'zone:' to fetch a zone's records, or remove 'desiredKeys'", at: entries.keyNode("desiredKeys") ?? node)
+                ok = false
+            } else if let keys = fieldNames(node, what: "desiredKeys") {
+                action.desiredKeys = keys
+            } else {
+                ok = false
+            }
+        }
+        if let node = entries["capture"] {
+            if let name = name(node, what: "capture") {
+                if Self.reservedTokenNames.contains(name) {
+                    error("'\(name)' cannot name a captured token", hint: "it means something else in 'token:'; pick another name", at: node)
+                    ok = false
+                } else {
+                    action.capture = name
+                    captures.append(TokenUse(name: name, location: location(of: node), stepIndex: currentStepIndex))
+                }
+            } else {
+                ok = false
+            }
+        }
+        guard ok, device != nil else { return nil }
+        return .fetch(action)
+    }
+
+    /// `cached`, `nil` (or `null`, `~`), or the name of a captured token.
+    private func tokenChoice(_ node: Node) -> TokenChoice? {
+        if Self.isNull(node) { return .noToken }
+        guard let name = name(node, what: "token") else { return nil }
+        switch name {
+        case "cached": return .cached
+        case "nil", "null": return .noToken
+        default:
+            tokenUses.append(TokenUse(name: name, location: location(of: node), stepIndex: currentStepIndex))
+            return .captured(name)
+        }
+    }
+
+    // MARK: Subscriptions, history, writers
+
+    private func unsubscribe(_ node: Node) -> StepKind? {
+        guard let entries = mapping(
+            node, in: "unsubscribe", keys: ["device", "user", "subscriptionID", "database"], required: ["subscriptionID"],
+            example: "{user: alice, subscriptionID: notes}")
+        else { return nil }
+        let owner = principal(entries, in: "unsubscribe")
+        let id = entries["subscriptionID"].flatMap { name($0, what: "subscriptionID") }
+        var database = DatabaseScope.private
+        var ok = true
+        if let node = entries["database"] {
+            if let scope = self.database(node) { database = scope } else { ok = false }
+        }
+        guard ok, let owner, let id else { return nil }
+        return .unsubscribe(UnsubscribeAction(owner: owner, subscriptionID: id, database: database))
+    }
+
+    private func compact(_ node: Node) -> StepKind? {
+        guard let entries = mapping(
+            node, in: "compact", keys: ["device", "user", "database", "zone", "keepLast"],
+            example: "{user: alice, zone: Notes, keepLast: 0}")
+        else { return nil }
+        let principal = principal(entries, in: "compact")
+        var action = CompactAction(principal: principal ?? .user(""))
+        var ok = principal != nil
+        if let node = entries["database"] {
+            if let scope = database(node) { action.database = scope } else { ok = false }
+        }
+        if let node = entries["zone"] {
+            if let zone = zoneRef(node) {
+                action.zone = zone
+                if action.database == nil { action.database = .private }
+                noteZoneUse(zone, at: node)
+            } else {
+                ok = false
+            }
+        }
+        if let node = entries["keepLast"] {
+            if let keep = wholeNumber(node, what: "keepLast", atLeast: 0) { action.keepLast = keep } else { ok = false }
+        }
+        return ok ? .compact(action) : nil
+    }
+
+    static let maximumBurst = 10_000
+
+    private func burst(_ node: Node) -> StepKind? {
+        guard let entries = mapping(
+            node, in: "burst",
+            keys: ["device", "database", "zone", "count", "type", "prefix", "fields", "send", "every"],
+            required: ["device", "zone", "count"], example: "{device: iPhone, zone: Notes, count: 20, every: 100ms}")
+        else { return nil }
+        let device = entries["device"].flatMap { self.device($0) }
+        let zone = entries["zone"].flatMap { zoneRef($0) }
+        var ok = true
+        var count: Int?
+        if let node = entries["count"], let n = wholeNumber(node, what: "count", atLeast: 1) {
+            if n > Self.maximumBurst {
+                error("count must be at most \(Self.maximumBurst), got \(n)", hint: "a lesson needs far fewer saves to make its point", at: node)
+            } else {
+                count = n
+            }
+        }
+        var database = DatabaseScope.private
+        if let node = entries["database"] {
+            if let scope = self.database(node) { database = scope } else { ok = false }
+        }
+        var recordType = "Item"
+        if let node = entries["type"] {
+            if let type = name(node, what: "type") { recordType = type } else { ok = false }
+        }
+        var prefix: String?
+        if let node = entries["prefix"] {
+            prefix = name(node, what: "prefix")
+            if prefix == nil { ok = false }
+        }
+        var parsed = ParsedFields()
+        if let node = entries["fields"] {
+            if let fields = fields(node, in: "burst", defaultOwner: userOf(device: device), allowRemoval: false) {
+                parsed = fields
+            } else {
+                ok = false
+            }
+        }
+        var send = BurstAction.SendMode.each
+        if let node = entries["send"] {
+            if let mode: BurstAction.SendMode = choice(node, what: "send mode") { send = mode } else { ok = false }
+        }
+        var interval: Milliseconds = 0
+        if let node = entries["every"] {
+            if let ms = duration(node, what: "every") { interval = ms } else { ok = false }
+        }
+        guard ok, let device, let zone, let count else { return nil }
+        if let node = entries["zone"] { noteZoneUse(zone, at: node) }
+        return .burst(BurstAction(
+            device: device, database: database, zone: zone, count: count, recordType: recordType,
+            recordNamePrefix: prefix, fields: parsed.fields, send: send, intervalMs: interval))
+    }
+}
