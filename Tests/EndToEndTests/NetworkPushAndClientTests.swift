@@ -147,3 +147,42 @@ import Testing
         #expect(!sinceMid.names.contains("r0") && sinceMid.names.count < all.names.count)
     }
 }
+
+@Suite struct NetworkSyncEngineTests {
+    @Test func twoDeviceSyncEnginesConvergeThroughTheServerDrivenByPush() async throws {
+        let server = try ServerProcess(arguments: ["--coalescing-window", "0"])
+        defer { server.stop(); server.removeData() }
+        let base = HTTPCloudService(
+            baseURL: server.baseURL, webAuthToken: try #require(server.tokens["alice"]), userRecordName: "alice",
+            container: ServerProcess.container)
+        let phone = try await base.withNewDevice()
+        let laptop = try await base.withNewDevice()
+        try await phone.registerForPushNotifications()
+        for result in try await phone.modifySubscriptions(in: .private, saving: [.database(DatabaseSubscription(subscriptionID: "all"))], deleting: []) {
+            _ = try result.get()
+        }
+        let phoneEngine = DeviceSyncEngine(service: phone, store: InMemoryLocalStore(), clock: SystemClock())
+        let laptopEngine = DeviceSyncEngine(service: laptop, store: InMemoryLocalStore(), clock: SystemClock())
+
+        let zone = RecordZoneID(zoneName: "Notes", ownerName: "alice")
+        try laptopEngine.saveZone(zone)
+        for (name, title) in [("n1", "Milk"), ("n2", "Bread")] {
+            try laptopEngine.save(Record(recordID: RecordID(recordName: name, zoneID: zone), recordType: "Note", fields: ["title": .string(title)]))
+        }
+        try await laptopEngine.sendChanges()
+
+        // The push tells the phone; its scheduled fetch brings the records.
+        for notification in try await phone.waitForPushNotifications(timeout: 20) { phoneEngine.notificationReceived(notification) }
+        await phoneEngine.runScheduledFetches()
+        #expect(try phoneEngine.records(in: zone).map(\.recordID.recordName) == ["n1", "n2"])
+
+        // The phone edits; the laptop fetches incrementally and converges.
+        var edited = try #require(try phoneEngine.record(RecordID(recordName: "n1", zoneID: zone)))
+        edited["title"] = .string("Oat milk")
+        try phoneEngine.save(edited)
+        try await phoneEngine.sendChanges()
+        try await laptopEngine.fetchChanges()
+        #expect(try laptopEngine.records(in: zone) == phoneEngine.records(in: zone))
+        #expect(try laptopEngine.record(RecordID(recordName: "n1", zoneID: zone))?["title"] == .string("Oat milk"))
+    }
+}
