@@ -13,12 +13,16 @@ let package = Package(
         .executable(name: "syncscope", targets: ["syncscope"]),
         .library(name: "SyncCore", targets: ["SyncCore"]),
         .library(name: "SyncServer", targets: ["SyncServer"]),
+        .library(name: "SyncNetwork", targets: ["SyncNetwork"]),
+        .library(name: "SyncServerHTTP", targets: ["SyncServerHTTP"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .target(
@@ -43,10 +47,24 @@ let package = Package(
             dependencies: ["SyncCore", "SyncServer"],
             swiftSettings: swiftSettings
         ),
+        // The CloudService client over HTTP (URLSession); never links the server.
+        .target(name: "SyncNetwork", dependencies: ["SyncCore"], swiftSettings: swiftSettings),
+        // `syncscope serve`: the HTTP API over the engine, journaled in SQLite.
+        .target(
+            name: "SyncServerHTTP",
+            dependencies: [
+                "SyncCore", "SyncServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "syncscope",
             dependencies: [
-                "SyncCore", "SyncServer",
+                "SyncCore", "SyncServer", "SyncNetwork", "SyncServerHTTP",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -67,6 +85,10 @@ let package = Package(
         .testTarget(name: "SyncSimulationTests", dependencies: ["SyncSimulation", "SyncCore", "SyncServer"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncScenarioTests", dependencies: ["SyncScenario", "SyncCore"], swiftSettings: swiftSettings),
         // Runs the built `syncscope` binary as a person would.
-        .testTarget(name: "EndToEndTests", dependencies: ["syncscope"], swiftSettings: swiftSettings),
+        .testTarget(name: "EndToEndTests", dependencies: ["syncscope", "SyncCore", "SyncNetwork"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SyncServerHTTPTests", dependencies: ["SyncServerHTTP", "SyncServer", "SyncNetwork", "SyncCore"],
+            swiftSettings: swiftSettings),
+        .testTarget(name: "SyncNetworkTests", dependencies: ["SyncNetwork", "SyncCore"], swiftSettings: swiftSettings),
     ]
 )

@@ -103,7 +103,7 @@ extension ServerEngine {
     /// `zones/list`: the zones of a database for the caller, each with the
     /// token for "now" (custom zones only).
     public func listRecordZones(caller: Caller, database: DatabaseID) throws(CloudError) -> [ZoneListing] {
-        try checkCaller(caller)
+        if database.scope != .public { try checkCaller(caller) }
         switch database.scope {
         case .public:
             return [ZoneListing(zoneID: containerState(database).publicZone.zoneID, syncToken: nil)]
@@ -121,10 +121,12 @@ extension ServerEngine {
         }
     }
 
-    /// Shares (or, with `revoke`, stops sharing) a private zone with other users.
+    /// Shares (or, with `revoke`, stops sharing) a private zone with other
+    /// users; returns who the zone is shared with afterwards, sorted.
+    @discardableResult
     public func shareRecordZone(
         caller: Caller, database: DatabaseID, zoneID: RecordZoneID, participants: [String], revoke: Bool
-    ) throws(CloudError) {
+    ) throws(CloudError) -> [String] {
         try checkCaller(caller)
         let id = normalize(zoneID, caller: caller, scope: .private)
         guard database.scope == .private || database.scope == .shared else {
@@ -160,6 +162,7 @@ extension ServerEngine {
             applyRetention(to: &other.sharedLog)
             databaseChanged(participant, .shared, database, id, revoke ? .shareRevoked : .zoneShared, originatingDeviceID: nil)
         }
+        return zone.participants.sorted()
     }
 
     /// The user deleted this app's data for a zone in Settings.
@@ -194,6 +197,12 @@ extension ServerEngine {
         let dbs = databases(of: caller.user, in: database)
         if let zoneID {
             let scope = scope ?? .private
+            if scope == .shared {
+                throw CloudError(
+                    .permissionFailure,
+                    "Only the owner (\(zoneID.ownerName.isEmpty ? "another user" : zoneID.ownerName)) can compact the history of shared zone '\(zoneID.zoneName)'; compacting it would expire the owner's tokens.",
+                    zoneID: zoneID)
+            }
             let zoneDatabase = DatabaseID(container: database.container, environment: database.environment, scope: scope)
             let zone = try self.zone(normalize(zoneID, caller: caller, scope: scope), for: caller, in: zoneDatabase)
             zone.compact(through: zone.log.lastSequence - keep)

@@ -173,13 +173,13 @@ public struct InProcessCloudService: CloudService {
     }
 
     public func shareZone(_ zoneID: RecordZoneID, with participants: [String]) async throws {
-        try run { (e) throws(CloudError) in
+        _ = try run { (e) throws(CloudError) in
             try e.shareRecordZone(caller: caller, database: database(.private), zoneID: zoneID, participants: participants, revoke: false)
         }
     }
 
     public func revokeShare(_ zoneID: RecordZoneID, from participants: [String]) async throws {
-        try run { (e) throws(CloudError) in
+        _ = try run { (e) throws(CloudError) in
             try e.shareRecordZone(caller: caller, database: database(.private), zoneID: zoneID, participants: participants, revoke: true)
         }
     }

@@ -257,9 +257,17 @@ public final class PushEngine {
         let now = event.time
         let owner = SubscriptionOwner(container: event.container, environment: event.environment, scope: event.scope, user: event.user)
         if event.scope == .private, case .zoneDeleted = event.change {
-            for key in store.recordZoneSubscriptionKeys(of: owner, zoneName: event.zoneID.zoneName) {
-                store.remove(key)
-                log(now, .subscriptionRemovedWithZone(user: event.user, subscriptionID: key.subscriptionID, zoneID: event.zoneID))
+            // What lived in the zone goes with it: its zone subscriptions and
+            // the query subscriptions limited to it.
+            for subscription in store.subscriptions(of: owner) {
+                let inZone: Bool = switch subscription {
+                case .recordZone(let s): s.zoneID.zoneName == event.zoneID.zoneName
+                case .query(let s): s.zoneID?.zoneName == event.zoneID.zoneName
+                case .database: false
+                }
+                guard inZone else { continue }
+                store.remove(SubscriptionKey(owner: owner, subscriptionID: subscription.subscriptionID))
+                log(now, .subscriptionRemovedWithZone(user: event.user, subscriptionID: subscription.subscriptionID, zoneID: event.zoneID))
             }
         }
         let keys = store.databaseSubscriptionKeys(of: owner)

@@ -1,0 +1,314 @@
+import ArgumentParser
+import Foundation
+import SyncCore
+import SyncNetwork
+import SyncServerHTTP
+
+struct ClientCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "client",
+        abstract: "Talk to a running `syncscope serve` as one user: zones, saves, change fetches, push.",
+        subcommands: [
+            ClientZones.self, ClientCreateZone.self, ClientSave.self, ClientDelete.self, ClientFetch.self, ClientChanges.self,
+            ClientWatch.self, ClientShare.self, ClientExport.self, ClientImport.self, ClientReset.self,
+        ]
+    )
+}
+
+/// Where the server is and who is asking.
+struct ClientOptions: ParsableArguments {
+    @Option(help: "The server's address.")
+    var server = "http://127.0.0.1:8400"
+
+    @Option(help: "The user to act as.")
+    var user = "alice"
+
+    @Option(help: "The user's web auth token (default: from users.json in --data).")
+    var token: String?
+
+    @Option(help: "The server's data folder, to read users.json from (default: the server's default).")
+    var data: String?
+
+    @Option(help: "Container identifier.")
+    var container = "iCloud.com.example.SyncScope"
+
+    @Option(help: "development or production.")
+    var environment: ContainerEnvironment = .development
+
+    @Option(help: "Device ID sent as X-SyncScope-Device (the server does not push a device its own changes).")
+    var device: String?
+
+    func service() throws -> HTTPCloudService {
+        guard let url = URL(string: server), url.scheme == "http" || url.scheme == "https" else {
+            throw ValidationError("--server must be an http:// address, such as http://127.0.0.1:8400 (got '\(server)').")
+        }
+        return HTTPCloudService(
+            baseURL: url, webAuthToken: try webAuthToken(), userRecordName: user, deviceID: device, container: container,
+            environment: environment)
+    }
+
+    func webAuthToken() throws -> String {
+        if let token { return token }
+        let directory = data.map { URL(fileURLWithPath: $0) } ?? ServeOptions.defaultDataDirectory
+        let file = directory.appendingPathComponent("users.json")
+        struct Users: Decodable {
+            struct User: Decodable { var name: String; var webAuthToken: String }
+            var users: [User]
+        }
+        guard let data = try? Data(contentsOf: file), let users = try? JSONDecoder().decode(Users.self, from: data) else {
+            throw ValidationError("No --token given and \(file.path) cannot be read; pass --token (syncscope serve prints each user's token).")
+        }
+        guard let found = users.users.first(where: { $0.name == user }) else {
+            throw ValidationError("\(file.path) has no user '\(user)'; it has \(users.users.map(\.name).joined(separator: ", ")).")
+        }
+        return found.webAuthToken
+    }
+}
+
+extension ContainerEnvironment: ExpressibleByArgument {}
+
+/// Runs a client call, printing a CloudError as its reason rather than a stack of types.
+func clientRun(_ body: () async throws -> Void) async throws {
+    do {
+        try await body()
+    } catch let error as CloudError {
+        throw ValidationError("\(error.serverErrorCode): \(error.reason)")
+    }
+}
+
+func describe(_ record: Record) -> String {
+    let fields = record.fields.map { "\($0.name)=\($0.value.displayString)" }.joined(separator: " ")
+    return "\(record.recordID.recordName) (\(record.recordType), tag \(record.recordChangeTag ?? "-")) \(fields)"
+}
+
+struct ClientZones: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "zones", abstract: "List the zones of a database with their current tokens.")
+    @OptionGroup var options: ClientOptions
+    @Option(help: "private, shared or public.") var database: DatabaseScope = .private
+
+    func run() async throws {
+        try await clientRun {
+            for zone in try await options.service().listRecordZones(in: database) {
+                print("\(zone.zoneID.zoneName) (owner \(zone.zoneID.ownerName))\(zone.syncToken.map { "  token \($0.rawValue)" } ?? "")")
+            }
+        }
+    }
+}
+
+extension DatabaseScope: ExpressibleByArgument {}
+
+struct ClientCreateZone: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "create-zone", abstract: "Create a zone in your private database.")
+    @OptionGroup var options: ClientOptions
+    @Argument(help: "Zone name.") var zone: String
+
+    func run() async throws {
+        try await clientRun {
+            for result in try await options.service().modifyRecordZones(
+                in: .private, saving: [RecordZoneID(zoneName: zone, ownerName: options.user)], deleting: []) {
+                print("created zone \(try result.get().zoneID.zoneName)")
+            }
+        }
+    }
+}
+
+struct ClientSave: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "save", abstract: "Save a record: syncscope client save Notes note-1 title=Hello stars=5")
+    @OptionGroup var options: ClientOptions
+    @Argument(help: "Zone name.") var zone: String
+    @Argument(help: "Record name.") var record: String
+    @Argument(help: "Fields as name=value (integers become INT64, decimals DOUBLE, the rest STRING).") var fields: [String] = []
+    @Option(help: "Record type.") var type = "Note"
+    @Option(help: "The owner of the zone, for a zone shared with you (then the shared database is used).") var owner: String?
+
+    func run() async throws {
+        var values = RecordFields()
+        for field in fields {
+            let parts = field.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty else { throw ValidationError("'\(field)' is not name=value.") }
+            if let integer = Int64(parts[1]) {
+                values[parts[0]] = .int64(integer)
+            } else if let double = Double(parts[1]), double.isFinite, parts[1].contains(".") {
+                values[parts[0]] = .double(double)
+            } else {
+                values[parts[0]] = .string(parts[1])
+            }
+        }
+        let scope: DatabaseScope = owner == nil || owner == options.user ? .private : .shared
+        let zoneID = RecordZoneID(zoneName: zone, ownerName: owner ?? options.user)
+        let saved = Record(recordID: RecordID(recordName: record, zoneID: zoneID), recordType: type, fields: values)
+        try await clientRun {
+            for result in try await options.service().modifyRecords(
+                in: scope, zoneID: zoneID, operations: [.save(saved, policy: .changedKeys)]) {
+                if case .saved(let record) = try result.get() { print("saved \(describe(record))") }
+            }
+        }
+    }
+}
+
+struct ClientDelete: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete a record.")
+    @OptionGroup var options: ClientOptions
+    @Argument(help: "Zone name.") var zone: String
+    @Argument(help: "Record name.") var record: String
+
+    func run() async throws {
+        let zoneID = RecordZoneID(zoneName: zone, ownerName: options.user)
+        try await clientRun {
+            for result in try await options.service().modifyRecords(
+                in: .private, zoneID: zoneID, operations: [.delete(RecordID(recordName: record, zoneID: zoneID))]) {
+                _ = try result.get()
+                print("deleted \(record)")
+            }
+        }
+    }
+}
+
+struct ClientFetch: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fetch", abstract: "Fetch a zone's changes since a token (none: everything), and print the new token.")
+    @OptionGroup var options: ClientOptions
+    @Argument(help: "Zone name.") var zone: String
+    @Option(help: "The token of your last fetch.") var since: String?
+    @Option(help: "The owner of the zone, for a zone shared with you.") var owner: String?
+    @Option(name: .customLong("results-limit"), help: "Entries per batch.") var resultsLimit: Int?
+
+    func run() async throws {
+        let scope: DatabaseScope = owner == nil || owner == options.user ? .private : .shared
+        let zoneID = RecordZoneID(zoneName: zone, ownerName: owner ?? options.user)
+        var token = since.map(ServerChangeToken.init(rawValue:))
+        print(token == nil ? "fetching \(zone) with NO token (everything)" : "fetching \(zone) since \(token?.description ?? "")")
+        try await clientRun {
+            let service = try options.service()
+            var batches = 0
+            while true {
+                let batch = try await service.fetchRecordZoneChanges(
+                    in: scope, [ZoneChangesRequest(zoneID: zoneID, previousServerChangeToken: token, resultsLimit: resultsLimit)])[0].get()
+                batches += 1
+                for change in batch.changes {
+                    switch change {
+                    case .changed(let record): print("  changed \(describe(record))")
+                    case .deleted(let id, let type): print("  deleted \(id.recordName) (\(type))")
+                    }
+                }
+                token = batch.serverChangeToken
+                if !batch.moreComing || batches >= 10_000 { break }
+                print("  … moreComing, next batch")
+            }
+            print("new token (pass it as --since next time):\n\(token?.rawValue ?? "")")
+        }
+    }
+}
+
+struct ClientChanges: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "changes", abstract: "Fetch which zones of a database changed since a token (changes/database).")
+    @OptionGroup var options: ClientOptions
+    @Option(help: "The token of your last fetch.") var since: String?
+    @Option(help: "private or shared.") var database: DatabaseScope = .private
+
+    func run() async throws {
+        try await clientRun {
+            let batch = try await options.service().fetchDatabaseChanges(
+                in: database, since: since.map(ServerChangeToken.init(rawValue:)), resultsLimit: nil)
+            for change in batch.changes {
+                switch change {
+                case .zoneChanged(let id): print("  changed zone \(id.zoneName) (owner \(id.ownerName))")
+                case .zoneRemoved(let id, let reason): print("  removed zone \(id.zoneName) (\(reason.rawValue))")
+                }
+            }
+            print("new token:\n\(batch.serverChangeToken.rawValue)")
+        }
+    }
+}
+
+struct ClientWatch: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "watch",
+        abstract: "Register a device, subscribe to your private database, and print push notifications as they arrive.")
+    @OptionGroup var options: ClientOptions
+    @Option(help: "Stop after this many seconds.") var seconds: Double = 300
+    @Option(help: "Stop after this many notifications.") var count: Int = 1_000_000
+
+    func run() async throws {
+        try await clientRun {
+            let device = try await options.service().withNewDevice()
+            try await device.registerForPushNotifications()
+            let results = try await device.modifySubscriptions(
+                in: .private, saving: [.database(DatabaseSubscription(subscriptionID: "syncscope-watch"))], deleting: [])
+            for result in results { _ = try result.get() }
+            print("device \(device.deviceID ?? "") registered; subscribed to \(options.user)'s private database; waiting…")
+            let deadline = Date().addingTimeInterval(seconds)
+            var received = 0
+            while received < count, Date() < deadline {
+                let wait = min(30, max(0, deadline.timeIntervalSinceNow))
+                for notification in try await device.waitForPushNotifications(timeout: wait) {
+                    print("push: \(notification)")
+                    received += 1
+                }
+            }
+        }
+    }
+}
+
+struct ClientShare: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "share", abstract: "Share one of your zones with other users.")
+    @OptionGroup var options: ClientOptions
+    @Argument(help: "Zone name.") var zone: String
+    @Argument(help: "Users to share with.") var participants: [String]
+
+    func run() async throws {
+        try await clientRun {
+            try await options.service().shareZone(RecordZoneID(zoneName: zone, ownerName: options.user), with: participants)
+            print("shared \(zone) with \(participants.joined(separator: ", "))")
+        }
+    }
+}
+
+struct ClientExport: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "export", abstract: "Print (or save) the server's whole state as JSON.")
+    @OptionGroup var options: ClientOptions
+    @Option(help: "Write to this file instead of printing.") var output: String?
+
+    func run() async throws {
+        try await clientRun {
+            let data = try await options.service().exportServerState()
+            if let output {
+                try data.write(to: URL(fileURLWithPath: output))
+                print("wrote \(data.count) bytes to \(output)")
+            } else {
+                print(String(decoding: data, as: UTF8.self))
+            }
+        }
+    }
+}
+
+struct ClientImport: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import", abstract: "Replace the server's whole state with an exported file (every token issued before expires).")
+    @OptionGroup var options: ClientOptions
+    @Argument(help: "A file written by `client export`.") var file: String
+
+    func run() async throws {
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: file)) } catch { throw ValidationError("Cannot read \(file): \(error.localizedDescription)") }
+        try await clientRun {
+            try await options.service().importServerState(data)
+            print("imported \(file)")
+        }
+    }
+}
+
+struct ClientReset: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reset", abstract: "Empty the server (users stay; every token issued before expires).")
+    @OptionGroup var options: ClientOptions
+
+    func run() async throws {
+        try await clientRun {
+            try await options.service().resetServer()
+            print("the server is empty")
+        }
+    }
+}
