@@ -45,6 +45,12 @@ let package = Package(
             resources: [.copy("lessons"), .copy("demo")],
             swiftSettings: swiftSettings
         ),
+        // A simulated world: server, devices, virtual clock, push delivery, writer.
+        .target(
+            name: "SyncSimulation",
+            dependencies: ["SyncCore", "SyncServer"],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "syncscope",
             dependencies: [
@@ -66,6 +72,7 @@ let package = Package(
         .testTarget(name: "SyncCoreTests", dependencies: ["SyncCore", "SyncServer"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncServerTests", dependencies: ["SyncCore", "SyncServer"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncInspectorTests", dependencies: ["SyncInspector", "SyncCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "SyncSimulationTests", dependencies: ["SyncSimulation", "SyncCore", "SyncServer"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncScenarioTests", dependencies: ["SyncScenario", "SyncCore", "SyncScopeAssets"], swiftSettings: swiftSettings),
         // Runs the built `syncscope` binary as a person would.
         .testTarget(name: "EndToEndTests", dependencies: ["syncscope"], swiftSettings: swiftSettings),

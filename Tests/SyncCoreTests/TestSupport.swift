@@ -69,11 +69,51 @@ extension CloudService {
 /// Collects the events of an engine.
 final class EventLog {
     var events: [SyncEvent] = []
+    /// Called after each event is logged: lets a test act in the middle of a sync step.
+    var onEvent: ((SyncEvent) -> Void)?
 
-    var handler: (SyncEvent) -> Void { { self.events.append($0) } }
+    var handler: (SyncEvent) -> Void {
+        { event in
+            self.events.append(event)
+            self.onEvent?(event)
+        }
+    }
 
     var tokenReceipts: [TokenReceipt] {
         events.compactMap { if case .tokenReceived(let receipt) = $0 { receipt } else { nil } }
+    }
+}
+
+extension SimulatedServer {
+    /// Saves records unconditionally right now, as `user` on `deviceID` would:
+    /// synchronous, so an event handler can change the server in the middle of a fetch.
+    func putNow(_ records: [Record], user: String = "alice", deviceID: String = "laptop", scope: DatabaseScope = .private) throws {
+        guard let zoneID = records.first?.recordID.zoneID else { return }
+        let results = try withEngine { (engine) throws(CloudError) in
+            try engine.modifyRecords(
+                caller: Caller(user: user, deviceID: deviceID),
+                database: DatabaseID(container: "iCloud.com.example.SyncScope", scope: scope), zoneID: zoneID,
+                operations: records.map { .save($0, policy: .allKeys) })
+        }
+        for result in results { _ = try result.get() }
+    }
+
+    /// Moves the clock to each pending delivery in turn until nothing is on its
+    /// way; returns every delivery, oldest first.
+    func deliverEverything(clock: VirtualClock) -> [Delivery] {
+        var deliveries: [Delivery] = []
+        while let next = nextDeliveryTime {
+            clock.advance(to: next)
+            deliveries += deliverDue()
+        }
+        return deliveries
+    }
+}
+
+extension CloudService {
+    /// Saves subscriptions in one database, failing on the first item that fails.
+    func subscribe(_ subscriptions: [Subscription], in scope: DatabaseScope = .private) async throws {
+        for result in try await modifySubscriptions(in: scope, saving: subscriptions, deleting: []) { _ = try result.get() }
     }
 }
 

@@ -13,6 +13,11 @@
 /// store; ``sendChanges()`` sends them, merging the local changed fields into
 /// the server's record on a conflict.
 ///
+/// Push: ``notificationReceived(_:)``, ``cameOnline()`` and ``scheduleFetch()``
+/// schedule a fetch and ``runScheduledFetches(resultsLimit:)`` runs it (see
+/// `DeviceSyncEngine+Push.swift`); a notification is only ever a hint that
+/// something changed, the data always comes from the fetch.
+///
 /// Not thread-safe: use it from one task. Every step is reported to
 /// `eventHandler` as a ``SyncEvent``.
 public final class DeviceSyncEngine {
@@ -43,6 +48,19 @@ public final class DeviceSyncEngine {
     public let configuration: Configuration
     let eventHandler: (SyncEvent) -> Void
 
+    // MARK: Push-triggered fetching (the API is in DeviceSyncEngine+Push.swift)
+
+    /// Default true. When false, notifications are recorded (event) but schedule nothing.
+    public var autoFetchOnPush = true
+    /// The fetch waiting to run; while a fetch runs, the one follow-up.
+    var scheduledFetch: ScheduledFetch?
+    /// Whether ``runScheduledFetches(resultsLimit:)`` is in a fetch run now.
+    public internal(set) var isFetching = false
+    /// Every fetch run so far, newest last.
+    public internal(set) var fetchRuns: [FetchRun] = []
+    /// Records saved and deleted locally so far by the running fetch run.
+    var changesAppliedInRun = 0
+
     public init(
         service: any CloudService,
         store: any LocalStore,
@@ -57,7 +75,16 @@ public final class DeviceSyncEngine {
         self.eventHandler = eventHandler
     }
 
-    func emit(_ event: SyncEvent) { eventHandler(event) }
+    func emit(_ event: SyncEvent) {
+        if isFetching {
+            switch event {
+            case .recordsApplied(_, _, let saved, let deleted, _): changesAppliedInRun += saved + deleted
+            case .zoneDeleted(_, _, _, let removed, _), .zonePurged(_, _, let removed, _): changesAppliedInRun += removed
+            default: break
+            }
+        }
+        eventHandler(event)
+    }
 
     /// CloudKit's owner name for "the current user" (`CKCurrentUserDefaultName`).
     static let currentUserName = "__defaultOwner__"

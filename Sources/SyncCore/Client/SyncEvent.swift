@@ -107,4 +107,15 @@ public enum SyncEvent: Sendable, Hashable {
     case pendingChangeDropped(PendingChange, reason: String)
     /// A step failed; see the report for what happened next.
     case error(SyncErrorReport)
+    /// A push notification reached the device. Only its identity is recorded:
+    /// the data always comes from a fetch.
+    case notificationReceived(notificationID: String, subscriptionID: String, coalescedCount: Int)
+    /// A fetch was scheduled (none was waiting): for these notifications, or
+    /// none for a manual or came-online fetch. Notifications arriving while it
+    /// waits join it without another event.
+    case fetchScheduled(reason: FetchReason, notificationIDs: [String])
+    /// A scheduled fetch began (`finishedAt` and `succeeded` still `nil`).
+    case fetchRunStarted(FetchRun)
+    /// A scheduled fetch ended, successfully or not.
+    case fetchRunFinished(FetchRun)
 }

@@ -1,0 +1,87 @@
+import SyncCore
+import SyncServer
+
+/// Something that happened in a simulation, stamped with the virtual time.
+public struct SimulationEvent: Sendable, Hashable, CustomStringConvertible {
+    public enum Kind: Sendable, Hashable {
+        /// A device's sync engine did something.
+        case sync(SyncEvent)
+        /// The push layer did something (created, coalesced, held, pruned a notification…).
+        case push(PushEvent)
+        /// A notification reached a device.
+        case delivered(Delivery)
+        /// A person, a scenario or the writer did something on a device.
+        case action(String)
+        /// An action failed.
+        case failed(action: String, error: CloudError)
+        /// The device went offline or came back.
+        case connectivity(online: Bool)
+    }
+
+    /// 1, 2, 3… in the order events happened.
+    public var number: Int
+    public var time: Milliseconds
+    /// The device involved, by name, when there is one.
+    public var device: String?
+    public var kind: Kind
+
+    public var description: String {
+        let who = device.map { "\($0): " } ?? ""
+        switch kind {
+        case .sync(let event): return who + SimulationEvent.describe(event)
+        case .push(let event): return "push: \(event)"
+        case .delivered(let delivery): return who + "push delivered \(delivery)"
+        case .action(let text): return who + text
+        case .failed(let action, let error): return who + "\(action) failed: \(error.serverErrorCode) \(error.reason)"
+        case .connectivity(let online): return who + (online ? "back online" : "offline")
+        }
+    }
+
+    static func describe(_ event: SyncEvent) -> String {
+        switch event {
+        case .fetchStarted(let scope, let token):
+            return "fetch \(scope.rawValue) database from \(token.map { "token …\($0.shortForm)" } ?? "no token")"
+        case .tokenReceived(let receipt):
+            let place = receipt.zoneID.map { "zone \($0.zoneName)" } ?? "\(receipt.scope.rawValue) database"
+            return "token …\(receipt.token.shortForm) for \(place) (batch \(receipt.batchIndex + 1), \(receipt.changeCount) changes, moreComing=\(receipt.moreComing))"
+        case .recordsApplied(_, let zoneID, let saved, let deleted, _):
+            return "applied \(saved) saved, \(deleted) deleted in \(zoneID.zoneName)"
+        case .zoneDeleted(_, let zoneID, let reason, let removed, _):
+            return "dropped zone \(zoneID.zoneName) (\(reason.rawValue), \(removed) records)"
+        case .zonePurged(_, let zoneID, let removed, _):
+            return "zone \(zoneID.zoneName) purged: wiped \(removed) records, will not re-upload"
+        case .zoneEncryptedDataReset(_, let zoneID, let queued):
+            return "zone \(zoneID.zoneName) reset: re-uploading \(queued) records"
+        case .tokenExpired(let kind, let scope, let zoneID):
+            return "\(kind) token expired (\(zoneID?.zoneName ?? scope.rawValue)): refetching from no token"
+        case .vanishedRecordsRemoved(_, let zoneID, let ids):
+            return "removed \(ids.count) records no longer on the server from \(zoneID.zoneName)"
+        case .fetchCompleted(let scope):
+            return "fetch of \(scope.rawValue) database done"
+        case .fetchInterrupted(let batches):
+            return "fetch interrupted after \(batches) batches"
+        case .changeQueued(let change):
+            return "queued \(change)"
+        case .zonesSent(_, let saved, let deleted):
+            return "zones sent: \(saved.count) saved, \(deleted.count) deleted"
+        case .changesSent(_, let zoneID, let saved, let deleted):
+            return "sent \(saved.count) saves, \(deleted.count) deletes to \(zoneID.zoneName)"
+        case .conflictMerged(_, let recordID, let tag, let keys):
+            return "conflict on \(recordID.recordName): merged \(keys.joined(separator: ", ")) into server version \(tag ?? "?")"
+        case .pendingChangeDropped(let change, let reason):
+            return "dropped pending \(change): \(reason)"
+        case .error(let report):
+            return "error in \(report.operation): \(report.code.map { $0.serverErrorCode + " " } ?? "")\(report.message)"
+        case .notificationReceived(let id, let subscriptionID, let coalescedCount):
+            let merged = coalescedCount > 1 ? " (\(coalescedCount) → 1)" : ""
+            return "notification \(id) from \(subscriptionID)\(merged)"
+        case .fetchScheduled(let reason, let ids):
+            return "fetch scheduled (\(reason.rawValue)\(ids.isEmpty ? "" : ": " + ids.joined(separator: ", ")))"
+        case .fetchRunStarted(let run):
+            return "fetch run #\(run.id) started (\(run.reason.rawValue))"
+        case .fetchRunFinished(let run):
+            let outcome = run.succeeded == false ? "failed" : "done"
+            return "fetch run #\(run.id) \(outcome): \(run.changesApplied) changes applied"
+        }
+    }
+}

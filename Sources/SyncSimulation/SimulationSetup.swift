@@ -1,0 +1,44 @@
+import SyncCore
+import SyncServer
+
+/// Who and what a simulation starts with.
+public struct SimulationSetup: Sendable {
+    public struct Device: Sendable, Hashable {
+        /// Shown on screen and used in scenario files, e.g. "iPhone".
+        public var name: String
+        public var user: String
+        /// A SQLite file for the device's cache; `nil`: in memory.
+        public var storePath: String?
+        /// Whether a push makes the device fetch (the default) or is only recorded.
+        public var autoFetchOnPush: Bool
+
+        public init(name: String, user: String, storePath: String? = nil, autoFetchOnPush: Bool = true) {
+            self.name = name
+            self.user = user
+            self.storePath = storePath
+            self.autoFetchOnPush = autoFetchOnPush
+        }
+    }
+
+    public var seed: UInt64
+    public var server: ServerConfiguration
+    public var push: PushConfiguration
+    public var container: String
+    public var users: [String]
+    public var devices: [Device]
+    /// How many events the simulation keeps for display (older ones are dropped).
+    public var eventLimit: Int
+
+    public init(
+        seed: UInt64 = 1, server: ServerConfiguration? = nil, push: PushConfiguration = PushConfiguration(),
+        container: String = "iCloud.com.example.SyncScope", users: [String], devices: [Device], eventLimit: Int = 5_000
+    ) {
+        self.seed = seed
+        self.server = server ?? ServerConfiguration(seed: seed)
+        self.push = push
+        self.container = container
+        self.users = users
+        self.devices = devices
+        self.eventLimit = eventLimit
+    }
+}
