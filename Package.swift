@@ -51,10 +51,16 @@ let package = Package(
             dependencies: ["SyncCore", "SyncServer"],
             swiftSettings: swiftSettings
         ),
+        // Runs scenarios and lessons on a simulation, step by step, checking their expectations.
+        .target(
+            name: "SyncScenarioRunner",
+            dependencies: ["SyncScenario", "SyncSimulation", "SyncCore", "SyncServer"],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "syncscope",
             dependencies: [
-                "SyncCore", "SyncServer",
+                "SyncCore", "SyncServer", "SyncScenario", "SyncScenarioRunner", "SyncScopeAssets",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -74,6 +80,10 @@ let package = Package(
         .testTarget(name: "SyncInspectorTests", dependencies: ["SyncInspector", "SyncCore"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncSimulationTests", dependencies: ["SyncSimulation", "SyncCore", "SyncServer"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncScenarioTests", dependencies: ["SyncScenario", "SyncCore", "SyncScopeAssets"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SyncScenarioRunnerTests",
+            dependencies: ["SyncScenarioRunner", "SyncScenario", "SyncSimulation", "SyncCore", "SyncScopeAssets"],
+            swiftSettings: swiftSettings),
         // Runs the built `syncscope` binary as a person would.
         .testTarget(name: "EndToEndTests", dependencies: ["syncscope"], swiftSettings: swiftSettings),
     ]

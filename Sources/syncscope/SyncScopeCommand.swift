@@ -10,7 +10,7 @@ struct SyncScopeCommand: AsyncParsableCommand {
             signed change tokens) and devices that sync with it. With no subcommand it \
             runs the demo.
             """,
-        subcommands: [DemoCommand.self, BenchCommand.self],
+        subcommands: [DemoCommand.self, BenchCommand.self, RunCommand.self, LessonsCommand.self],
         defaultSubcommand: DemoCommand.self
     )
 }
