@@ -85,6 +85,6 @@ let package = Package(
             dependencies: ["SyncScenarioRunner", "SyncScenario", "SyncSimulation", "SyncCore", "SyncScopeAssets"],
             swiftSettings: swiftSettings),
         // Runs the built `syncscope` binary as a person would.
-        .testTarget(name: "EndToEndTests", dependencies: ["syncscope"], swiftSettings: swiftSettings),
+        .testTarget(name: "EndToEndTests", dependencies: ["syncscope"], exclude: ["Goldens"], swiftSettings: swiftSettings),
     ]
 )
