@@ -65,6 +65,37 @@ public struct Commit: Sendable {
     public var time: Milliseconds
 }
 
+/// A zone appeared in or left one user's database: the database-level
+/// change that database subscriptions watch besides record changes.
+public struct DatabaseChangeEvent: Sendable, Hashable {
+    public enum Change: Sendable, Hashable {
+        /// The owner created the zone (private database).
+        case zoneCreated
+        /// The zone went away: deleted by the app, purged in Settings, or
+        /// dropped by an encrypted-data reset. In a participant's shared
+        /// database: the owner did one of those.
+        case zoneDeleted(ZoneDeletionReason)
+        /// The owner shared the zone with this user (shared database).
+        case zoneShared
+        /// The owner stopped sharing the zone with this user (shared database).
+        case shareRevoked
+    }
+
+    public var container: String
+    public var environment: ContainerEnvironment
+    /// Whose database changed.
+    public var user: String
+    /// `.private` (the owner's) or `.shared` (a participant's).
+    public var scope: DatabaseScope
+    public var zoneID: RecordZoneID
+    public var change: Change
+    /// The device that made the change, which is not told about it; `nil` for
+    /// what the user does in Settings (purge, encrypted-data reset), which
+    /// every device of the user hears about, and in other users' databases.
+    public var originatingDeviceID: String?
+    public var time: Milliseconds
+}
+
 /// The simulated CloudKit server: plain, synchronous and deterministic.
 ///
 /// It holds every container, user, database, zone and record; it signs and
@@ -84,6 +115,9 @@ public final class ServerEngine {
     var nextChangeTag: UInt64 = 1
     /// Called after each successful commit of records.
     public var commitObservers: [(Commit) -> Void] = []
+    /// Called after each zone-level change of a user's database (zone created,
+    /// deleted, purged, reset, shared in or revoked), once per affected database.
+    public var databaseChangeObservers: [(DatabaseChangeEvent) -> Void] = []
 
     struct ContainerKey: Hashable {
         var container: String

@@ -12,6 +12,7 @@ public final class ServerCore {
         self.engine = engine
         self.push = push
         engine.commitObservers.append { commit in push.handle(commit) }
+        engine.databaseChangeObservers.append { event in push.handle(event) }
     }
 }
 
