@@ -54,7 +54,7 @@ let package = Package(
         // Runs scenarios and lessons on a simulation, step by step, checking their expectations.
         .target(
             name: "SyncScenarioRunner",
-            dependencies: ["SyncScenario", "SyncSimulation", "SyncCore", "SyncServer"],
+            dependencies: ["SyncScenario", "SyncSimulation", "SyncCore", "SyncServer", "SyncScopeAssets"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(

@@ -26,6 +26,9 @@ import SyncSimulation
 /// check comes after it before the next step that does something.
 /// ``reset()`` starts again from the beginning with a fresh world.
 ///
+/// The runner owns the world's temporary files (SQLite stores): keep it
+/// alive while its ``simulation`` is in use.
+///
 /// Not thread-safe: drive it from one task.
 public final class ScenarioRunner {
     public let scenario: Scenario
@@ -124,6 +127,13 @@ public final class ScenarioRunner {
         savePolicies = [:]
         recorder.reset()
         wireUp()
+    }
+
+    /// Stops following the simulation (it keeps running, for example with a
+    /// demo writer): no more transcript events, and ``simulationEventObserver``
+    /// becomes the simulation's own observer. ``reset()`` follows it again.
+    public func detach() {
+        simulation.eventObserver = simulationEventObserver
     }
 
     private func wireUp() {

@@ -218,4 +218,24 @@ struct RunnerTests {
         let mac = try #require(demo.simulation.device(named: "Mac"))
         #expect(!mac.cachedRecords(in: RecordZoneID(zoneName: "Notes", ownerName: "alice")).isEmpty)
     }
+
+    @Test func lessonsAreFoundByNameAndNamedTheSameWhereverTheyAreInstalled() throws {
+        let scenario = try ScenarioLocator.load("3")
+        #expect(scenario.name == "batches")
+        #expect(scenario.steps.first?.location.file == "lessons/03-batches.yaml")
+        #expect(throws: ScenarioFileError.self) { try ScenarioLocator.load("no-such-lesson") }
+    }
+
+    @Test func aDetachedRunnerNoLongerRecordsWhatTheSimulationDoes() async throws {
+        let runner = try runner(twoNotes)
+        _ = await runner.runToEnd()
+        var forwarded = 0
+        runner.simulationEventObserver = { _ in forwarded += 1 }
+        runner.detach()
+        let before = runner.transcript.count
+        let mac = try #require(runner.simulation.device(named: "Mac"))
+        await runner.simulation.fetch(on: mac)
+        #expect(runner.transcript.count == before)
+        #expect(forwarded > 0)
+    }
 }

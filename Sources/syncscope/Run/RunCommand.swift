@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import SyncScenario
 import SyncScenarioRunner
-import SyncScopeAssets
 
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -32,7 +31,7 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         let scenario: Scenario
         do {
-            scenario = try ScenarioSource.load(file)
+            scenario = try ScenarioLocator.load(file)
         } catch {
             printError(error.rendered())
             throw ExitCode(2)
@@ -58,28 +57,6 @@ struct RunCommand: AsyncParsableCommand {
             printError(failure.description)
             throw ExitCode(1)
         }
-    }
-}
-
-/// Finds the scenario a command line names: a file, or a lesson.
-enum ScenarioSource {
-    static func load(_ name: String) throws(ScenarioFileError) -> Scenario {
-        if FileManager.default.fileExists(atPath: name) || name.contains("/") {
-            return try ScenarioParser.parse(fileAt: URL(fileURLWithPath: name))
-        }
-        if let url = AssetCatalog.lesson(named: name) {
-            // Diagnostics and transcripts name a lesson the same way wherever it is installed.
-            let display = "lessons/" + url.lastPathComponent
-            guard let data = try? Data(contentsOf: url), let yaml = String(data: data, encoding: .utf8) else {
-                throw ScenarioFileError(diagnostics: [ScenarioDiagnostic(
-                    .error, at: SourceLocation(file: display, line: 0, column: 0), "cannot read the lesson file")])
-            }
-            return try ScenarioParser.parse(yaml: yaml, fileName: display)
-        }
-        let lessons = AssetCatalog.lessons().map { AssetCatalog.shortName(of: $0.name) }
-        throw ScenarioFileError(diagnostics: [ScenarioDiagnostic(
-            .error, at: SourceLocation(file: name, line: 0, column: 0), "no such file, and no lesson of that name",
-            hint: lessons.isEmpty ? nil : "lessons: \(lessons.joined(separator: ", ")); see `syncscope lessons`")])
     }
 }
 
