@@ -41,6 +41,14 @@ let package = Package(
             dependencies: ["SyncCore", .product(name: "Yams", package: "Yams")],
             swiftSettings: swiftSettings
         ),
+        // Lessons and the inspector's demo world, loaded at run time (Bundle.module).
+        .target(
+            name: "SyncScopeAssets",
+            path: "Assets",
+            exclude: ["README.md"],
+            resources: [.copy("lessons"), .copy("demo")],
+            swiftSettings: swiftSettings
+        ),
         // A simulated world: server, devices, virtual clock, push delivery, writer.
         .target(
             name: "SyncSimulation",
@@ -60,10 +68,17 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Runs scenarios and lessons on a simulation, step by step, checking their expectations.
+        .target(
+            name: "SyncScenarioRunner",
+            dependencies: ["SyncScenario", "SyncSimulation", "SyncCore", "SyncServer", "SyncScopeAssets"],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "syncscope",
             dependencies: [
                 "SyncCore", "SyncServer", "SyncNetwork", "SyncServerHTTP",
+                "SyncScenario", "SyncScenarioRunner", "SyncScopeAssets",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -83,9 +98,15 @@ let package = Package(
         .testTarget(name: "SyncServerTests", dependencies: ["SyncCore", "SyncServer"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncInspectorTests", dependencies: ["SyncInspector", "SyncCore"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncSimulationTests", dependencies: ["SyncSimulation", "SyncCore", "SyncServer"], swiftSettings: swiftSettings),
-        .testTarget(name: "SyncScenarioTests", dependencies: ["SyncScenario", "SyncCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "SyncScenarioTests", dependencies: ["SyncScenario", "SyncCore", "SyncScopeAssets"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SyncScenarioRunnerTests",
+            dependencies: ["SyncScenarioRunner", "SyncScenario", "SyncSimulation", "SyncCore", "SyncScopeAssets"],
+            swiftSettings: swiftSettings),
         // Runs the built `syncscope` binary as a person would.
-        .testTarget(name: "EndToEndTests", dependencies: ["syncscope", "SyncCore", "SyncNetwork"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "EndToEndTests", dependencies: ["syncscope", "SyncCore", "SyncNetwork"], exclude: ["Goldens"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "SyncServerHTTPTests", dependencies: ["SyncServerHTTP", "SyncServer", "SyncNetwork", "SyncCore"],
             swiftSettings: swiftSettings),

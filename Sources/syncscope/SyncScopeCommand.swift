@@ -10,7 +10,9 @@ struct SyncScopeCommand: AsyncParsableCommand {
             signed change tokens) and devices that sync with it. With no subcommand it \
             runs the demo.
             """,
-        subcommands: [DemoCommand.self, BenchCommand.self, ServeCommand.self, ClientCommand.self],
+        subcommands: [
+            DemoCommand.self, RunCommand.self, LessonsCommand.self, ServeCommand.self, ClientCommand.self, BenchCommand.self,
+        ],
         defaultSubcommand: DemoCommand.self
     )
 }

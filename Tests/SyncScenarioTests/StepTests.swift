@@ -261,6 +261,59 @@ struct ExpectationTests {
             moreComing: true, tokenChanged: false))))
     }
 
+    @Test func lastFetchChecksBatchesAndDeletionsWithTheirTypes() throws {
+        let step = try kinds("""
+              - fetch: {device: Mac, zone: Notes}
+              - expect: {lastFetch: {deletions: [note-1, {record: note-2, type: Note}], batches: 3}}
+            """).last
+        #expect(step == .expect(.lastFetch(LastFetchExpectation(
+            deletions: ["note-1", ExpectedDeletion("note-2", recordType: "Note")], batches: 3))))
+    }
+
+    @Test func sendCanLeaveConflictsUnmerged() throws {
+        let steps = try kinds("""
+              - send: {device: Mac, mergeConflicts: false}
+              - send: {device: Mac, mergeConflicts: true}
+              - send: Mac
+            """)
+        #expect(steps == [
+            .send(device: "Mac", mergeConflicts: false),
+            .send(device: "Mac", mergeConflicts: true),
+            .send(device: "Mac", mergeConflicts: true),
+        ])
+        #expect(steps.first?.device == "Mac")
+    }
+
+    @Test func fetchCanBeInterruptedAfterSomeBatches() throws {
+        let step = try kind("  - fetch: {device: Mac, zone: Notes, token: nil, resultsLimit: 2, interruptAfter: 2}\n")
+        #expect(step == .fetch(FetchAction(
+            device: "Mac", target: .zoneChanges([ZoneRef("Notes")]), token: .noToken, resultsLimit: 2, interruptAfter: 2)))
+    }
+
+    @Test func lastSendPendingAndSubscriptionsChecksReadEveryPart() throws {
+        let steps = try kinds("""
+              - send: Mac
+              - expect: {lastSend: {device: Mac, saved: [a, b], deleted: [], conflicts: [a]}}
+              - expect: {lastSend: {conflicts: []}}
+              - expect: {pending: {device: Mac, count: 2, records: [a]}}
+              - expect: {subscriptions: {user: bob, database: shared, ids: []}}
+              - expect: {subscriptions: {device: Mac, ids: [notes, open-notes]}}
+            """)
+        #expect(Array(steps.dropFirst()) == [
+            .expect(.lastSend(LastSendExpectation(device: "Mac", saved: ["a", "b"], deleted: [], conflicts: ["a"]))),
+            .expect(.lastSend(LastSendExpectation(conflicts: []))),
+            .expect(.pending(PendingExpectation(device: "Mac", count: 2, records: ["a"]))),
+            .expect(.subscriptions(SubscriptionsExpectation(owner: .user("bob"), database: .shared, ids: []))),
+            .expect(.subscriptions(SubscriptionsExpectation(owner: .device("Mac"), ids: ["notes", "open-notes"]))),
+        ])
+    }
+
+    @Test func notificationsCheckQueryReasonsInLongOrShortForm() throws {
+        let step = try kind("  - expect: {notifications: {device: Mac, type: query, reasons: [recordCreated, updated, delete]}}\n")
+        #expect(step == .expect(.notifications(NotificationsExpectation(
+            device: "Mac", type: .query, reasons: [.recordCreated, .recordUpdated, .recordDeleted]))))
+    }
+
     @Test func errorAcceptsCodesWireCodesNoneAndReasons() throws {
         let steps = try kinds("""
               - send: iPhone
