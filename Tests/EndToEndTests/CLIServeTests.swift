@@ -3,6 +3,17 @@ import Testing
 
 /// `syncscope serve` start-up mistakes, as the built binary reports them.
 @Suite struct CLIServeTests {
+    @Test func aPortInUseStopsServeWithASentenceAndStatus1BeforeItMakesItsDataFolder() throws {
+        let server = try ServerProcess()
+        defer { server.stop(); server.removeData() }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("syncscope-unused-\(UUID().uuidString)")
+        let output = try BinaryRunner.run(["serve", "--port", String(server.port), "--data", folder.path])
+        #expect(output.status == 1)
+        #expect(output.stderr.contains("Error: Port \(server.port) is already in use on 127.0.0.1 (another syncscope serve?)"))
+        #expect(!output.stderr.contains("Usage:") && !output.stderr.contains("errno"))
+        #expect(!FileManager.default.fileExists(atPath: folder.path))
+    }
+
     @Test func aSecondServeOnTheSameDataFolderIsRefusedAndTheFirstKeepsWorking() async throws {
         let server = try ServerProcess()
         defer { server.stop(); server.removeData() }
@@ -23,5 +34,16 @@ import Testing
         let again = try ServerProcess(data: server.dataDirectory)
         defer { again.stop() }
         #expect(again.log.contains("replayed"))
+    }
+
+    @Test(arguments: [
+        (["--port", "-1"], "--port must be 0 to 65535 (got -1)"),
+        (["--coalescing-window", "-5"], "--coalescing-window must be 0 or more (got -5)"),
+        (["--retention", "-2"], "--retention must be 0 or more (got -2)"),
+    ])
+    func aNegativeNumberIsNamedAsOutOfRangeNotAsAMissingValue(arguments: [String], message: String) throws {
+        let output = try BinaryRunner.run(["serve", "--in-memory"] + arguments)
+        #expect(output.status == 64)
+        #expect(output.stderr.contains(message), "\(output.stderr)")
     }
 }

@@ -64,6 +64,8 @@ struct ServeCommand: AsyncParsableCommand {
             importFile: importFile.map { URL(fileURLWithPath: $0) }, seed: seed, quiet: quiet, offlineAfter: offlineAfter)
         let serverHost: ServerHost
         do {
+            // Before the data folder is touched: a port in use changes nothing.
+            try ListenCheck.check(host: host, port: port)
             serverHost = try ServerHost(options: options)
         } catch let error as ServeError {
             // Not a usage mistake: say what is wrong, exit with status 1.
