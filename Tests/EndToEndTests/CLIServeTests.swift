@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Testing
 
 /// `syncscope serve` start-up mistakes, as the built binary reports them.
@@ -45,5 +48,38 @@ import Testing
         let output = try BinaryRunner.run(["serve", "--in-memory"] + arguments)
         #expect(output.status == 64)
         #expect(output.stderr.contains(message), "\(output.stderr)")
+    }
+
+    @Test func serveOutlivesAReaderThatWentAwayAndStopsCleanly() async throws {
+        // `syncscope serve | head -1`: the log's reader goes away; the server must not trap on the next line.
+        let process = Process()
+        process.executableURL = BinaryRunner.binaryURL
+        process.arguments = ["serve", "--in-memory", "--port", "0"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        var banner = ""
+        while !banner.contains("\n") {
+            let data = pipe.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            banner += String(decoding: data, as: UTF8.self)
+        }
+        let range = try #require(banner.range(of: #"http://127\.0\.0\.1:\d+"#, options: .regularExpression))
+        try pipe.fileHandleForReading.close()
+
+        // Each request writes a log line into the closed pipe.
+        for _ in 0..<3 {
+            let url = try #require(URL(string: String(banner[range]) + "/database/1/iCloud.x/development/private/zones/list"))
+            let (_, response) = try await URLSession.shared.data(from: url)
+            #expect(((response as? HTTPURLResponse)?.statusCode ?? 0) >= 400)  // Answered (no token given), and logged.
+        }
+        #expect(process.isRunning)
+        process.terminate()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 0)
     }
 }

@@ -295,13 +295,15 @@ struct ClientWatch: AsyncParsableCommand {
                 in: .private, saving: [.database(DatabaseSubscription(subscriptionID: "syncscope-watch"))], deleting: [])
             for result in results { _ = try result.get() }
             // Written straight through, so each line shows at once even when the output is a pipe or a file.
-            StandardOutput.write("device \(device.deviceID ?? "") registered; subscribed to \(options.user)'s private database; waiting…\n")
+            // A reader that went away (`watch | head -3`) ends the watch.
+            guard StandardOutput.write("device \(device.deviceID ?? "") registered; subscribed to \(options.user)'s private database; waiting…\n")
+            else { return }
             let deadline = Date().addingTimeInterval(seconds)
             var received = 0
             while received < count ?? .max, Date() < deadline {
                 let wait = min(30, max(0, deadline.timeIntervalSinceNow))
                 for notification in try await device.waitForPushNotifications(timeout: wait) {
-                    StandardOutput.write("push: \(notification)\n")
+                    guard StandardOutput.write("push: \(notification)\n") else { return }
                     received += 1
                 }
             }
@@ -332,7 +334,9 @@ struct ClientExport: AsyncParsableCommand {
         try await clientRun {
             let data = try await options.service().exportServerState()
             if let output {
-                try data.write(to: URL(fileURLWithPath: output))
+                do { try data.write(to: URL(fileURLWithPath: output)) } catch {
+                    throw ClientFailure("Cannot write \(output): \((error as NSError).localizedDescription)")
+                }
                 print("wrote \(data.count) bytes to \(output)")
             } else {
                 print(String(decoding: data, as: UTF8.self))
