@@ -327,48 +327,14 @@ extension ScenarioRunner {
     func subscribe(_ setup: SubscriptionSetup) async throws {
         let service = try self.service(for: setup.owner)
         let device = setup.owner.device.flatMap(simulation.device(named:))
-        let subscription = try await makeSubscription(setup, user: service.userRecordName, device: device)
+        var zoneID: RecordZoneID?
+        if let zone = setup.zone { zoneID = try await self.zoneID(zone, user: service.userRecordName, device: device, in: setup.database) }
+        let subscription = try setup.subscription(zoneID: zoneID)
         simulation.note("subscribe \(setup.subscriptionID) (\(setup.database.rawValue))", device: setup.owner.device)
         let results = try await service.modifySubscriptions(in: setup.database, saving: [subscription], deleting: [])
         if case .failure(let error)? = results.first { throw error }
         let owner = setup.owner.device ?? service.userRecordName
         record(.note(device: nil, "\(owner) subscribed: \(setup.subscriptionID) (\(setup.type.rawValue) subscription, \(setup.database.rawValue) database)"))
-    }
-
-    private func makeSubscription(_ setup: SubscriptionSetup, user: String, device: SimulatedDevice?) async throws -> Subscription {
-        let info = setup.notificationInfo.map {
-            NotificationInfo(
-                alertBody: $0.alertBody, shouldSendContentAvailable: $0.shouldSendContentAvailable, desiredKeys: $0.desiredKeys,
-                collapseIDKey: $0.collapseIDKey)
-        }
-        var zoneID: RecordZoneID?
-        if let zone = setup.zone { zoneID = try await self.zoneID(zone, user: user, device: device, in: setup.database) }
-        switch setup.type {
-        case .database:
-            return .database(DatabaseSubscription(subscriptionID: setup.subscriptionID, recordType: setup.recordType, notificationInfo: info))
-        case .zone:
-            guard let zoneID else {
-                throw CloudError(.invalidArguments, "Zone subscription '\(setup.subscriptionID)' needs a zone.", subscriptionID: setup.subscriptionID)
-            }
-            return .recordZone(RecordZoneSubscription(
-                subscriptionID: setup.subscriptionID, zoneID: zoneID, recordType: setup.recordType, notificationInfo: info))
-        case .query:
-            var filters: [QueryFilter] = []
-            for filter in setup.predicate {
-                guard let comparator = QueryComparator(rawValue: filter.comparator.rawValue) else {
-                    throw CloudError(.invalidArguments, "The server does not know the comparator \(filter.comparator.rawValue).")
-                }
-                filters.append(QueryFilter(filter.fieldName, comparator, filter.value))
-            }
-            var options: QuerySubscription.Options = []
-            if setup.firesOn.contains(.create) { options.insert(.firesOnRecordCreation) }
-            if setup.firesOn.contains(.update) { options.insert(.firesOnRecordUpdate) }
-            if setup.firesOn.contains(.delete) { options.insert(.firesOnRecordDeletion) }
-            if setup.firesOnce { options.insert(.firesOnce) }
-            return .query(QuerySubscription(
-                subscriptionID: setup.subscriptionID, recordType: setup.recordType ?? "", predicate: QueryPredicate(filters),
-                zoneID: zoneID, options: options, notificationInfo: info))
-        }
     }
 
     // MARK: Writers
