@@ -210,19 +210,11 @@ extension ScenarioRunner {
         if let type = action.recordType { record.recordType = type }
         for field in action.fields { record[field.name] = field.value }
         for name in action.removedFields { record[name] = nil }
-        try device.engine.save(record)
-        let key = PendingChange.recordKey(recordID, scope: device.engine.scope(of: zoneID))
-        if action.savePolicy == .ifServerRecordUnchanged {
-            savePolicies[device.name]?[key] = nil
-        } else {
-            savePolicies[device.name, default: [:]][key] = action.savePolicy
-        }
+        try device.engine.save(record, savePolicy: action.savePolicy)
     }
 
-    /// Sends the device's pending changes: saves with a save policy of
-    /// their own first (one request each), then the rest with the engine.
+    /// Sends the device's pending changes with its engine, each save with its own save policy.
     func send(from device: SimulatedDevice, mergeConflicts: Bool) async throws {
-        try await sendWithSavePolicies(from: device)
         if mergeConflicts {
             try await device.engine.sendChanges()
         } else {
@@ -232,35 +224,6 @@ extension ScenarioRunner {
                 configuration: DeviceSyncEngine.Configuration(maxConflictRetries: 0)
             ) { [unowned self] event in self.observe(event, on: device.name) }
             try await engine.sendChanges()
-        }
-    }
-
-    private func sendWithSavePolicies(from device: SimulatedDevice) async throws {
-        guard let policies = savePolicies[device.name], !policies.isEmpty else { return }
-        savePolicies[device.name] = nil
-        let pending = Dictionary(try device.store.pendingChanges().map { ($0.key, $0) }, uniquingKeysWith: { $1 })
-        for (key, policy) in policies.sorted(by: { $0.key < $1.key }) {
-            guard let change = pending[key], change.kind == .saveRecord, let recordID = change.recordID,
-                  let local = try device.store.record(recordID, in: change.scope)
-            else { continue }
-            let results = try await device.service.modifyRecords(
-                in: change.scope, zoneID: recordID.zoneID, operations: [.save(local, policy: policy)], atomic: false,
-                clientChangeTokenData: nil)
-            switch results.first {
-            case .success(.saved(let saved))?:
-                var batch = StoreBatch(scope: change.scope)
-                batch.savedRecords = [saved]
-                batch.pendingRemovals = [key]
-                batch.zonesConfirmed = [recordID.zoneID]
-                try device.store.apply(batch)
-                openSends[device.name]?.saved.append(recordID.recordName)
-                record(.recordsSent(device: device.name, scope: change.scope, zoneID: recordID.zoneID, saved: [recordID.recordName], deleted: []))
-                record(.note(device: device.name, "\(recordID.recordName) was saved with savePolicy \(policy.rawValue)"))
-            case .failure(let error)?:
-                throw error
-            default:
-                continue
-            }
         }
     }
 

@@ -69,8 +69,6 @@ public final class ScenarioRunner {
     var lastActionError: CloudError?
     /// How many notifications of each device earlier `notifications` checks saw.
     var notificationsSeen: [String: Int] = [:]
-    /// Save policies of pending saves that do not use the default.
-    var savePolicies: [String: [PendingChange.Key: RecordSavePolicy]] = [:]
     let recorder = EngineFetchRecorder()
     private var storeDirectory: URL?
 
@@ -124,7 +122,6 @@ public final class ScenarioRunner {
         openSends = [:]
         lastActionError = nil
         notificationsSeen = [:]
-        savePolicies = [:]
         recorder.reset()
         wireUp()
     }

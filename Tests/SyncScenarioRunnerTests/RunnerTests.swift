@@ -149,6 +149,28 @@ struct RunnerTests {
         #expect(failure == nil, "\(String(describing: failure))")
     }
 
+    @Test func aSaveWithSavePolicyChangedKeysKeepsTheServersNewerOtherFields() async throws {
+        let runner = try runner("""
+            users: [alice]
+            devices: [{name: iPhone, user: alice}, {name: Mac, user: alice}]
+            steps:
+              - createZone: {device: iPhone, zone: Notes}
+              - save: {device: iPhone, zone: Notes, record: n, type: Note, fields: {title: A, done: false}}
+              - send: iPhone
+              - sync: Mac
+              - save: {device: iPhone, zone: Notes, record: n, fields: {title: B}}
+              - send: iPhone
+              - save: {device: Mac, zone: Notes, record: n, fields: {done: true}, savePolicy: changedKeys}
+              - expect: {pending: {device: Mac, records: [n]}}
+              - send: Mac
+              - expect: {error: none, lastSend: {device: Mac, saved: [n], conflicts: []}}
+              - sync: iPhone
+              - expect: {cache: {device: iPhone, zone: Notes, records: [{record: n, fields: {title: B, done: true}}]}}
+            """)
+        let failure = await runner.runToEnd()
+        #expect(failure == nil, "\(String(describing: failure))")
+    }
+
     @Test func sendingWithoutMergingLeavesTheChangeQueuedWithTheServersError() async throws {
         let runner = try runner("""
             users: [alice]
