@@ -21,12 +21,12 @@ extension ScenarioRunner {
             case .purgeZone(let action):
                 return try await onDevice(action.device, "purge zone \(action.zone) (the user deleted its data in Settings)") { device in
                     let zoneID = try await self.zoneID(action.zone, for: device, in: action.database)
-                    try await device.service.purgeRecordZone(in: action.database, zoneID)
+                    try await device.connection.purgeRecordZone(in: action.database, zoneID)
                     self.record(.note(device: device.name, "zone \(zoneID.zoneName) purged on the server"))
                 }
             case .encryptedDataReset(let name):
                 return try await onDevice(name, "encrypted-data reset (every private zone goes)") { device in
-                    try await device.service.encryptedDataReset()
+                    try await device.connection.encryptedDataReset()
                     self.record(.note(device: device.name, "\(device.user)'s encrypted data reset: every zone of the private database is gone from the server"))
                 }
             case .shareZone(let action), .revokeShare(let action):
@@ -35,9 +35,9 @@ extension ScenarioRunner {
                 return try await onDevice(action.device, "\(verb) zone \(action.zone) with \(action.participants.joined(separator: ", "))") { device in
                     let zoneID = try await self.zoneID(action.zone, for: device, in: .private)
                     if revoke {
-                        try await device.service.revokeShare(zoneID, from: action.participants)
+                        try await device.connection.revokeShare(zoneID, from: action.participants)
                     } else {
-                        try await device.service.shareZone(zoneID, with: action.participants)
+                        try await device.connection.shareZone(zoneID, with: action.participants)
                     }
                     self.record(.note(device: device.name, "zone \(zoneID.zoneName) \(revoke ? "no longer shared with" : "shared with") \(action.participants.joined(separator: ", "))"))
                 }
@@ -136,10 +136,10 @@ extension ScenarioRunner {
     }
 
     /// A connection for whoever acts: the device's own, or one for the user.
-    func service(for principal: Principal) throws -> InProcessCloudService {
+    func service(for principal: Principal) throws -> any CloudService {
         switch principal {
         case .device(let name):
-            return try device(name).service
+            return try device(name).connection
         case .user(let name):
             return try simulation.server.connect(user: name, container: simulation.setup.container)
         }
@@ -158,7 +158,7 @@ extension ScenarioRunner {
         guard scope == .shared else { return RecordZoneID(zoneName: zone.zoneName, ownerName: user) }
         var candidates = Set(((try? device?.store.knownZones(in: .shared)) ?? []).map(\.zoneID).filter { $0.zoneName == zone.zoneName })
         if candidates.isEmpty, let device {
-            let listed = (try? await device.service.listRecordZones(in: .shared)) ?? []
+            let listed = (try? await device.connection.listRecordZones(in: .shared)) ?? []
             candidates = Set(listed.map(\.zoneID).filter { $0.zoneName == zone.zoneName })
         }
         let sorted = candidates.sorted()
@@ -174,7 +174,7 @@ extension ScenarioRunner {
 
     private func createZone(_ action: ZoneAction, on device: SimulatedDevice) async throws {
         let zoneID = try await zoneID(action.zone, for: device, in: action.database)
-        let results = try await device.service.modifyRecordZones(in: action.database, saving: [zoneID], deleting: [])
+        let results = try await device.connection.modifyRecordZones(in: action.database, saving: [zoneID], deleting: [])
         if case .failure(let error)? = results.first { throw error }
         var batch = StoreBatch(scope: .private)
         batch.zonesConfirmed = [zoneID]
@@ -185,7 +185,7 @@ extension ScenarioRunner {
 
     private func deleteZone(_ action: ZoneAction, on device: SimulatedDevice) async throws {
         let zoneID = try await zoneID(action.zone, for: device, in: action.database)
-        let results = try await device.service.modifyRecordZones(in: action.database, saving: [], deleting: [zoneID])
+        let results = try await device.connection.modifyRecordZones(in: action.database, saving: [], deleting: [zoneID])
         if case .failure(let error)? = results.first { throw error }
         let count = try device.store.records(in: action.database, zoneID: zoneID).count
         var batch = StoreBatch(scope: action.database)
@@ -220,7 +220,7 @@ extension ScenarioRunner {
         } else {
             // The same engine, told to give up at the first conflict.
             let engine = DeviceSyncEngine(
-                service: device.service, store: device.store, clock: simulation.clock,
+                service: device.connection, store: device.store, clock: simulation.clock,
                 configuration: DeviceSyncEngine.Configuration(maxConflictRetries: 0)
             ) { [unowned self] event in self.observe(event, on: device.name) }
             try await engine.sendChanges()
@@ -230,6 +230,12 @@ extension ScenarioRunner {
     // MARK: Fetching
 
     private func fetch(_ action: FetchAction, on device: SimulatedDevice) async throws {
+        takeObservedFetches()
+        fetches.beginScenarioFetch(on: device)
+        defer {
+            takeObservedFetches()
+            fetches.endScenarioFetch()
+        }
         let fetcher = ScenarioFetcher(device: device) { [unowned self] kind in self.record(kind) }
         let limits = ScenarioFetcher.Limits(
             resultsLimit: action.resultsLimit, fetchAllChanges: action.fetchAllChanges, interruptAfter: action.interruptAfter)
