@@ -13,12 +13,16 @@ let package = Package(
         .executable(name: "syncscope", targets: ["syncscope"]),
         .library(name: "SyncCore", targets: ["SyncCore"]),
         .library(name: "SyncServer", targets: ["SyncServer"]),
+        .library(name: "SyncNetwork", targets: ["SyncNetwork"]),
+        .library(name: "SyncServerHTTP", targets: ["SyncServerHTTP"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .target(
@@ -37,16 +41,46 @@ let package = Package(
             dependencies: ["SyncCore", .product(name: "Yams", package: "Yams")],
             swiftSettings: swiftSettings
         ),
+        // Lessons and the inspector's demo world, loaded at run time (Bundle.module).
+        .target(
+            name: "SyncScopeAssets",
+            path: "Assets",
+            exclude: ["README.md"],
+            resources: [.copy("lessons"), .copy("demo")],
+            swiftSettings: swiftSettings
+        ),
         // A simulated world: server, devices, virtual clock, push delivery, writer.
         .target(
             name: "SyncSimulation",
             dependencies: ["SyncCore", "SyncServer"],
             swiftSettings: swiftSettings
         ),
+        // The CloudService client over HTTP (URLSession); never links the server.
+        .target(name: "SyncNetwork", dependencies: ["SyncCore"], swiftSettings: swiftSettings),
+        // `syncscope serve`: the HTTP API over the engine, journaled in SQLite.
+        .target(
+            name: "SyncServerHTTP",
+            dependencies: [
+                "SyncCore", "SyncServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Runs scenarios and lessons on a simulation, step by step, checking their expectations.
+        .target(
+            name: "SyncScenarioRunner",
+            dependencies: ["SyncScenario", "SyncSimulation", "SyncCore", "SyncServer", "SyncScopeAssets"],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "syncscope",
             dependencies: [
-                "SyncCore", "SyncServer", "SyncSimulation", "SyncInspector",
+                "SyncCore", "SyncServer", "SyncNetwork", "SyncServerHTTP",
+                "SyncScenario", "SyncScenarioRunner", "SyncScopeAssets",
+                "SyncSimulation", "SyncInspector",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -58,15 +92,32 @@ let package = Package(
         ),
         .target(
             name: "SyncInspector",
-            dependencies: ["SyncCore", "SyncServer", "SyncSimulation", "CNcurses"],
+            dependencies: [
+                "SyncCore", "SyncServer", "SyncSimulation", "SyncScenario", "SyncScenarioRunner", "SyncScopeAssets", "CNcurses",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "SyncCoreTests", dependencies: ["SyncCore", "SyncServer"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncServerTests", dependencies: ["SyncCore", "SyncServer"], swiftSettings: swiftSettings),
-        .testTarget(name: "SyncInspectorTests", dependencies: ["SyncInspector", "SyncCore", "SyncServer", "SyncSimulation"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SyncInspectorTests",
+            dependencies: [
+                "SyncInspector", "SyncCore", "SyncServer", "SyncSimulation", "SyncScenario", "SyncScenarioRunner", "SyncScopeAssets",
+            ],
+            swiftSettings: swiftSettings),
         .testTarget(name: "SyncSimulationTests", dependencies: ["SyncSimulation", "SyncCore", "SyncServer"], swiftSettings: swiftSettings),
-        .testTarget(name: "SyncScenarioTests", dependencies: ["SyncScenario", "SyncCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "SyncScenarioTests", dependencies: ["SyncScenario", "SyncCore", "SyncScopeAssets"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SyncScenarioRunnerTests",
+            dependencies: ["SyncScenarioRunner", "SyncScenario", "SyncSimulation", "SyncCore", "SyncScopeAssets"],
+            swiftSettings: swiftSettings),
         // Runs the built `syncscope` binary as a person would.
-        .testTarget(name: "EndToEndTests", dependencies: ["syncscope"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "EndToEndTests", dependencies: ["syncscope", "SyncCore", "SyncNetwork"], exclude: ["Goldens"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SyncServerHTTPTests", dependencies: ["SyncServerHTTP", "SyncServer", "SyncNetwork", "SyncCore"],
+            swiftSettings: swiftSettings),
+        .testTarget(name: "SyncNetworkTests", dependencies: ["SyncNetwork", "SyncCore"], swiftSettings: swiftSettings),
     ]
 )

@@ -20,6 +20,25 @@ struct SequenceLog<Key> {
     /// The sequence of the latest change, or 0 when nothing has happened yet.
     var lastSequence: Int64 { nextSequence - 1 }
 
+    init() {}
+
+    /// A log holding exactly `live` (sorted by sequence, each in
+    /// `1...lastSequence`), whose next change gets `lastSequence + 1`. Slots
+    /// before the first live entry are not kept.
+    init(restoring live: [(sequence: Int64, key: Key)], lastSequence: Int64) {
+        let first = max(1, live.first?.sequence ?? (lastSequence + 1))
+        firstSequence = first
+        let count = Int(max(0, lastSequence - first + 1))
+        keys = Array(repeating: nil, count: count)
+        next = (0..<count).map { Int32($0 + 1) }
+        for (sequence, key) in live {
+            let i = Int(sequence - first)
+            keys[i] = key
+            next[i] = Int32(i)
+        }
+        liveCount = live.count
+    }
+
     mutating func reserveCapacity(_ n: Int) {
         keys.reserveCapacity(n)
         next.reserveCapacity(n)

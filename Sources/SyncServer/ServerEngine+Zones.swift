@@ -30,7 +30,7 @@ extension ServerEngine {
         let dbs = databases(of: caller.user, in: database)
         var results: [Result<RecordZone, CloudError>] = []
         for id in saves {
-            results.append(Result { () throws(CloudError) in try createZone(id, caller: caller, in: dbs) })
+            results.append(Result { () throws(CloudError) in try createZone(id, caller: caller, in: dbs, database: database) })
         }
         for id in deletes {
             results.append(Result { () throws(CloudError) in
@@ -40,7 +40,7 @@ extension ServerEngine {
         return results
     }
 
-    private func createZone(_ id: RecordZoneID, caller: Caller, in dbs: UserDatabases) throws(CloudError) -> RecordZone {
+    private func createZone(_ id: RecordZoneID, caller: Caller, in dbs: UserDatabases, database: DatabaseID) throws(CloudError) -> RecordZone {
         guard id.ownerName == caller.user else {
             throw CloudError(.permissionFailure, "You can only create zones you own; '\(id.zoneName)' names \(id.ownerName) as owner.", zoneID: id)
         }
@@ -53,6 +53,7 @@ extension ServerEngine {
             dbs.removedZoneReasons[id.zoneName] = nil
             dbs.privateLog.zoneChanged(id)
             applyRetention(to: &dbs.privateLog)
+            databaseChanged(caller.user, .private, database, id, .zoneCreated, originatingDeviceID: caller.deviceID)
         }
         return RecordZone(zoneID: id)
     }
@@ -74,19 +75,35 @@ extension ServerEngine {
         dbs.removedZoneReasons[id.zoneName] = reason
         dbs.privateLog.zoneRemoved(id, reason: reason)
         applyRetention(to: &dbs.privateLog)
+        // A purge or reset is the user's act in Settings: every device hears of it.
+        let originator = reason == .deleted ? caller.deviceID : nil
+        databaseChanged(caller.user, .private, database, id, .zoneDeleted(reason), originatingDeviceID: originator)
         for participant in zone.participants.sorted() {
             let other = databases(of: participant, in: database)
             other.sharedZones.remove(id)
             other.sharedLog.zoneRemoved(id, reason: .deleted)
             applyRetention(to: &other.sharedLog)
+            databaseChanged(participant, .shared, database, id, .zoneDeleted(reason), originatingDeviceID: nil)
         }
         return RecordZone(zoneID: id)
+    }
+
+    /// Tells the database-change observers that `user`'s `scope` database changed.
+    private func databaseChanged(
+        _ user: String, _ scope: DatabaseScope, _ database: DatabaseID, _ zoneID: RecordZoneID, _ change: DatabaseChangeEvent.Change,
+        originatingDeviceID: String?
+    ) {
+        guard !databaseChangeObservers.isEmpty else { return }
+        let event = DatabaseChangeEvent(
+            container: database.container, environment: database.environment, user: user, scope: scope, zoneID: zoneID,
+            change: change, originatingDeviceID: originatingDeviceID, time: clock.now())
+        for observer in databaseChangeObservers { observer(event) }
     }
 
     /// `zones/list`: the zones of a database for the caller, each with the
     /// token for "now" (custom zones only).
     public func listRecordZones(caller: Caller, database: DatabaseID) throws(CloudError) -> [ZoneListing] {
-        try checkCaller(caller)
+        if database.scope != .public { try checkCaller(caller) }
         switch database.scope {
         case .public:
             return [ZoneListing(zoneID: containerState(database).publicZone.zoneID, syncToken: nil)]
@@ -104,10 +121,12 @@ extension ServerEngine {
         }
     }
 
-    /// Shares (or, with `revoke`, stops sharing) a private zone with other users.
+    /// Shares (or, with `revoke`, stops sharing) a private zone with other
+    /// users; returns who the zone is shared with afterwards, sorted.
+    @discardableResult
     public func shareRecordZone(
         caller: Caller, database: DatabaseID, zoneID: RecordZoneID, participants: [String], revoke: Bool
-    ) throws(CloudError) {
+    ) throws(CloudError) -> [String] {
         try checkCaller(caller)
         let id = normalize(zoneID, caller: caller, scope: .private)
         guard database.scope == .private || database.scope == .shared else {
@@ -141,7 +160,9 @@ extension ServerEngine {
                 other.sharedLog.zoneChanged(id)
             }
             applyRetention(to: &other.sharedLog)
+            databaseChanged(participant, .shared, database, id, revoke ? .shareRevoked : .zoneShared, originatingDeviceID: nil)
         }
+        return zone.participants.sorted()
     }
 
     /// The user deleted this app's data for a zone in Settings.
@@ -176,6 +197,12 @@ extension ServerEngine {
         let dbs = databases(of: caller.user, in: database)
         if let zoneID {
             let scope = scope ?? .private
+            if scope == .shared {
+                throw CloudError(
+                    .permissionFailure,
+                    "Only the owner (\(zoneID.ownerName.isEmpty ? "another user" : zoneID.ownerName)) can compact the history of shared zone '\(zoneID.zoneName)'; compacting it would expire the owner's tokens.",
+                    zoneID: zoneID)
+            }
             let zoneDatabase = DatabaseID(container: database.container, environment: database.environment, scope: scope)
             let zone = try self.zone(normalize(zoneID, caller: caller, scope: scope), for: caller, in: zoneDatabase)
             zone.compact(through: zone.log.lastSequence - keep)

@@ -65,6 +65,37 @@ public struct Commit: Sendable {
     public var time: Milliseconds
 }
 
+/// A zone appeared in or left one user's database: the database-level
+/// change that database subscriptions watch besides record changes.
+public struct DatabaseChangeEvent: Sendable, Hashable {
+    public enum Change: Sendable, Hashable {
+        /// The owner created the zone (private database).
+        case zoneCreated
+        /// The zone went away: deleted by the app, purged in Settings, or
+        /// dropped by an encrypted-data reset. In a participant's shared
+        /// database: the owner did one of those.
+        case zoneDeleted(ZoneDeletionReason)
+        /// The owner shared the zone with this user (shared database).
+        case zoneShared
+        /// The owner stopped sharing the zone with this user (shared database).
+        case shareRevoked
+    }
+
+    public var container: String
+    public var environment: ContainerEnvironment
+    /// Whose database changed.
+    public var user: String
+    /// `.private` (the owner's) or `.shared` (a participant's).
+    public var scope: DatabaseScope
+    public var zoneID: RecordZoneID
+    public var change: Change
+    /// The device that made the change, which is not told about it; `nil` for
+    /// what the user does in Settings (purge, encrypted-data reset), which
+    /// every device of the user hears about, and in other users' databases.
+    public var originatingDeviceID: String?
+    public var time: Milliseconds
+}
+
 /// The simulated CloudKit server: plain, synchronous and deterministic.
 ///
 /// It holds every container, user, database, zone and record; it signs and
@@ -82,8 +113,15 @@ public final class ServerEngine {
     var containers: [ContainerKey: ContainerState] = [:]
     var names = NameTable()
     var nextChangeTag: UInt64 = 1
+    /// Keys the incarnations of databases and zones that come into being on
+    /// first use, so they depend on names and the seed, never on which request
+    /// happened to touch them first (a replayed journal gives the same tokens).
+    var incarnationKey: UInt64
     /// Called after each successful commit of records.
     public var commitObservers: [(Commit) -> Void] = []
+    /// Called after each zone-level change of a user's database (zone created,
+    /// deleted, purged, reset, shared in or revoked), once per affected database.
+    public var databaseChangeObservers: [(DatabaseChangeEvent) -> Void] = []
 
     struct ContainerKey: Hashable {
         var container: String
@@ -96,7 +134,19 @@ public final class ServerEngine {
         var random = SeededRandom(seed: configuration.seed)
         signer = TokenSigner(keyBytes: random.bytes(32))
         historyID = random.next()
+        incarnationKey = random.next()
         self.random = random
+    }
+
+    /// A stable incarnation for a database or zone made on first use.
+    func derivedIncarnation(_ parts: String...) -> UInt64 {
+        var hash: UInt64 = incarnationKey ^ 0xCBF2_9CE4_8422_2325
+        for part in parts {
+            for byte in part.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+            hash = (hash ^ 0xFF) &* 0x0000_0100_0000_01B3
+        }
+        var mixer = SeededRandom(seed: hash)
+        return mixer.next()
     }
 
     // MARK: Users
@@ -114,11 +164,14 @@ public final class ServerEngine {
 
     public var users: [UserAccount] { accounts.values.sorted { $0.name < $1.name } }
 
+    public func account(named name: String) -> UserAccount? { accounts[name] }
+
     public func user(withWebAuthToken token: String) -> UserAccount? {
         accounts.values.first { $0.webAuthToken == token }
     }
 
-    func checkCaller(_ caller: Caller) throws(CloudError) {
+    /// Throws `authenticationFailed` unless the caller is a user of this server.
+    public func checkCaller(_ caller: Caller) throws(CloudError) {
         guard accounts[caller.user] != nil else {
             throw CloudError(.authenticationFailed, "There is no user named '\(caller.user)' on this server.")
         }
@@ -129,7 +182,8 @@ public final class ServerEngine {
     func containerState(_ database: DatabaseID) -> ContainerState {
         let key = ContainerKey(container: database.container, environment: database.environment)
         if let state = containers[key] { return state }
-        let state = ContainerState(publicZoneIncarnation: random.next())
+        let state = ContainerState(
+            publicZoneIncarnation: derivedIncarnation("public", database.container, database.environment.rawValue))
         containers[key] = state
         return state
     }
@@ -137,9 +191,12 @@ public final class ServerEngine {
     func databases(of user: String, in database: DatabaseID) -> UserDatabases {
         let container = containerState(database)
         if let dbs = container.users[user] { return dbs }
+        let place = [database.container, database.environment.rawValue, user]
         let dbs = UserDatabases(
-            user: user, privateIncarnation: random.next(), sharedIncarnation: random.next(),
-            defaultZoneIncarnation: random.next()
+            user: user,
+            privateIncarnation: derivedIncarnation("private", place[0], place[1], place[2]),
+            sharedIncarnation: derivedIncarnation("shared", place[0], place[1], place[2]),
+            defaultZoneIncarnation: derivedIncarnation("default-zone", place[0], place[1], place[2])
         )
         container.users[user] = dbs
         return dbs

@@ -170,6 +170,10 @@ final class ContainerState {
             zoneID: .defaultZone(ownerName: RecordZoneID.publicOwnerName), incarnation: publicZoneIncarnation
         )
     }
+
+    init(publicZone: ZoneState) {
+        self.publicZone = publicZone
+    }
 }
 
 extension RecordZoneID {

@@ -12,6 +12,7 @@ public final class ServerCore {
         self.engine = engine
         self.push = push
         engine.commitObservers.append { commit in push.handle(commit) }
+        engine.databaseChangeObservers.append { event in push.handle(event) }
     }
 }
 
@@ -172,13 +173,13 @@ public struct InProcessCloudService: CloudService {
     }
 
     public func shareZone(_ zoneID: RecordZoneID, with participants: [String]) async throws {
-        try run { (e) throws(CloudError) in
+        _ = try run { (e) throws(CloudError) in
             try e.shareRecordZone(caller: caller, database: database(.private), zoneID: zoneID, participants: participants, revoke: false)
         }
     }
 
     public func revokeShare(_ zoneID: RecordZoneID, from participants: [String]) async throws {
-        try run { (e) throws(CloudError) in
+        _ = try run { (e) throws(CloudError) in
             try e.shareRecordZone(caller: caller, database: database(.private), zoneID: zoneID, participants: participants, revoke: true)
         }
     }

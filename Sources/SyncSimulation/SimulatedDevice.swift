@@ -30,7 +30,11 @@ public final class SimulatedDevice {
     public let user: String
     /// The push token / device ID the server knows it by.
     public let deviceID: String
+    /// The in-process connection, unwrapped.
     public let service: InProcessCloudService
+    /// The connection the device's sync engine and the simulation's actions
+    /// use: ``service`` passed through `SimulationSetup.connectionWrapper`.
+    public let connection: any CloudService
     public let store: any LocalStore
     public private(set) var engine: DeviceSyncEngine!
     public private(set) var isOnline = true
@@ -42,14 +46,17 @@ public final class SimulatedDevice {
     public private(set) var lastError: CloudError?
 
     init(setup: SimulationSetup.Device, server: SimulatedServer, container: String, clock: any SyncClock,
+         wrapper: (@Sendable (any CloudService, String) -> any CloudService)?,
          onEvent: @escaping (SimulatedDevice, SyncEvent) -> Void) throws {
         name = setup.name
         user = setup.user
         deviceID = "\(setup.user)-\(setup.name)"
-        service = try server.connect(user: setup.user, deviceID: deviceID, container: container)
+        let service = try server.connect(user: setup.user, deviceID: deviceID, container: container)
+        self.service = service
+        connection = wrapper.map { $0(service, setup.name) } ?? service
         try server.registerDevice(user: setup.user, deviceID: deviceID, container: container)
         store = try setup.storePath.map { try SQLiteLocalStore(path: $0) } ?? InMemoryLocalStore()
-        engine = DeviceSyncEngine(service: service, store: store, clock: clock) { [unowned self] event in
+        engine = DeviceSyncEngine(service: connection, store: store, clock: clock) { [unowned self] event in
             self.record(event)
             onEvent(self, event)
         }

@@ -33,7 +33,8 @@ public final class Simulation {
             guard seen.insert(deviceSetup.name).inserted else {
                 throw CloudError(.invalidArguments, "Two devices are named '\(deviceSetup.name)'; device names must be unique.")
             }
-            let device = try SimulatedDevice(setup: deviceSetup, server: server, container: setup.container, clock: clock) {
+            let device = try SimulatedDevice(setup: deviceSetup, server: server, container: setup.container, clock: clock,
+                wrapper: setup.connectionWrapper) {
                 [unowned self] device, event in
                 self.log(.sync(event), device: device.name)
             }
@@ -160,14 +161,14 @@ public final class Simulation {
     @discardableResult
     public func purgeZone(_ zoneID: RecordZoneID, on device: SimulatedDevice) async -> ActionOutcome {
         await perform("purge zone \(zoneID.zoneName) (the user deleted its data in Settings)", on: device, sending: false) { device in
-            try await device.service.purgeRecordZone(in: .private, zoneID)
+            try await device.connection.purgeRecordZone(in: .private, zoneID)
         }
     }
 
     @discardableResult
     public func encryptedDataReset(on device: SimulatedDevice) async -> ActionOutcome {
         await perform("encrypted-data reset (every private zone goes)", on: device, sending: false) { device in
-            try await device.service.encryptedDataReset()
+            try await device.connection.encryptedDataReset()
         }
     }
 
@@ -177,9 +178,9 @@ public final class Simulation {
         let verb = revoke ? "stop sharing" : "share"
         return await perform("\(verb) zone \(zoneName) with \(participants.joined(separator: ", "))", on: device, sending: false) { device in
             if revoke {
-                try await device.service.revokeShare(zoneID, from: participants)
+                try await device.connection.revokeShare(zoneID, from: participants)
             } else {
-                try await device.service.shareZone(zoneID, with: participants)
+                try await device.connection.shareZone(zoneID, with: participants)
             }
         }
     }
@@ -207,12 +208,16 @@ public final class Simulation {
         }
     }
 
-    /// Fetches one batch with `resultsLimit`, caching its token: call again to take the next.
+    /// Fetches one batch with `resultsLimit`, caching its token: call again to
+    /// take the next (database changes first, then each waiting zone's batches).
     @discardableResult
     public func fetchOneBatch(on device: SimulatedDevice, resultsLimit: Int) async -> ActionOutcome {
-        await perform("fetch one batch (resultsLimit \(resultsLimit))", on: device, sending: false) { device in
-            try await device.engine.fetchChanges(resultsLimit: resultsLimit, stopAfterBatches: 1)
+        var more = false
+        let outcome = await perform("fetch one batch (resultsLimit \(resultsLimit))", on: device, sending: false) { device in
+            more = try await device.engine.fetchNextBatch(resultsLimit: resultsLimit)
         }
+        guard case .done = outcome else { return outcome }
+        return .done(more ? "fetched one batch; more to fetch" : "fetched one batch; nothing more to fetch")
     }
 
     /// Sends pending changes, then fetches everything.
@@ -246,7 +251,7 @@ public final class Simulation {
     @discardableResult
     public func compact(on device: SimulatedDevice, keepLast: Int = 0) async -> ActionOutcome {
         await perform("compact history (keep last \(keepLast))", on: device, sending: false) { device in
-            try await device.service.compactHistory(in: nil, zoneID: nil, keepLast: keepLast)
+            try await device.connection.compactHistory(in: nil, zoneID: nil, keepLast: keepLast)
         }
     }
 
@@ -254,7 +259,7 @@ public final class Simulation {
     @discardableResult
     public func subscribe(_ subscription: Subscription, in scope: DatabaseScope, on device: SimulatedDevice) async -> ActionOutcome {
         await perform("subscribe \(subscription.subscriptionID) (\(scope.rawValue))", on: device, sending: false) { device in
-            let results = try await device.service.modifySubscriptions(in: scope, saving: [subscription], deleting: [])
+            let results = try await device.connection.modifySubscriptions(in: scope, saving: [subscription], deleting: [])
             if case .failure(let error)? = results.first { throw error }
         }
     }

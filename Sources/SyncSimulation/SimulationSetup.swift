@@ -28,10 +28,15 @@ public struct SimulationSetup: Sendable {
     public var devices: [Device]
     /// How many events the simulation keeps for display (older ones are dropped).
     public var eventLimit: Int
+    /// Wraps each device's connection (given the device's name) before its
+    /// sync engine and the simulation's actions use it, e.g. to observe every
+    /// request and response; `nil`: the connection as is.
+    public var connectionWrapper: (@Sendable (any CloudService, _ deviceName: String) -> any CloudService)?
 
     public init(
         seed: UInt64 = 1, server: ServerConfiguration? = nil, push: PushConfiguration = PushConfiguration(),
-        container: String = "iCloud.com.example.SyncScope", users: [String], devices: [Device], eventLimit: Int = 5_000
+        container: String = "iCloud.com.example.SyncScope", users: [String], devices: [Device], eventLimit: Int = 5_000,
+        connectionWrapper: (@Sendable (any CloudService, _ deviceName: String) -> any CloudService)? = nil
     ) {
         self.seed = seed
         self.server = server ?? ServerConfiguration(seed: seed)
@@ -40,5 +45,6 @@ public struct SimulationSetup: Sendable {
         self.users = users
         self.devices = devices
         self.eventLimit = eventLimit
+        self.connectionWrapper = connectionWrapper
     }
 }

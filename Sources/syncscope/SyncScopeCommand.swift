@@ -10,7 +10,10 @@ struct SyncScopeCommand: AsyncParsableCommand {
             signed change tokens) and devices that sync with it. With no subcommand it \
             opens the inspector.
             """,
-        subcommands: [InspectCommand.self, DemoCommand.self, BenchCommand.self],
+        subcommands: [
+            InspectCommand.self, LessonCommand.self, DemoCommand.self, RunCommand.self, LessonsCommand.self, ServeCommand.self,
+            ClientCommand.self, BenchCommand.self,
+        ],
         defaultSubcommand: InspectCommand.self
     )
 }

@@ -216,26 +216,30 @@ private struct Scenario {
         }
     }
 
-    /// The device's cache against a fresh fetch with no tokens.
     private func check(_ device: TestDevice) async throws {
-        let who = name(device)
-        for scope in [DatabaseScope.private, .shared] {
-            let serverZones = try await device.service.serverZoneIDs(scope: scope)
-            let known = try device.store.knownZones(in: scope).map(\.zoneID)
-            guard known == serverZones else {
-                throw ConvergenceTests.Divergence(description: "\(who) knows \(scope.rawValue) zones \(known), the server has \(serverZones)")
-            }
-            var expected: [Record] = []
-            for zone in serverZones { expected += try await device.service.serverRecords(in: zone, scope: scope) }
-            let cached = try device.store.allRecords(in: scope)
-            guard cached == expected.sorted(by: { $0.recordID < $1.recordID }) else {
-                let mine = Set(cached.map(\.description)), theirs = Set(expected.map(\.description))
-                throw ConvergenceTests.Divergence(description: """
-                    \(who)'s \(scope.rawValue) cache differs from the server.
-                      only on device: \(mine.subtracting(theirs).sorted())
-                      only on server: \(theirs.subtracting(mine).sorted())
-                    """)
-            }
+        try await checkCacheEqualsServer(device, name: name(device))
+    }
+}
+
+/// The device's cache (zones and records of both databases) against a fresh
+/// fetch with no tokens; throws a ``ConvergenceTests/Divergence`` saying what differs.
+func checkCacheEqualsServer(_ device: TestDevice, name who: String) async throws {
+    for scope in [DatabaseScope.private, .shared] {
+        let serverZones = try await device.service.serverZoneIDs(scope: scope)
+        let known = try device.store.knownZones(in: scope).map(\.zoneID)
+        guard known == serverZones else {
+            throw ConvergenceTests.Divergence(description: "\(who) knows \(scope.rawValue) zones \(known), the server has \(serverZones)")
+        }
+        var expected: [Record] = []
+        for zone in serverZones { expected += try await device.service.serverRecords(in: zone, scope: scope) }
+        let cached = try device.store.allRecords(in: scope)
+        guard cached == expected.sorted(by: { $0.recordID < $1.recordID }) else {
+            let mine = Set(cached.map(\.description)), theirs = Set(expected.map(\.description))
+            throw ConvergenceTests.Divergence(description: """
+                \(who)'s \(scope.rawValue) cache differs from the server.
+                  only on device: \(mine.subtracting(theirs).sorted())
+                  only on server: \(theirs.subtracting(mine).sorted())
+                """)
         }
     }
 }

@@ -13,11 +13,12 @@ final class FakeRealClock: RealClock {
 /// The demo world with the writer stopped and the clock paused, in a
 /// controller laid out for `size`.
 func makeInspector(
-    seed: UInt64 = 1, size: Size = Size(width: 80, height: 24), paused: Bool = true, writer: Bool = false,
-    realClock: FakeRealClock = FakeRealClock()
+    seed: UInt64? = nil, size: Size = Size(width: 80, height: 24), paused: Bool = true, writer: Bool = false,
+    writerInterval: Milliseconds = 3_000, speed: Double = 1, realClock: FakeRealClock = FakeRealClock()
 ) async throws -> InspectorController {
-    let simulation = try await DemoWorld.make(seed: seed, writerRunning: writer)
-    return InspectorController(simulation: simulation, paused: paused, screenSize: size, realClock: realClock)
+    let world = try await DemoWorld.make(seed: seed, writerRunning: writer, writerInterval: writerInterval)
+    return InspectorController(
+        simulation: world.simulation, keepAlive: world.runner, paused: paused, speed: speed, screenSize: size, realClock: realClock)
 }
 
 extension InspectorController {
@@ -52,6 +53,34 @@ extension InspectorController {
             await handle(.character("k"))
         }
         #expect(state.zone?.displayName(for: user) == name)
+    }
+
+    /// Selects a record of the records pane by name.
+    func selectRecord(_ name: String) async throws {
+        for _ in InspectorPane.allCases where state.pane != .records { await handle(.tab) }
+        await handle(.character("g"))
+        for _ in 0..<state.snapshot.records.count where state.record?.name != name { await handle(.character("j")) }
+        try #require(state.record?.name == name, "no record \(name) in \(state.snapshot.records.rows.map(\.name))")
+    }
+
+    /// The label of the focused field of the open form.
+    var focusedField: String? {
+        guard case .form(_, let form)? = state.overlay, form.fields.indices.contains(form.focus) else { return nil }
+        return form.fields[form.focus].label
+    }
+
+    /// Opens the edit form of the selected record, replaces one field and submits.
+    func editField(_ label: String, to text: String) async throws {
+        await handle(.character("e"))
+        guard case .form(_, let form)? = state.overlay else {
+            Issue.record("no edit form: \(lines.joined(separator: "\n"))")
+            return
+        }
+        for _ in form.fields where focusedField != label { await handle(.tab) }
+        try #require(focusedField == label, "no field \(label) in \(form.fields.map(\.label))")
+        await press(.control("a"), .control("k"))
+        await type(text)
+        await handle(.enter)
     }
 
     /// Lets the simulation run: pushes arrive, devices fetch.

@@ -28,8 +28,8 @@ struct InspectorLoopTests {
 
     @Test func runningItWaitsExactlyUntilTheNextEventAndMovesTheClockAtTheChosenSpeed() async throws {
         let clock = FakeRealClock()
-        let simulation = try await DemoWorld.make(seed: 1, writerRunning: true)
-        let inspector = InspectorController(simulation: simulation, paused: false, speed: 2, screenSize: size, realClock: clock)
+        let inspector = try await makeInspector(paused: false, writer: true, speed: 2, realClock: clock)
+        let simulation = inspector.simulation
         let start = simulation.clock.now()
         let writerDue = try #require(simulation.writer?.nextActionTime)
         let backend = try await run(inspector, [.wait, .wait, .wait, .wait, .wait, .key(.character("q"))], clock: clock)
@@ -46,8 +46,8 @@ struct InspectorLoopTests {
 
     @Test func theWritersChangesReachTheScreenWithoutAKey() async throws {
         let clock = FakeRealClock()
-        let simulation = try await DemoWorld.make(seed: 2, writerRunning: true, writerInterval: 1_000)
-        let inspector = InspectorController(simulation: simulation, paused: false, speed: 10, screenSize: size, realClock: clock)
+        let inspector = try await makeInspector(seed: 2, paused: false, writer: true, writerInterval: 1_000, speed: 10, realClock: clock)
+        let simulation = inspector.simulation
         let backend = try await run(inspector, Array(repeating: .wait, count: 40) + [.key(.character("q"))], clock: clock)
         #expect((simulation.writer?.actions ?? 0) >= 3)
         #expect(backend.drawCount > 3)
@@ -90,8 +90,7 @@ struct InspectorLoopTests {
 
     @Test func spacePausesAndTheLoopStopsAskingForTicks() async throws {
         let clock = FakeRealClock()
-        let simulation = try await DemoWorld.make(seed: 1, writerRunning: true)
-        let inspector = InspectorController(simulation: simulation, paused: false, screenSize: size, realClock: clock)
+        let inspector = try await makeInspector(paused: false, writer: true, realClock: clock)
         let backend = try await run(inspector, [.wait, .key(.character(" ")), .key(.character("j")), .key(.character("q"))], clock: clock)
         #expect(backend.requestedTimeouts[0] >= 0)
         #expect(Array(backend.requestedTimeouts.suffix(2)) == [-1, -1])

@@ -70,21 +70,13 @@ struct InspectorPaneTests {
         await inspector.press(.character("o"))
         try await inspector.focus("iPhone")
         await createNote(inspector, name: "fresh", title: "Fresh note")
-        // Edit note-call: select it in the records pane, e, change the title.
-        await inspector.press(.character("l"))
-        while inspector.state.record?.name != "note-call" { await inspector.press(.character("j")) }
-        await inspector.press(.character("e"))
+        // Edit note-3's title, delete note-4.
+        try await inspector.selectRecord("note-3")
         let form = inspector.lines.joined(separator: "\n")
-        #expect(form.contains("Edit note-call on iPhone"), "\(form)")
-        await inspector.press(.control("a"), .control("k"))  // focus is on "body": clear it
-        await inspector.press(.tab)
-        await inspector.press(.control("u"))
-        await inspector.type("Call Bob back")
-        await inspector.press(.enter)
+        try await inspector.editField("title", to: "Call the plumber back")
         #expect(inspector.state.overlay == nil, "\(inspector.lines.joined(separator: "\n"))")
-        // Delete note-books.
-        await inspector.press(.character("k"))
-        #expect(inspector.state.record?.name == "note-books")
+        #expect(!form.isEmpty)
+        try await inspector.selectRecord("note-4")
         await inspector.press(.character("x"), .character("y"))
         await inspector.settle()
 
@@ -92,33 +84,36 @@ struct InspectorPaneTests {
         let screen = inspector.lines.joined(separator: "\n")
         let records = inspector.pane(.records)
         #expect(records.line(containing: "fresh")?.hasPrefix("+ ") == true, "\(screen)")
-        #expect(records.line(containing: "note-call")?.hasPrefix("~ ") == true, "\(screen)")
-        #expect(records.line(containing: "note-books")?.hasPrefix("− ") == true, "\(screen)")
-        #expect(records.line(containing: "note-trip")?.hasPrefix("  ") == true, "\(screen)")
+        #expect(records.line(containing: "note-3")?.hasPrefix("~ ") == true, "\(screen)")
+        #expect(records.line(containing: "note-4")?.hasPrefix("− ") == true, "\(screen)")
+        #expect(records.line(containing: "note-2")?.hasPrefix("  ") == true, "\(screen)")
         #expect(records.last?.hasPrefix("+1 new ~1 chg −1 del ↑0 unsent") == true, "\(screen)")
 
-        // The server's side has no note-books; the Mac's has no fresh.
+        // The server's side has no note-4; the Mac's has no fresh.
         await inspector.press(.character("v"))
         #expect(inspector.title(of: .records).contains("· server"))
-        #expect(inspector.pane(.records).line(containing: "note-books") == nil)
+        #expect(inspector.pane(.records).line(containing: "note-4") == nil)
         #expect(inspector.pane(.records).line(containing: "fresh") != nil)
         await inspector.press(.character("v"))
         #expect(inspector.title(of: .records).contains("· Mac"))
-        #expect(inspector.pane(.records).line(containing: "note-books") != nil)
+        #expect(inspector.pane(.records).line(containing: "note-4") != nil)
         #expect(inspector.pane(.records).line(containing: "fresh") == nil)
         await inspector.press(.character("v"))
 
-        // The detail of note-call shows both versions.
-        await inspector.press(.character("l"))
-        while inspector.state.record?.name != "note-call" { await inspector.press(.character("j")) }
+        // The detail of note-3 shows both versions.
+        try await inspector.selectRecord("note-3")
         await inspector.press(.enter)
         let detail = inspector.lines.joined(separator: "\n")
-        #expect(detail.contains("note-call (Note) in Notes@alice"), "\(detail)")
+        #expect(detail.contains("note-3 (Note) in Notes@alice"), "\(detail)")
         #expect(detail.contains("~ changed on the server since the device's token"), "\(detail)")
-        #expect(detail.contains("\"Call Bob back\""), "\(detail)")
+        #expect(detail.contains("\"Call the plumber back\""), "\(detail)")
         #expect(detail.contains("Mac's copy: tag"), "\(detail)")
-        #expect(detail.contains("\"Call Bob\"  (STRING)"), "\(detail)")
+        #expect(detail.contains("\"Call the plumber\"  (STRING)"), "\(detail)")
         await inspector.press(.escape)
+        #expect(inspector.state.overlay == nil)
+        await inspector.press(.character("i"))
+        #expect(inspector.state.overlay == .recordDetail, "i opens the detail too")
+        await inspector.press(.character("i"))
 
         // A record made on the offline Mac waits to be sent.
         await createNote(inspector, name: "from-mac", title: "Written offline")
@@ -134,19 +129,22 @@ struct InspectorPaneTests {
         await inspector.type("groc")
         #expect(inspector.lines[22].contains("Filter records: groc"))
         #expect(inspector.state.snapshot.records.count == 1)
-        #expect(inspector.pane(.records).line(containing: "note-groc") != nil, "\(inspector.lines.joined(separator: "\n"))")
-        #expect(inspector.pane(.records).line(containing: "note-call") == nil)
+        #expect(inspector.pane(.records).line(containing: "note-1") != nil, "\(inspector.lines.joined(separator: "\n"))")
+        #expect(inspector.pane(.records).line(containing: "note-3") == nil)
         await inspector.press(.enter)
-        #expect(inspector.pane(.records).last?.hasPrefix("/groc: 1 of 4 · Esc clears") == true)
-        // Field text matches too: "trip" is in note-trip's name and note-call's body.
+        #expect(inspector.pane(.records).last?.hasPrefix("/groc: 1 of 5 · Esc clears") == true)
+        // Names match, and so does field text, whatever the case.
         await inspector.press(.character("/"), .control("u"))
+        await inspector.type("bob")
+        #expect(inspector.state.snapshot.records.count == 1)
+        #expect(inspector.pane(.records).line(containing: "note-bob-1") != nil)
+        await inspector.press(.control("u"))
         await inspector.type("TRIP")
-        #expect(inspector.state.snapshot.records.count == 2)
-        #expect(inspector.pane(.records).line(containing: "note-call") != nil)
-        #expect(inspector.pane(.records).line(containing: "note-trip") != nil)
+        #expect(inspector.state.snapshot.records.count == 1)
+        #expect(inspector.pane(.records).line(containing: "note-2") != nil, "its title is Trip ideas (Lisbon?)")
         await inspector.press(.escape)
         #expect(inspector.state.filter.isEmpty)
-        #expect(inspector.state.snapshot.records.count == 4)
+        #expect(inspector.state.snapshot.records.count == 5)
     }
 
     @Test func tokensListEveryBatchAndRewindShowsWhatAFetchWouldReturnNow() async throws {
@@ -165,33 +163,31 @@ struct InspectorPaneTests {
         await inspector.type("2")
         await inspector.press(.enter)
         #expect(inspector.state.resultsLimit == 2)
-        var batches = 0
-        while batches < 6 {
-            await inspector.press(.character("b"))
-            batches += 1
+        var steps = 0
+        while steps < 6 {
+            await inspector.press(.character("F"))
+            steps += 1
             if inspector.state.message?.text.contains("zone Notes") == true && inspector.state.message?.text.contains("moreComing=false") == true { break }
         }
         let screen = inspector.lines.joined(separator: "\n")
-        #expect(inspector.state.snapshot.tokenTotal > before + 1)
+        #expect(steps == 3, "a database batch, then two zone batches\n\(screen)")
+        #expect(inspector.state.snapshot.tokenTotal == before + 3)
         let tokens = inspector.pane(.tokens)
-        let notes = tokens.filter { $0.contains("Notes") }
-        // Newest first: the last step's batch (1 change, the end) above the first (2 changes, moreComing).
-        #expect(notes.first?.contains(" 1 ") == true && notes.first?.contains("more") == false, "\(screen)")
-        #expect(notes.dropFirst().first?.contains("more    2") == true, "\(screen)")
-        // Each step passes through changes/database first.
-        #expect(tokens[2].contains("db private"), "\(screen)")
+        // Newest first: the second zone batch (1 change) above the first (2 changes, moreComing), above the database batch.
+        #expect(tokens[1].contains("Notes") && tokens[1].contains("       1 ") && !tokens[1].contains("more"), "\(screen)")
+        #expect(tokens[2].contains("Notes") && tokens[2].contains("more    2"), "\(screen)")
+        #expect(tokens[3].contains("db private") && tokens[3].contains("#1"), "\(screen)")
         #expect(inspector.pane(.zones).line(containing: "Notes")?.contains("in sync") == true, "\(screen)")
 
-        // Rewind to the Notes token from before the three notes.
+        // Rewind to the Mac's Notes token from before the three notes.
         await inspector.press(.tab, .tab)
         #expect(inspector.state.pane == .tokens)
-        let oldRow = try #require(inspector.state.snapshot.tokens.reversed().enumerated().first { index, receipt in
-            index > 0 && receipt.zoneID == notesZone && receipt.time < inspector.simulation.clock.now() - 1 && !receipt.moreComing
-                && receipt.batchIndex == 0 && receipt.changeCount > 2
-        }?.offset)
+        let history = inspector.state.snapshot.tokens
+        let older = try #require(history.prefix(before).lastIndex { $0.zoneID == notesZone })
+        let oldRow = inspector.state.snapshot.tokenTotal - 1 - older
         for _ in 0..<oldRow { await inspector.press(.character("j")) }
         var rewind = inspector.pane(.records).joined(separator: "\n")
-        #expect(inspector.title(of: .records).contains("Rewind to token …"), "\(rewind)")
+        #expect(inspector.title(of: .records).contains("Rewind to token …\(history[older].token.shortForm)"), "\(rewind)")
         #expect(rewind.contains("returns 3 changes"), "\(rewind)")
         #expect(rewind.contains("~ n1 (Note) changed"), "\(rewind)")
         #expect(rewind.contains("~ n3 (Note) changed"), "\(rewind)")
@@ -227,15 +223,16 @@ struct InspectorPaneTests {
         #expect(row.contains("#\(run.id) +3"), "\(screen)")
         #expect(row.contains("250ms"), "\(screen)")
 
-        // A note whose title begins with "Call" also fires the Mac's query subscription.
+        // note-1 is not done: editing it fires alice's query subscription for open notes too.
         try await inspector.focus("iPhone")
-        await createNote(inspector, name: "call-mom", title: "Call mom")
+        try await inspector.selectRecord("note-1")
+        try await inspector.editField("title", to: "Groceries and soap")
         await inspector.settle()
         try await inspector.focus("Mac")
-        let query = try #require(inspector.pane(.notifications).line(containing: "call-mom"), "\(inspector.lines.joined(separator: "\n"))")
+        let query = try #require(inspector.pane(.notifications).line(containing: "note-1"), "\(inspector.lines.joined(separator: "\n"))")
         #expect(query.contains("query"))
-        #expect(query.contains("created"))
-        #expect(query.contains("call-notes"))
+        #expect(query.contains("updated"))
+        #expect(query.contains("open-notes"))
 
         // Offline, the push service holds the latest notification for it.
         await inspector.press(.character("o"))
@@ -253,19 +250,13 @@ struct InspectorPaneTests {
         #expect(inspector.state.message?.kind == .warning)
         #expect(inspector.lines[22].contains("iPhone is offline"))
         // Both devices change the same note; the iPhone's change reaches the server second.
-        await inspector.press(.character("l"))
-        while inspector.state.record?.name != "note-call" { await inspector.press(.character("j")) }
-        await inspector.press(.character("e"), .tab, .control("u"))
-        await inspector.type("Call Bob (iPhone)")
-        await inspector.press(.enter)
+        try await inspector.selectRecord("note-3")
+        try await inspector.editField("title", to: "Call the plumber (iPhone)")
         try await inspector.focus("Mac")
-        await inspector.press(.character("e"), .character("x"))
-        await inspector.press(.control("u"))
-        await inspector.type("by Mac")
-        await inspector.press(.enter)
+        try await inspector.editField("title", to: "Call the plumber (Mac)")
         try await inspector.focus("iPhone")
         await inspector.press(.character("o"))
-        #expect(inspector.state.message?.text.contains("serverRecordChanged on note-call") == true, "\(String(describing: inspector.state.message))")
+        #expect(inspector.state.message?.text.contains("serverRecordChanged on note-3") == true, "\(String(describing: inspector.state.message))")
 
         // A server error: purging a zone that is already gone.
         await inspector.press(.character("z"))

@@ -25,7 +25,7 @@ struct InspectorRenderTests {
         #expect(inspector.title(of: .records).contains("Records: Notes · server|iPhone"))
         let records = inspector.pane(.records)
         #expect(records[0].hasPrefix("   name"))
-        #expect(records.map { String($0.dropFirst(3).prefix(14)) }.filter { $0.hasPrefix("note-") }.count == 4, "\(screen)")
+        #expect(records.map { String($0.dropFirst(3).prefix(14)) }.filter { $0.hasPrefix("note-") }.count == 5, "\(screen)")
         #expect(records.last == "+0 new ~0 chg −0 del ↑0 unsent    ")
         // Tokens: a database token per scope and a zone token per zone.
         let tokens = inspector.pane(.tokens)
@@ -130,10 +130,12 @@ struct InspectorRenderTests {
         inspector.refresh()
         await inspector.press(.tab, .tab, .character("?"), .escape)
         #expect(inspector.recordListBuilds == builds, "nothing changed in Notes")
-        // bob writes in his own zone: alice's Notes is untouched.
+        // bob writes in a zone of his own: alice's Notes is untouched.
         let iPad = try inspector.device("iPad")
+        await inspector.simulation.createZone("Journal", on: iPad)
         await inspector.simulation.save(
-            Record(recordID: RecordID(recordName: "entry-2", zoneID: DemoWorld.journal), recordType: "Entry", fields: ["text": "hi"]), on: iPad)
+            Record(recordID: RecordID(recordName: "entry-1", zoneID: RecordZoneID(zoneName: "Journal", ownerName: "bob")),
+                   recordType: "Entry", fields: ["text": "hi"]), on: iPad)
         await inspector.settle()
         #expect(inspector.recordListBuilds == builds)
         // A change in Notes rebuilds them once.

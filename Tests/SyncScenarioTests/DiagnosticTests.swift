@@ -17,7 +17,7 @@ struct DiagnosticTests {
 
     @Test func unknownKeyFarFromAnyListsTheKnownKeys() {
         #expect(stepProblems("  - send: {device: Mac, hurry: true}\n") == [
-            "steps.yaml:8:25: error: unknown key 'hurry' in send; send takes device",
+            "steps.yaml:8:25: error: unknown key 'hurry' in send; send takes device and mergeConflicts",
         ])
     }
 
@@ -116,7 +116,7 @@ struct DiagnosticTests {
               - subscribe: {user: alice, subscriptionID: q, type: query, recordType: Note, firesOn: [create], predicate: [{field: title, comparator: beginsWith, value: A}]}
             """) == .subscribe(SubscriptionSetup(
                 owner: .user("alice"), subscriptionID: "q", type: .query, recordType: "Note",
-                predicate: [.init("title", .beginsWith, .string("A"))], firesOn: [.create])))
+                predicate: QueryPredicate([QueryFilter("title", .beginsWith, .string("A"))]), options: .firesOnRecordCreation)))
         #expect(stepProblems("""
               - subscribe: {user: alice, subscriptionID: q, type: query, recordType: Note, firesOn: [create], predicate: [{field: n, comparator: IN, value: 3}]}
             """) == ["steps.yaml:8:145: error: IN needs a list of values, got INT64 3"])
@@ -260,6 +260,45 @@ struct DiagnosticTests {
         ])
     }
 
+    @Test func lastSendMustComeAfterASend() {
+        #expect(problems("""
+            devices: [{name: Mac, user: alice}]
+            steps:
+              - fetch: Mac
+              - expect: {lastSend: {saved: []}}
+              - send: Mac
+              - expect: {lastSend: {saved: []}}
+            """) == [
+            "lesson.yaml:4:14: error: lastSend checks a send, but no send, sync or burst step comes before it; add a send or sync step before this check",
+        ])
+    }
+
+    @Test func newChecksAndOptionsReportWrongValues() {
+        #expect(stepProblems("""
+              - send: {device: Mac, mergeConflicts: sometimes}
+              - fetch: {device: Mac, zone: Notes, interruptAfter: 0}
+              - fetch: {device: Mac, zone: Notes, fetchAllChanges: false, interruptAfter: 2}
+              - expect: {notifications: {device: Mac, reasons: [recordMoved]}}
+              - expect: {notifications: {device: Mac, type: database, reasons: [created]}}
+              - expect: {lastFetch: {deletions: [{record: a, kind: Note}]}}
+              - expect: {pending: {device: Mac}}
+              - expect: {subscriptions: {ids: [a]}}
+              - expect: {lastSend: {device: Mac}}
+            """) == [
+            "steps.yaml:8:41: error: mergeConflicts must be true or false, got 'sometimes'",
+            "steps.yaml:9:55: error: interruptAfter must be at least 1, got 0",
+            "steps.yaml:10:79: error: interruptAfter stops a fetch of several batches, but fetchAllChanges: false fetches only one; remove one of them",
+            "steps.yaml:11:53: error: unknown query notification reason 'recordMoved'; use recordCreated, recordUpdated or recordDeleted",
+            "steps.yaml:12:68: error: reasons applies to query notifications, not database ones; use type: query, or remove 'reasons'",
+            // The two fetches above have errors, so they do not count as fetches.
+            "steps.yaml:13:14: error: lastFetch checks a fetch, but no fetch or sync step comes before it; add a fetch or sync step before this check",
+            "steps.yaml:13:50: error: unknown key 'kind' in a deletion; a deletion takes record and type",
+            "steps.yaml:14:23: error: pending checks nothing; give 'count' or 'records'",
+            "steps.yaml:15:29: error: subscriptions needs 'device' or 'user'",
+            "steps.yaml:16:24: error: lastSend checks nothing; give 'saved', 'deleted' or 'conflicts'",
+        ])
+    }
+
     @Test func unknownChecksAndErrorCodesSuggestTheClosest() {
         #expect(stepProblems("""
               - send: Mac
@@ -271,7 +310,7 @@ struct DiagnosticTests {
             "steps.yaml:9:14: error: unknown check 'cahce' in expect; did you mean 'cache'?",
             "steps.yaml:10:21: error: unknown error code 'changeTokenExpird'; did you mean 'changeTokenExpired'?",
             "steps.yaml:11:21: error: unknown error code 'TOKEN_GONE'; use a CloudError code such as changeTokenExpired, a server code such as CHANGE_TOKEN_EXPIRED, or none",
-            "steps.yaml:12:25: error: lastFetch checks nothing; give 'records', 'deletions', 'zones', 'deletedZones', 'moreComing' or 'tokenChanged'",
+            "steps.yaml:12:25: error: lastFetch checks nothing; give 'records', 'deletions', 'zones', 'deletedZones', 'moreComing', 'tokenChanged' or 'batches'",
         ])
     }
 

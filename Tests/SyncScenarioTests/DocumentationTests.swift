@@ -56,6 +56,7 @@ struct DocumentationTests {
             steps:
               - createZone: {device: iPhone, zone: Notes}
               - fetch: {device: Mac, zone: Notes, capture: first}
+              - send: iPhone
 
             """
         for block in steps {

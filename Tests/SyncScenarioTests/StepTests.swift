@@ -137,12 +137,12 @@ struct StepTests {
             """)
         #expect(step == .subscribe(SubscriptionSetup(
             owner: .device("Mac"), subscriptionID: "open-notes", type: .query, zone: ZoneRef("Notes"), recordType: "Note",
-            predicate: [
-                .init("done", .equals, .int64(0)),
-                .init("title", .beginsWith, .string("Gro")),
-                .init("priority", .in, .list(.int64, [.int64(1), .int64(2)])),
-            ],
-            firesOn: [.create, .update], firesOnce: true,
+            predicate: QueryPredicate([
+                QueryFilter("done", .equals, .int64(0)),
+                QueryFilter("title", .beginsWith, .string("Gro")),
+                QueryFilter("priority", .in, .list(.int64, [.int64(1), .int64(2)])),
+            ]),
+            options: [.firesOnRecordCreation, .firesOnRecordUpdate, .firesOnce],
             notificationInfo: .init(alertBody: "Changed", shouldSendContentAvailable: true, desiredKeys: ["title"], collapseIDKey: "notes"))))
     }
 
@@ -155,10 +155,45 @@ struct StepTests {
             """)
         #expect(steps == [
             .subscribe(SubscriptionSetup(owner: .user("bob"), subscriptionID: "shared-db", type: .database, database: .shared)),
-            .subscribe(SubscriptionSetup(owner: .user("alice"), subscriptionID: "notes", type: .zone, zone: ZoneRef("Notes"))),
+            .subscribe(SubscriptionSetup(owner: .user("alice"), subscriptionID: "notes", type: .recordZone, zone: ZoneRef("Notes"))),
             .unsubscribe(UnsubscribeAction(owner: .user("bob"), subscriptionID: "shared-db", database: .shared)),
             .unsubscribe(UnsubscribeAction(owner: .device("Mac"), subscriptionID: "notes")),
         ])
+    }
+
+    @Test func subscriptionTypeRecordZoneIsAcceptedForZoneAndFiresOnceFalseSetsNoOption() throws {
+        let steps = try kinds("""
+              - subscribe: {user: alice, subscriptionID: notes, type: recordZone, zone: Notes}
+              - subscribe: {user: alice, subscriptionID: q, type: query, recordType: Note, firesOn: [delete, delete], firesOnce: false}
+            """)
+        #expect(steps == [
+            .subscribe(SubscriptionSetup(owner: .user("alice"), subscriptionID: "notes", type: .recordZone, zone: ZoneRef("Notes"))),
+            .subscribe(SubscriptionSetup(
+                owner: .user("alice"), subscriptionID: "q", type: .query, recordType: "Note", options: .firesOnRecordDeletion)),
+        ])
+    }
+
+    @Test func unknownFiresOnEventNamesTheScenarioSpellings() {
+        #expect(stepProblems("""
+              - subscribe: {user: alice, subscriptionID: q, type: query, recordType: Note, firesOn: [insert]}
+            """) == ["steps.yaml:8:90: error: unknown firesOn event 'insert'; use create, update or delete"])
+    }
+
+    @Test func aSetupBecomesTheSubscriptionTheServerStoresWithItsZoneResolved() throws {
+        let zoneID = RecordZoneID(zoneName: "Notes", ownerName: "alice")
+        let step = try kind("""
+              - subscribe: {user: alice, subscriptionID: q, type: query, zone: Notes, recordType: Note, firesOn: [create], firesOnce: true, predicate: [{field: done, comparator: EQUALS, value: 0}], notificationInfo: {shouldSendContentAvailable: true}}
+            """)
+        guard case .subscribe(let setup)? = step else {
+            Issue.record("not a subscribe step: \(String(describing: step))")
+            return
+        }
+        #expect(try setup.subscription(zoneID: zoneID) == .query(QuerySubscription(
+            subscriptionID: "q", recordType: "Note", predicate: QueryPredicate([QueryFilter("done", .equals, .int64(0))]), zoneID: zoneID,
+            options: [.firesOnRecordCreation, .firesOnce], notificationInfo: NotificationInfo(shouldSendContentAvailable: true))))
+        let zone = SubscriptionSetup(owner: .user("alice"), subscriptionID: "z", type: .recordZone, zone: ZoneRef("Notes"))
+        #expect(try zone.subscription(zoneID: zoneID) == .recordZone(RecordZoneSubscription(subscriptionID: "z", zoneID: zoneID)))
+        #expect(throws: CloudError.self) { try zone.subscription(zoneID: nil) }
     }
 
     @Test func compactDefaultsToEverythingAndKeepingNothing() throws {
@@ -259,6 +294,59 @@ struct ExpectationTests {
             zones: [ZoneRef("Notes", ownerName: "alice")],
             deletedZones: [ExpectedDeletedZone(ZoneRef("Old")), ExpectedDeletedZone(ZoneRef("Trips"), reason: .purged)],
             moreComing: true, tokenChanged: false))))
+    }
+
+    @Test func lastFetchChecksBatchesAndDeletionsWithTheirTypes() throws {
+        let step = try kinds("""
+              - fetch: {device: Mac, zone: Notes}
+              - expect: {lastFetch: {deletions: [note-1, {record: note-2, type: Note}], batches: 3}}
+            """).last
+        #expect(step == .expect(.lastFetch(LastFetchExpectation(
+            deletions: ["note-1", ExpectedDeletion("note-2", recordType: "Note")], batches: 3))))
+    }
+
+    @Test func sendCanLeaveConflictsUnmerged() throws {
+        let steps = try kinds("""
+              - send: {device: Mac, mergeConflicts: false}
+              - send: {device: Mac, mergeConflicts: true}
+              - send: Mac
+            """)
+        #expect(steps == [
+            .send(device: "Mac", mergeConflicts: false),
+            .send(device: "Mac", mergeConflicts: true),
+            .send(device: "Mac", mergeConflicts: true),
+        ])
+        #expect(steps.first?.device == "Mac")
+    }
+
+    @Test func fetchCanBeInterruptedAfterSomeBatches() throws {
+        let step = try kind("  - fetch: {device: Mac, zone: Notes, token: nil, resultsLimit: 2, interruptAfter: 2}\n")
+        #expect(step == .fetch(FetchAction(
+            device: "Mac", target: .zoneChanges([ZoneRef("Notes")]), token: .noToken, resultsLimit: 2, interruptAfter: 2)))
+    }
+
+    @Test func lastSendPendingAndSubscriptionsChecksReadEveryPart() throws {
+        let steps = try kinds("""
+              - send: Mac
+              - expect: {lastSend: {device: Mac, saved: [a, b], deleted: [], conflicts: [a]}}
+              - expect: {lastSend: {conflicts: []}}
+              - expect: {pending: {device: Mac, count: 2, records: [a]}}
+              - expect: {subscriptions: {user: bob, database: shared, ids: []}}
+              - expect: {subscriptions: {device: Mac, ids: [notes, open-notes]}}
+            """)
+        #expect(Array(steps.dropFirst()) == [
+            .expect(.lastSend(LastSendExpectation(device: "Mac", saved: ["a", "b"], deleted: [], conflicts: ["a"]))),
+            .expect(.lastSend(LastSendExpectation(conflicts: []))),
+            .expect(.pending(PendingExpectation(device: "Mac", count: 2, records: ["a"]))),
+            .expect(.subscriptions(SubscriptionsExpectation(owner: .user("bob"), database: .shared, ids: []))),
+            .expect(.subscriptions(SubscriptionsExpectation(owner: .device("Mac"), ids: ["notes", "open-notes"]))),
+        ])
+    }
+
+    @Test func notificationsCheckQueryReasonsInLongOrShortForm() throws {
+        let step = try kind("  - expect: {notifications: {device: Mac, type: query, reasons: [recordCreated, updated, delete]}}\n")
+        #expect(step == .expect(.notifications(NotificationsExpectation(
+            device: "Mac", type: .query, reasons: [.recordCreated, .recordUpdated, .recordDeleted]))))
     }
 
     @Test func errorAcceptsCodesWireCodesNoneAndReasons() throws {

@@ -71,12 +71,20 @@ public struct RecordFields: Sendable, Hashable, RandomAccessCollection, Expressi
     }
 
     /// Only the named fields; `nil` keeps all of them.
+    ///
+    /// Called once per record of a fetch, so it allocates nothing beyond the
+    /// result: the fields are few and already sorted, so each wanted key is
+    /// found by binary search.
     public func filtered(to keys: [String]?) -> RecordFields {
         guard let keys else { return self }
-        if keys.isEmpty { return RecordFields() }
-        let wanted = Set(keys)
         var result = RecordFields()
-        result.storage = storage.filter { wanted.contains($0.name) }
+        guard !keys.isEmpty, !storage.isEmpty else { return result }
+        result.storage.reserveCapacity(Swift.min(keys.count, storage.count))
+        for key in keys {
+            let (found, i) = index(of: key)
+            if found, !result.storage.contains(where: { $0.name == key }) { result.storage.append(storage[i]) }
+        }
+        result.storage.sort { $0.name < $1.name }
         return result
     }
 

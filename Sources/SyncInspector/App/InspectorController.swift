@@ -32,7 +32,12 @@ public struct MonotonicClock: RealClock {
 /// calls ``run(backend:)``. Simulation calls never suspend, so nothing hops
 /// threads.
 public final class InspectorController {
-    public let simulation: Simulation
+    /// The world on screen (a lesson's restart replaces it).
+    public private(set) var simulation: Simulation
+    /// The lesson being played, if any.
+    public let lesson: LessonSession?
+    /// Whatever must live as long as the simulation (the runner that owns its files).
+    public let keepAlive: AnyObject?
     public private(set) var state: InspectorState
     public var view: InspectorView
     public var log: InspectorLog?
@@ -51,21 +56,55 @@ public final class InspectorController {
     /// How many times the record rows were rebuilt (they are cached otherwise).
     private(set) var recordListBuilds = 0
 
+    /// - Parameters:
+    ///   - simulation: the world to show (ignored when `lesson` is given: its world is shown).
+    ///   - lesson: a lesson to play step by step (Enter), with its narrative pane.
+    ///   - keepAlive: kept as long as the controller (for example the runner that built the world).
     public init(
-        simulation: Simulation, paused: Bool = false, speed: Double = 1, screenSize: Size = Size(width: 80, height: 24),
-        theme: Theme = .monochrome, realClock: any RealClock = MonotonicClock(), log: InspectorLog? = nil
+        simulation: Simulation, lesson: LessonSession? = nil, keepAlive: AnyObject? = nil, paused: Bool = false, speed: Double = 1,
+        screenSize: Size = Size(width: 80, height: 24), theme: Theme = .monochrome, realClock: any RealClock = MonotonicClock(),
+        log: InspectorLog? = nil
     ) {
-        self.simulation = simulation
+        self.simulation = lesson?.simulation ?? simulation
+        self.lesson = lesson
+        self.keepAlive = keepAlive
         self.realClock = realClock
         self.log = log
         self.view = InspectorView(theme: theme)
         state = InspectorState(
-            clock: ClockStatus(now: simulation.clock.now(), isPaused: paused, speed: max(0.01, speed)), screenSize: screenSize)
-        state.message = InspectorMessage(
-            "alice's iPhone and Mac and bob's iPad sync through a simulated server. ? shows every key.")
-        simulation.eventObserver = { [unowned self] event in self.observe(event) }
+            clock: ClockStatus(now: self.simulation.clock.now(), isPaused: paused, speed: max(0.01, speed)), screenSize: screenSize)
+        if let lesson {
+            state.message = InspectorMessage("Lesson: \(lesson.scenario.title ?? lesson.scenario.name). Enter runs the next step; b goes back to the start.")
+            lesson.onRestart = { [unowned self] simulation in self.switchTo(simulation) }
+        } else {
+            state.message = InspectorMessage(
+                "alice's iPhone and Mac and bob's iPad sync through a simulated server. ? shows every key.")
+        }
+        installObserver()
         reanchor()
         refresh()
+    }
+
+    /// A lesson's runner watches its simulation itself and passes events on.
+    private func installObserver() {
+        if let lesson {
+            lesson.runner.simulationEventObserver = { [unowned self] event in self.observe(event) }
+        } else {
+            simulation.eventObserver = { [unowned self] event in self.observe(event) }
+        }
+    }
+
+    /// Shows another world (a restarted lesson): selections start over.
+    private func switchTo(_ simulation: Simulation) {
+        self.simulation = simulation
+        generations = [:]
+        let keep = (state.focusedDevice, state.pane, state.recordsMode, state.screenSize, state.clock.speed, state.clock.isPaused)
+        state = InspectorState(clock: ClockStatus(now: simulation.clock.now(), isPaused: keep.5, speed: keep.4), screenSize: keep.3)
+        state.focusedDevice = keep.0
+        state.pane = keep.1
+        state.recordsMode = keep.2
+        installObserver()
+        reanchor()
     }
 
     // MARK: Reading the simulation
@@ -84,7 +123,13 @@ public final class InspectorController {
         snapshot.eventCount = simulation.eventCount
         snapshot.writer = simulation.writer.map { WriterStatus(isRunning: $0.isRunning, interval: $0.interval, actions: $0.actions) }
         state.clock.now = simulation.clock.now()
-        let layout = InspectorLayout(size: state.screenSize)
+        snapshot.lesson = lesson.map { lesson in
+            LessonStatus(
+                title: lesson.scenario.title ?? lesson.scenario.name, stepsRun: lesson.stepsRun, stepCount: lesson.stepCount,
+                narrative: lesson.narrative, lastStep: lesson.lastStep, nextStep: lesson.nextStepSummary,
+                failure: lesson.failure?.message)
+        }
+        let layout = InspectorLayout(size: state.screenSize, hasLesson: snapshot.lesson != nil)
 
         guard simulation.devices.indices.contains(state.focusedDevice) else {
             state.snapshot = snapshot
@@ -95,8 +140,10 @@ public final class InspectorController {
         // Zones.
         snapshot.zones = readZones(of: device)
         let entries = snapshot.zones.enumerated().compactMap { index, item in item.entry.map { (index, $0) } }
-        if state.selectedZone == nil || !entries.contains(where: { $0.1.key == state.selectedZone }) {
-            let preferred = entries.first { $0.1.scope == .private && !$0.1.zoneID.isDefaultZone } ?? entries.first
+        // Until the person picks a zone, the first custom zone is shown (one may appear later, in a lesson).
+        let preferred = entries.first { !$0.1.zoneID.isDefaultZone && $0.1.scope != .public } ?? entries.first
+        if state.selectedZone == nil || !entries.contains(where: { $0.1.key == state.selectedZone })
+            || (!state.zoneChosen && preferred?.1.key != state.selectedZone) {
             state.selectedZone = preferred?.1.key
             state.selectedRecordName = nil
             state.recordTable = TableState()
@@ -129,8 +176,9 @@ public final class InspectorController {
         state.selectedRecordName = state.recordTable.selection.flatMap { snapshot.records.row(at: $0)?.name }
 
         // Tokens, newest first on screen.
-        snapshot.tokens = Array(device.tokenHistory.suffix(InspectorSnapshot.tokenLimit))
-        snapshot.tokenTotal = device.tokenHistory.count
+        let history = lesson?.tokenReceipts(for: device) ?? device.tokenHistory
+        snapshot.tokens = Array(history.suffix(InspectorSnapshot.tokenLimit))
+        snapshot.tokenTotal = history.count
         let tokenRows = snapshot.tokens.count
         let tokenRow = state.tokenSelection.map { snapshot.tokenTotal - 1 - $0 } ?? 0
         state.tokenTable.select(min(max(0, tokenRow), max(0, tokenRows - 1)), rowCount: tokenRows, visibleRows: layout.visibleRows(of: .tokens))
@@ -447,6 +495,34 @@ public final class InspectorController {
             reanchor()
             let happened = simulation.events.suffix(max(0, min(simulation.eventCount - before, simulation.events.count)))
             say("Stepped to \(Format.clock(simulation.clock.now()))" + (happened.last.map { ": \($0)" } ?? ": nothing was due."))
+        case .lessonNext:
+            guard let lesson else { break }
+            guard !lesson.isFinished else {
+                say("The lesson is over: b starts it again, q quits.")
+                break
+            }
+            let index = lesson.stepsRun
+            let summary = lesson.nextStepSummary ?? ""
+            let outcome = await lesson.next()
+            reanchor()
+            for line in lesson.lastStep { log?.write("lesson: \(line)") }
+            if let failure = outcome.failure {
+                say("Step \(index + 1): \(failure.stepName) did not hold: \(failure.message)", kind: .error)
+            } else if let error = outcome.error {
+                say("Step \(index + 1) (\(summary)) ended with \(error.code.rawValue) (\(error.serverErrorCode)), as the lesson expects: \(error.reason)", kind: .warning)
+            } else if case .say? = outcome.step?.kind {
+                say("Step \(index + 1) of \(lesson.stepCount): read the lesson pane, then Enter.")
+            } else {
+                say("Step \(index + 1) of \(lesson.stepCount) done: \(summary)", kind: .success)
+            }
+        case .lessonRestart:
+            guard let lesson else { break }
+            do {
+                try lesson.restart()
+                say("Back to the start of the lesson: a fresh world. Enter runs the first step.")
+            } catch {
+                say("The lesson's world could not be built again: \(error)", kind: .error)
+            }
         case .setWriterRunning(let running):
             guard let writer = simulation.writer else { break }
             writer.isRunning = running
@@ -522,24 +598,12 @@ public final class InspectorController {
                 outcome = .failed(CloudError(.internalError, failed.errorMessage ?? "The fetch failed."))
             }
         case .fetchOneBatch(let limit, _):
-            guard let batches = batchesToNextStep(of: device) else {
-                outcome = .done("nothing")
-                success = "\(name) is caught up: a fetch now would return no changes."
-                break
-            }
-            // Every fetch starts with changes/database; to reach the next zone
-            // batch the step lets an empty database batch through first.
-            outcome = await simulation.perform("fetch one batch (resultsLimit \(limit))", on: device, sending: false) { device in
-                do {
-                    try await device.engine.fetchChanges(resultsLimit: limit, stopAfterBatches: batches)
-                } catch SyncClientError.interrupted {
-                    // The step stops here on purpose; the next one resumes from the cached tokens.
-                }
-            }
+            outcome = await simulation.fetchOneBatch(on: device, resultsLimit: limit)
+            let more = outcome == .done("fetched one batch; more to fetch")
             if let receipt = device.tokenHistory.dropFirst(tokensBefore).last {
                 let place = receipt.zoneID.map { "zone \($0.zoneName)" } ?? "the \(receipt.scope.rawValue) database"
                 success = "\(name) fetched one batch of \(place) (resultsLimit \(limit)): \(receipt.changeCount) change\(receipt.changeCount == 1 ? "" : "s"), token …\(receipt.token.shortForm), moreComing=\(receipt.moreComing)"
-                    + (receipt.moreComing ? ". Press b for the next batch." : ".")
+                    + (more ? ". F fetches the next batch." : "; nothing more to fetch.")
             } else {
                 success = "\(name) fetched one batch: nothing new."
             }
@@ -593,28 +657,6 @@ public final class InspectorController {
         notableDuringAction = nil
     }
 
-    /// How many batches the next one-batch step takes: the database batches
-    /// a fetch passes through (empty when nothing changed there) plus the
-    /// first batch that brings something. `nil`: nothing to fetch.
-    private func batchesToNextStep(of device: SimulatedDevice) -> Int? {
-        var batches = 0
-        let caller = Caller(user: device.user, deviceID: device.deviceID)
-        for scope in device.engine.configuration.scopes where scope.supportsChangeFetching {
-            batches += 1
-            guard let token = device.cachedDatabaseToken(for: scope) else { return batches }
-            let database = DatabaseID(container: simulation.setup.container, scope: scope)
-            let databaseChanged = simulation.server.withEngine { engine in
-                guard let batch = try? engine.fetchDatabaseChanges(caller: caller, database: database, since: token, resultsLimit: 1) else {
-                    return true  // an expired token: the engine starts over, one batch at a time
-                }
-                return !batch.changes.isEmpty || batch.moreComing
-            }
-            if databaseChanged { return batches }
-            if ((try? device.store.knownZones(in: scope)) ?? []).contains(where: \.needsFetch) { return batches + 1 }
-        }
-        return nil
-    }
-
     static func describe(_ command: InspectorCommand) -> String {
         switch command {
         case .createZone(let name, _): "create zone \(name)"
@@ -634,6 +676,8 @@ public final class InspectorController {
         case .setPaused: "pause"
         case .step: "step"
         case .setSpeed: "speed"
+        case .lessonNext: "next step"
+        case .lessonRestart: "restart the lesson"
         case .redraw: "repaint"
         case .quit: "quit"
         }

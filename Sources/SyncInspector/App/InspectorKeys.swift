@@ -22,6 +22,10 @@ public enum InspectorCommand: Hashable, Sendable {
     /// Paused: run the simulation up to its next event.
     case step
     case setSpeed(Double)
+    /// Lessons: run the next step.
+    case lessonNext
+    /// Lessons: build the world again and go back to the first step.
+    case lessonRestart
     /// Repaint the whole terminal (Ctrl-L).
     case redraw
     case quit
@@ -39,7 +43,7 @@ public enum InspectorKeys {
             HelpEntry("PgDn PgUp", "a page down / up"),
             HelpEntry("g G", "first / last row"),
             HelpEntry("1-9 d D", "device 1-9 / next / prev."),
-            HelpEntry("Enter", "open zone / record details"),
+            HelpEntry("Enter i", "open the zone / a record"),
         ]),
         HelpSection("Records", [
             HelpEntry("n", "new record in the zone"),
@@ -56,8 +60,8 @@ public enum InspectorKeys {
         ]),
         HelpSection("Sync (focused device)", [
             HelpEntry("f", "fetch now (every batch)"),
-            HelpEntry("b", "fetch one batch"),
-            HelpEntry("L", "set resultsLimit for b"),
+            HelpEntry("F", "fetch one batch"),
+            HelpEntry("L", "set resultsLimit for F"),
             HelpEntry("s", "send, then fetch"),
             HelpEntry("a", "auto-fetch on push on/off"),
             HelpEntry("o", "take offline / online"),
@@ -120,6 +124,15 @@ public enum InspectorKeys {
         case .character("D"):
             let count = max(1, state.snapshot.devices.count)
             focusDevice((state.focusedDevice + count - 1) % count, state: &state)
+        case .enter where state.snapshot.lesson != nil:
+            return [.lessonNext]
+        case .character("b") where state.snapshot.lesson != nil:
+            return [.lessonRestart]
+        case .character("i"):
+            if state.record != nil {
+                state.pane = .records
+                open(.recordDetail, state: &state)
+            }
         case .enter:
             switch state.pane {
             case .zones: focus(.records, state: &state)
@@ -182,10 +195,10 @@ public enum InspectorKeys {
             ask(.compact, "Compact \(state.device?.user ?? "?")'s history? Every token issued before now expires.", state: &state)
         case .character("f"):
             if let device { return [.fetch(device: device)] }
-        case .character("b"):
+        case .character("F"):
             if let device { return [.fetchOneBatch(resultsLimit: state.resultsLimit, device: device)] }
         case .character("L"):
-            open(.form(.resultsLimit, FormState(title: "resultsLimit for one-batch fetches (b)", fields: [
+            open(.form(.resultsLimit, FormState(title: "resultsLimit for one-batch fetches (F)", fields: [
                 FormField(label: "resultsLimit", text: "\(state.resultsLimit)"),
             ])), state: &state)
         case .character("s"):
@@ -232,7 +245,7 @@ public enum InspectorKeys {
             return []
         case .recordDetail:
             switch key {
-            case .escape, .enter, .character("q"): close(state: &state)
+            case .escape, .enter, .character("q"), .character("i"): close(state: &state)
             case .character("j"), .down, .character("k"), .up:
                 move(key, state: &state)
                 if state.record == nil { close(state: &state) }
@@ -303,7 +316,7 @@ public enum InspectorKeys {
                 return .failure(FormProblem(text: "resultsLimit is a whole number of at least 1."))
             }
             state.resultsLimit = limit
-            say("One-batch fetches (b) now ask for at most \(limit) change\(limit == 1 ? "" : "s").", state: &state)
+            say("One-batch fetches (F) now ask for at most \(limit) change\(limit == 1 ? "" : "s").", state: &state)
             return .success([])
         case .newRecord(let zone):
             let name = (form.value(of: "name") ?? "").trimmed
@@ -465,7 +478,7 @@ public enum InspectorKeys {
 
     /// Moves the selection of the focused pane.
     static func move(_ key: KeyEvent, state: inout InspectorState) {
-        let layout = InspectorLayout(size: state.screenSize)
+        let layout = state.layout
         let pane = state.overlay == .recordDetail ? InspectorPane.records : state.pane
         let visible = max(1, layout.visibleRows(of: pane))
         let normalized: KeyEvent = switch key {
@@ -492,6 +505,7 @@ public enum InspectorKeys {
             guard items.indices.contains(index), let entry = items[index].entry else { return }
             table.select(index, rowCount: items.count, visibleRows: visible)
             state.zoneTable = table
+            state.zoneChosen = true
             if state.selectedZone != entry.key {
                 state.selectedZone = entry.key
                 state.selectedRecordName = nil

@@ -21,6 +21,8 @@ public struct InspectorLayout: Hashable, Sendable {
     public var tokens: Rect
     public var notifications: Rect
     public var events: Rect?
+    /// The lesson's narrative pane (lessons only; it takes the events pane's place).
+    public var lesson: Rect?
     public var message: Rect
     public var status: Rect
 
@@ -29,7 +31,7 @@ public struct InspectorLayout: Hashable, Sendable {
     /// Screens at least this tall give the message line two rows.
     public static let twoLineMessageMinimumHeight = 30
 
-    public init(size: Size) {
+    public init(size: Size, hasLesson: Bool = false) {
         self.size = size
         let width = size.width
         let height = size.height
@@ -40,12 +42,16 @@ public struct InspectorLayout: Hashable, Sendable {
         message = Rect(x: 0, y: max(0, height - 1 - messageHeight), width: width, height: height >= 3 ? messageHeight : 0)
         let gridTop = 1
         var gridHeight = max(0, height - 2 - messageHeight)
-        if height >= Self.eventsPaneMinimumHeight {
+        events = nil
+        lesson = nil
+        if hasLesson {
+            let lessonHeight = min(16, max(8, gridHeight * 2 / 5))
+            gridHeight -= lessonHeight
+            lesson = Rect(x: 0, y: gridTop + gridHeight, width: width, height: lessonHeight)
+        } else if height >= Self.eventsPaneMinimumHeight {
             let eventsHeight = min(12, max(6, gridHeight / 4))
             gridHeight -= eventsHeight
             events = Rect(x: 0, y: gridTop + gridHeight, width: width, height: eventsHeight)
-        } else {
-            events = nil
         }
         let leftWidth = min(max(44, width * 45 / 100), 76, width)
         let rightWidth = max(0, width - leftWidth)

@@ -109,6 +109,8 @@ public struct InspectorState: Sendable {
     public var recordsMode: RecordsMode = .both
     /// The zone whose records are shown (kept by identity, not by row).
     public var selectedZone: ZoneKey?
+    /// Whether the person chose the zone (otherwise the first custom zone is followed).
+    public var zoneChosen = false
     public var zoneTable = TableState()
     /// The selected record, by name (rows are sorted by name).
     public var selectedRecordName: String?
@@ -138,6 +140,11 @@ public struct InspectorState: Sendable {
     public init(clock: ClockStatus, screenSize: Size = Size(width: 80, height: 24)) {
         self.clock = clock
         self.screenSize = screenSize
+    }
+
+    /// Where everything goes on the screen this state was laid out for.
+    public var layout: InspectorLayout {
+        InspectorLayout(size: screenSize, hasLesson: snapshot.lesson != nil)
     }
 
     /// The device keys act on.
@@ -502,6 +509,8 @@ public struct InspectorSnapshot: Sendable {
     public var events: [SimulationEvent] = []
     public var eventCount = 0
     public var writer: WriterStatus?
+    /// The lesson being played, if any.
+    public var lesson: LessonStatus?
 
     /// The most tokens and notifications kept for display.
     public static let tokenLimit = 500

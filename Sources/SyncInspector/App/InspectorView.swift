@@ -17,7 +17,7 @@ public struct InspectorView: Sendable {
             return TooSmallScreen.render(size: size, theme: theme)
         }
         var buffer = CellBuffer(size: size, style: theme.normal)
-        let layout = InspectorLayout(size: size)
+        let layout = InspectorLayout(size: size, hasLesson: state.snapshot.lesson != nil)
         drawHeader(state, into: &buffer, area: layout.header)
         drawZones(state, into: &buffer, area: layout.zones)
         if state.pane == .tokens && state.overlay == nil {
@@ -30,10 +30,13 @@ public struct InspectorView: Sendable {
         if let events = layout.events {
             drawEvents(state, into: &buffer, area: events)
         }
+        if let lessonArea = layout.lesson, let lesson = state.snapshot.lesson {
+            drawLesson(lesson, into: &buffer, area: lessonArea)
+        }
         drawMessage(state, into: &buffer, area: layout.message)
         drawStatus(state, into: &buffer, area: layout.status)
         switch state.overlay {
-        case .help?: drawHelp(into: &buffer)
+        case .help?: drawHelp(lesson: state.snapshot.lesson != nil, into: &buffer)
         case .form(_, let form)?: FormView(theme: theme).render(form, into: &buffer, screen: buffer.bounds)
         case .confirm(_, let question)?: drawConfirm(question, into: &buffer)
         case .recordDetail?: drawRecordDetail(state, into: &buffer)
@@ -490,9 +493,40 @@ public struct InspectorView: Sendable {
         }
     }
 
+    // MARK: Lesson
+
+    private func drawLesson(_ lesson: LessonStatus, into buffer: inout CellBuffer, area: Rect) {
+        let title = "Lesson · \(lesson.title) · step \(lesson.stepsRun) of \(lesson.stepCount)"
+        let inner = Panel(title: title, focused: true, theme: theme).render(into: &buffer, area: area)
+        guard !inner.isEmpty else { return }
+        let footer: (String, Style) = lesson.nextStep.map { ("Enter: \($0)", theme.helpKey) }
+            ?? ("The lesson is over: b starts it again, q quits.", theme.success)
+        let rows = max(0, inner.height - 1)
+        let narrative = lesson.narrative.map { TextWrap.wrap($0, width: inner.width) } ?? []
+        var result = lesson.lastStep.flatMap { TextWrap.wrap($0, width: max(1, inner.width - 2)).map { "  " + $0 } }
+            .map { ($0, theme.normal) }
+        if let failure = lesson.failure {
+            result += TextWrap.wrap("✗ " + failure, width: inner.width).map { ($0, theme.error) }
+        }
+        // The step just run comes first; the narrative gets what is left (at least half when there is a step).
+        let narrativeRows = result.isEmpty ? rows : min(narrative.count, max(rows / 2, rows - result.count))
+        var lines: [(String, Style)] = narrative.prefix(narrativeRows).enumerated().map { index, line in
+            (index == narrativeRows - 1 && narrative.count > narrativeRows ? TextWidth.truncate(line + " …", to: inner.width) : line, theme.title)
+        }
+        let resultRows = rows - lines.count
+        if result.count > resultRows {
+            result = Array(result.prefix(max(0, resultRows - 1))) + (resultRows > 0 ? [("  … \(result.count - resultRows + 1) more lines", theme.muted)] : [])
+        }
+        lines += result
+        for (index, (text, style)) in lines.prefix(rows).enumerated() {
+            buffer.write(TextWidth.truncate(text, to: inner.width), x: inner.x, y: inner.y + index, style: style, clip: inner)
+        }
+        buffer.write(TextWidth.truncate(footer.0, to: inner.width), x: inner.x, y: inner.maxY - 1, style: footer.1, clip: inner)
+    }
+
     // MARK: Overlays
 
-    private func drawHelp(into buffer: inout CellBuffer) {
+    private func drawHelp(lesson: Bool, into buffer: inout CellBuffer) {
         // The whole screen: 80×24 is just enough for every key.
         buffer.fill(buffer.bounds, style: theme.normal)
         let box = buffer.bounds
@@ -526,7 +560,9 @@ public struct InspectorView: Sendable {
             y += 1
             used += height + 1
         }
-        let footer = "With Tokens focused, the right pane rewinds to a token. ? or Esc closes."
+        let footer = lesson
+            ? "Lesson: Enter runs the next step, b goes back to the start. ? or Esc closes."
+            : "With Tokens focused, the right pane rewinds to a token. ? or Esc closes."
         buffer.write(TextWidth.truncate(footer, to: content.width), x: content.x, y: content.maxY - 1, style: theme.muted, clip: content)
     }
 

@@ -14,6 +14,12 @@ public enum Expectation: Sendable, Equatable {
     case notifications(NotificationsExpectation)
     /// Whether a device caches a change token.
     case tokens(TokenExpectation)
+    /// What the most recent `send` (or `sync`) sent, and which saves conflicted.
+    case lastSend(LastSendExpectation)
+    /// The local changes a device has queued and not yet sent.
+    case pending(PendingExpectation)
+    /// The subscriptions a user has in one database on the server.
+    case subscriptions(SubscriptionsExpectation)
 
     /// The name the file uses for this check.
     public var name: String {
@@ -23,6 +29,9 @@ public enum Expectation: Sendable, Equatable {
         case .error: "error"
         case .notifications: "notifications"
         case .tokens: "tokens"
+        case .lastSend: "lastSend"
+        case .pending: "pending"
+        case .subscriptions: "subscriptions"
         }
     }
 }
@@ -82,6 +91,27 @@ public struct ExpectedDeletedZone: Sendable, Equatable {
     }
 }
 
+/// A deletion a zone fetch reports: the record's name and, when the check
+/// names one, its record type.
+public struct ExpectedDeletion: Sendable, Equatable, ExpressibleByStringLiteral, CustomStringConvertible {
+    public var recordName: String
+    /// `nil`: any type.
+    public var recordType: String?
+
+    public init(_ recordName: String, recordType: String? = nil) {
+        self.recordName = recordName
+        self.recordType = recordType
+    }
+
+    public init(stringLiteral value: String) {
+        self.init(value)
+    }
+
+    public var description: String {
+        recordType.map { "\(recordName) (\($0))" } ?? recordName
+    }
+}
+
 /// Checks the answer of the latest `fetch` or `sync` (all its batches
 /// together when it fetched all changes). Every part is optional.
 public struct LastFetchExpectation: Sendable, Equatable {
@@ -89,8 +119,9 @@ public struct LastFetchExpectation: Sendable, Equatable {
     public var device: String?
     /// The changed records, in the order the server sent them.
     public var records: [ExpectedRecord]?
-    /// The record names reported deleted, in order.
-    public var deletions: [String]?
+    /// The records reported deleted, in order (with their record types,
+    /// when the check gives them).
+    public var deletions: [ExpectedDeletion]?
     /// Database changes: the zones reported changed, in order.
     public var zones: [ZoneRef]?
     /// Database changes: the zones reported removed, in order.
@@ -100,10 +131,12 @@ public struct LastFetchExpectation: Sendable, Equatable {
     /// Whether the device's cached token differs from the one it had before
     /// the fetch (for a zone fetch: the token of any fetched zone).
     public var tokenChanged: Bool?
+    /// How many batches (server responses) the fetch received, in all.
+    public var batches: Int?
 
     public init(
-        device: String? = nil, records: [ExpectedRecord]? = nil, deletions: [String]? = nil, zones: [ZoneRef]? = nil,
-        deletedZones: [ExpectedDeletedZone]? = nil, moreComing: Bool? = nil, tokenChanged: Bool? = nil
+        device: String? = nil, records: [ExpectedRecord]? = nil, deletions: [ExpectedDeletion]? = nil, zones: [ZoneRef]? = nil,
+        deletedZones: [ExpectedDeletedZone]? = nil, moreComing: Bool? = nil, tokenChanged: Bool? = nil, batches: Int? = nil
     ) {
         self.device = device
         self.records = records
@@ -112,6 +145,7 @@ public struct LastFetchExpectation: Sendable, Equatable {
         self.deletedZones = deletedZones
         self.moreComing = moreComing
         self.tokenChanged = tokenChanged
+        self.batches = batches
     }
 }
 
@@ -155,15 +189,19 @@ public struct NotificationsExpectation: Sendable, Equatable {
     public var type: Kind?
     /// The subscription every one of them comes from.
     public var subscriptionID: String?
+    /// Query notifications: why each fired, in the order they arrived.
+    public var reasons: [QueryNotification.Reason]?
 
     public init(
-        device: String, count: Int? = nil, coalescedCount: Int? = nil, type: Kind? = nil, subscriptionID: String? = nil
+        device: String, count: Int? = nil, coalescedCount: Int? = nil, type: Kind? = nil, subscriptionID: String? = nil,
+        reasons: [QueryNotification.Reason]? = nil
     ) {
         self.device = device
         self.count = count
         self.coalescedCount = coalescedCount
         self.type = type
         self.subscriptionID = subscriptionID
+        self.reasons = reasons
     }
 }
 
@@ -184,5 +222,56 @@ public struct TokenExpectation: Sendable, Equatable {
         self.zone = zone
         self.cached = cached
         self.sameAs = sameAs
+    }
+}
+
+/// Checks the latest `send` or `sync` (or that of `device`): what reached
+/// the server, and which saves met a newer server record. Every part is optional.
+public struct LastSendExpectation: Sendable, Equatable {
+    /// `nil`: whichever device sent last.
+    public var device: String?
+    /// The records the server saved, in any order.
+    public var saved: [String]?
+    /// The records the server deleted, in any order.
+    public var deleted: [String]?
+    /// The records whose save failed with `serverRecordChanged` (and were
+    /// merged into the server's record and sent again, unless the send was
+    /// told not to merge), in any order.
+    public var conflicts: [String]?
+
+    public init(device: String? = nil, saved: [String]? = nil, deleted: [String]? = nil, conflicts: [String]? = nil) {
+        self.device = device
+        self.saved = saved
+        self.deleted = deleted
+        self.conflicts = conflicts
+    }
+}
+
+/// Checks the local changes a device has queued and not sent yet.
+public struct PendingExpectation: Sendable, Equatable {
+    public var device: String
+    /// How many changes are queued (records and zones).
+    public var count: Int?
+    /// Exactly the records with a queued save or deletion, in any order.
+    public var records: [String]?
+
+    public init(device: String, count: Int? = nil, records: [String]? = nil) {
+        self.device = device
+        self.count = count
+        self.records = records
+    }
+}
+
+/// Checks which subscriptions a user (or a device's user) has in one database.
+public struct SubscriptionsExpectation: Sendable, Equatable {
+    public var owner: Principal
+    public var database: DatabaseScope
+    /// Exactly these subscription IDs, in any order.
+    public var ids: [String]
+
+    public init(owner: Principal, database: DatabaseScope = .private, ids: [String]) {
+        self.owner = owner
+        self.database = database
+        self.ids = ids
     }
 }

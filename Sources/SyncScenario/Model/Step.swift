@@ -47,8 +47,11 @@ public enum StepKind: Sendable, Equatable {
     case save(SaveAction)
     /// The device deletes a record locally; uploaded like a save.
     case delete(DeleteAction)
-    /// The device uploads its pending saves and deletions.
-    case send(device: String)
+    /// The device uploads its pending saves and deletions. On a conflict
+    /// (`serverRecordChanged`) the device merges its changed fields into the
+    /// server's record and sends again; with `mergeConflicts: false` it does
+    /// not, and the step fails with `serverRecordChanged`, the change still queued.
+    case send(device: String, mergeConflicts: Bool = true)
 
     // MARK: Fetching
 
@@ -114,7 +117,8 @@ public enum StepKind: Sendable, Equatable {
         case .say, .advance, .expect: nil
         case .createZone(let a), .deleteZone(let a), .purgeZone(let a): a.device
         case .shareZone(let a), .revokeShare(let a): a.device
-        case .encryptedDataReset(let d), .send(let d), .sync(let d), .online(let d), .offline(let d): d
+        case .encryptedDataReset(let d), .sync(let d), .online(let d), .offline(let d): d
+        case .send(let d, _): d
         case .save(let a): a.device
         case .delete(let a): a.device
         case .fetch(let a): a.device
@@ -250,10 +254,15 @@ public struct FetchAction: Sendable, Equatable {
     public var desiredKeys: [String]?
     /// Remember the final token (one per zone for zone changes) under this name.
     public var capture: String?
+    /// Stop after this many batches, as if the app were killed there: the
+    /// batches before are stored with their tokens, and the step ends
+    /// without an error. `nil`: fetch to the end.
+    public var interruptAfter: Int?
 
     public init(
         device: String, database: DatabaseScope = .private, target: Target, token: TokenChoice = .cached,
-        resultsLimit: Int? = nil, fetchAllChanges: Bool = true, desiredKeys: [String]? = nil, capture: String? = nil
+        resultsLimit: Int? = nil, fetchAllChanges: Bool = true, desiredKeys: [String]? = nil, capture: String? = nil,
+        interruptAfter: Int? = nil
     ) {
         self.device = device
         self.database = database
@@ -263,6 +272,7 @@ public struct FetchAction: Sendable, Equatable {
         self.fetchAllChanges = fetchAllChanges
         self.desiredKeys = desiredKeys
         self.capture = capture
+        self.interruptAfter = interruptAfter
     }
 }
 

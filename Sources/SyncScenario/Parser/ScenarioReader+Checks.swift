@@ -66,12 +66,20 @@ extension ScenarioReader {
 
     private func checkOrder(hasInitialSubscriptions: Bool) {
         var fetched = false
+        var sent = false
         var subscribed = hasInitialSubscriptions
         var acted = false
         for step in readSteps.sorted(by: { $0.index < $1.index }) {
             switch step.kind {
-            case .fetch?, .sync?:
+            case .fetch?:
                 fetched = true
+                acted = true
+            case .sync?:
+                fetched = true
+                sent = true
+                acted = true
+            case .send?, .burst?:
+                sent = true
                 acted = true
             case .subscribe?:
                 subscribed = true
@@ -82,6 +90,12 @@ extension ScenarioReader {
                     error(
                         "lastFetch checks a fetch, but no fetch or sync step comes before it",
                         hint: "add a fetch or sync step before this check", at: step.location)
+                }
+            case .expect(.lastSend)?:
+                if !sent {
+                    error(
+                        "lastSend checks a send, but no send, sync or burst step comes before it",
+                        hint: "add a send or sync step before this check", at: step.location)
                 }
             case .expect(.error)?:
                 if !acted {

@@ -3,7 +3,7 @@ import SyncCore
 import Yams
 
 extension ScenarioReader {
-    static let expectationNames = ["cache", "lastFetch", "error", "notifications", "tokens"]
+    static let expectationNames = ["cache", "lastFetch", "error", "notifications", "tokens", "lastSend", "pending", "subscriptions"]
 
     struct ReadExpectation {
         var expectation: Expectation?
@@ -54,6 +54,9 @@ extension ScenarioReader {
         case "error": return errorCheck(value).map(Expectation.error)
         case "notifications": return notifications(value).map(Expectation.notifications)
         case "tokens": return tokens(value).map(Expectation.tokens)
+        case "lastSend": return lastSend(value).map(Expectation.lastSend)
+        case "pending": return pending(value).map(Expectation.pending)
+        case "subscriptions": return subscriptions(value).map(Expectation.subscriptions)
         default:
             error(
                 "unknown check '\(name)' in expect",
@@ -154,7 +157,7 @@ extension ScenarioReader {
     // MARK: lastFetch
 
     private func lastFetch(_ node: Node) -> LastFetchExpectation? {
-        let checks = ["records", "deletions", "zones", "deletedZones", "moreComing", "tokenChanged"]
+        let checks = ["records", "deletions", "zones", "deletedZones", "moreComing", "tokenChanged", "batches"]
         guard let entries = mapping(
             node, in: "lastFetch", keys: ["device"] + checks, example: "{records: [note-1], moreComing: false}")
         else { return nil }
@@ -168,7 +171,7 @@ extension ScenarioReader {
             if let records = expectedRecords(node, what: "records", defaultOwner: owner) { check.records = records } else { ok = false }
         }
         if let node = entries["deletions"] {
-            if let names = recordNames(node, what: "deletions") { check.deletions = names } else { ok = false }
+            if let deletions = expectedDeletions(node) { check.deletions = deletions } else { ok = false }
         }
         if let node = entries["zones"] {
             if let zones = zoneList(node, what: "zones") { check.zones = zones } else { ok = false }
@@ -182,7 +185,37 @@ extension ScenarioReader {
         if let node = entries["tokenChanged"] {
             if let flag = bool(node, what: "tokenChanged") { check.tokenChanged = flag } else { ok = false }
         }
+        if let node = entries["batches"] {
+            if let count = wholeNumber(node, what: "batches", atLeast: 0) { check.batches = count } else { ok = false }
+        }
         return ok ? check : nil
+    }
+
+    /// `[note-1, {record: note-2, type: Note}]`.
+    private func expectedDeletions(_ node: Node) -> [ExpectedDeletion]? {
+        if case .sequence(let sequence) = node, sequence.isEmpty { return [] }
+        guard let items = list(node, what: "deletions") else { return nil }
+        var result: [ExpectedDeletion] = []
+        var ok = true
+        for item in items {
+            guard case .mapping = item else {
+                if let recordName = name(item, what: "each of deletions") { result.append(ExpectedDeletion(recordName)) } else { ok = false }
+                continue
+            }
+            guard let entries = mapping(
+                item, in: "a deletion", keys: ["record", "type"], required: ["record"], example: "{record: note-1, type: Note}"),
+                let recordNode = entries["record"], let recordName = name(recordNode, what: "record")
+            else {
+                ok = false
+                continue
+            }
+            var deletion = ExpectedDeletion(recordName)
+            if let node = entries["type"] {
+                if let type = name(node, what: "type") { deletion.recordType = type } else { ok = false }
+            }
+            result.append(deletion)
+        }
+        return ok ? result : nil
     }
 
     private func zoneList(_ node: Node, what: String) -> [ZoneRef]? {
@@ -270,7 +303,7 @@ extension ScenarioReader {
     // MARK: notifications
 
     private func notifications(_ node: Node) -> NotificationsExpectation? {
-        let checks = ["count", "coalescedCount", "type", "subscriptionID"]
+        let checks = ["count", "coalescedCount", "type", "subscriptionID", "reasons"]
         guard let entries = mapping(
             node, in: "notifications", keys: ["device"] + checks, required: ["device"],
             example: "{device: Mac, count: 1, coalescedCount: 3}")
@@ -294,8 +327,93 @@ extension ScenarioReader {
         if let node = entries["subscriptionID"] {
             if let id = name(node, what: "subscriptionID") { check.subscriptionID = id } else { ok = false }
         }
+        if let node = entries["reasons"] {
+            if let reasons = queryReasons(node) {
+                check.reasons = reasons
+                if let type = check.type, type != .query {
+                    error("reasons applies to query notifications, not \(type.rawValue) ones", hint: "use type: query, or remove 'reasons'", at: node)
+                    ok = false
+                }
+            } else {
+                ok = false
+            }
+        }
         guard ok, device != nil else { return nil }
         return check
+    }
+
+    /// `[recordCreated, recordUpdated]`; `created`, `updated` and `deleted` also do.
+    private func queryReasons(_ node: Node) -> [QueryNotification.Reason]? {
+        if case .sequence(let sequence) = node, sequence.isEmpty { return [] }
+        guard let items = list(node, what: "reasons") else { return nil }
+        let reasons = items.map { item -> QueryNotification.Reason? in
+            choice(item, what: "query notification reason", aliases: [
+                "created": .recordCreated, "updated": .recordUpdated, "deleted": .recordDeleted,
+                "create": .recordCreated, "update": .recordUpdated, "delete": .recordDeleted,
+            ])
+        }
+        return reasons.contains { $0 == nil } ? nil : reasons.compactMap { $0 }
+    }
+
+    // MARK: lastSend, pending, subscriptions
+
+    private func lastSend(_ node: Node) -> LastSendExpectation? {
+        let checks = ["saved", "deleted", "conflicts"]
+        guard let entries = mapping(
+            node, in: "lastSend", keys: ["device"] + checks, example: "{device: Mac, saved: [note-1], conflicts: [note-1]}")
+        else { return nil }
+        var ok = requireSomething(entries, of: checks, in: "lastSend")
+        var check = LastSendExpectation()
+        if let node = entries["device"] {
+            if let device = device(node) { check.device = device } else { ok = false }
+        }
+        if let node = entries["saved"] {
+            if let names = recordNames(node, what: "saved") { check.saved = names } else { ok = false }
+        }
+        if let node = entries["deleted"] {
+            if let names = recordNames(node, what: "deleted") { check.deleted = names } else { ok = false }
+        }
+        if let node = entries["conflicts"] {
+            if let names = recordNames(node, what: "conflicts") { check.conflicts = names } else { ok = false }
+        }
+        return ok ? check : nil
+    }
+
+    private func pending(_ node: Node) -> PendingExpectation? {
+        let checks = ["count", "records"]
+        guard let entries = mapping(
+            node, in: "pending", keys: ["device"] + checks, required: ["device"], example: "{device: Mac, count: 0}")
+        else { return nil }
+        var ok = requireSomething(entries, of: checks, in: "pending")
+        let device = entries["device"].flatMap { self.device($0) }
+        var check = PendingExpectation(device: device ?? "")
+        if let node = entries["count"] {
+            if let count = wholeNumber(node, what: "count", atLeast: 0) { check.count = count } else { ok = false }
+        }
+        if let node = entries["records"] {
+            if let names = recordNames(node, what: "records") { check.records = names } else { ok = false }
+        }
+        guard ok, device != nil else { return nil }
+        return check
+    }
+
+    private func subscriptions(_ node: Node) -> SubscriptionsExpectation? {
+        guard let entries = mapping(
+            node, in: "subscriptions", keys: ["device", "user", "database", "ids"], required: ["ids"],
+            example: "{user: bob, database: shared, ids: [shared-db]}")
+        else { return nil }
+        let owner = principal(entries, in: "subscriptions")
+        var ok = owner != nil
+        var database = DatabaseScope.private
+        if let node = entries["database"] {
+            if let scope = self.database(node) { database = scope } else { ok = false }
+        }
+        var ids: [String] = []
+        if let node = entries["ids"] {
+            if let names = recordNames(node, what: "ids") { ids = names } else { ok = false }
+        }
+        guard ok, let owner else { return nil }
+        return SubscriptionsExpectation(owner: owner, database: database, ids: ids)
     }
 
     // MARK: tokens

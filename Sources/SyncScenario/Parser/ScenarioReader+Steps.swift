@@ -74,7 +74,7 @@ extension ScenarioReader {
         case "shareZone", "revokeShare": kind = shareStep(name, value)
         case "save": kind = save(value)
         case "delete": kind = delete(value)
-        case "send": kind = deviceOnly(value, step: name).map(StepKind.send)
+        case "send": kind = send(value)
         case "fetch": kind = fetch(value)
         case "sync": kind = deviceOnly(value, step: name).map(StepKind.sync)
         case "subscribe": kind = subscription(value, in: "subscribe").map(StepKind.subscribe)
@@ -122,6 +122,24 @@ extension ScenarioReader {
             return nil
         }
         return device(node)
+    }
+
+    /// `send: iPhone` or `send: {device: iPhone, mergeConflicts: false}`.
+    private func send(_ node: Node) -> StepKind? {
+        guard case .mapping = node else {
+            return deviceOnly(node, step: "send").map { StepKind.send(device: $0) }
+        }
+        guard let entries = mapping(
+            node, in: "send", keys: ["device", "mergeConflicts"], required: ["device"],
+            example: "{device: Mac, mergeConflicts: false}")
+        else { return nil }
+        let device = entries["device"].flatMap { self.device($0) }
+        var merge = true
+        if let node = entries["mergeConflicts"] {
+            guard let flag = bool(node, what: "mergeConflicts") else { return nil }
+            merge = flag
+        }
+        return device.map { StepKind.send(device: $0, mergeConflicts: merge) }
     }
 
     func noteZoneUse(_ zone: ZoneRef, at node: Node) {
@@ -251,7 +269,10 @@ extension ScenarioReader {
         }
         guard let entries = mapping(
             node, in: "fetch",
-            keys: ["device", "database", "zone", "zones", "token", "resultsLimit", "fetchAllChanges", "desiredKeys", "capture"],
+            keys: [
+                "device", "database", "zone", "zones", "token", "resultsLimit", "fetchAllChanges", "desiredKeys", "capture",
+                "interruptAfter",
+            ],
             required: ["device"], example: "{device: Mac, zone: Notes, token: nil}")
         else { return nil }
         var ok = true
@@ -298,6 +319,19 @@ extension ScenarioReader {
         }
         if let node = entries["fetchAllChanges"] {
             if let all = bool(node, what: "fetchAllChanges") { action.fetchAllChanges = all } else { ok = false }
+        }
+        if let node = entries["interruptAfter"] {
+            if let batches = wholeNumber(node, what: "interruptAfter", atLeast: 1) {
+                action.interruptAfter = batches
+                if action.fetchAllChanges == false {
+                    error(
+                        "interruptAfter stops a fetch of several batches, but fetchAllChanges: false fetches only one",
+                        hint: "remove one of them", at: node)
+                    ok = false
+                }
+            } else {
+                ok = false
+            }
         }
         if let node = entries["desiredKeys"] {
             if case .databaseChanges = action.target, entries["zone"] == nil, entries["zones"] == nil {

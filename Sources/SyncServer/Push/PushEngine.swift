@@ -2,7 +2,8 @@ import SyncCore
 
 /// The simulated push service: subscriptions, devices and their push channels.
 ///
-/// It turns each ``Commit`` of the ``ServerEngine`` into at most one
+/// It turns each ``Commit`` and each ``DatabaseChangeEvent`` (a zone created,
+/// deleted, shared in or revoked) of the ``ServerEngine`` into at most one
 /// notification per subscription, sends it to the subscription owner's
 /// devices (not to the device that made the change), coalesces waiting
 /// notifications, holds only the latest one for an offline device, and prunes
@@ -200,30 +201,87 @@ public final class PushEngine {
         for route in routes { candidates.formUnion(store.candidates(route)) }
         statistics.candidatesExamined += candidates.count
 
+        let target = PushContainer(container: commit.container, environment: commit.environment)
         for key in candidates.sorted() {
             guard let subscription = store.subscription(key),
                   let fired = notification(for: subscription, key: key, commit: commit)
             else { continue }
-            var notification = fired.notification
-            statistics.notificationsCreated += 1
-            log(now, .notificationCreated(user: key.owner.user, notification: notification, matchedChanges: fired.matched))
-            if let report = notification.prune(toFit: configuration.payloadLimit) {
-                statistics.pruned += 1
-                log(now, .pruned(notificationID: notification.notificationID, subscriptionID: key.subscriptionID, report: report))
+            send(fired, for: subscription, key: key, in: target, originatingDeviceID: commit.caller.deviceID, now: now)
+        }
+    }
+
+    /// Sends one fired notification to the subscription owner's devices
+    /// registered for `target`, except the device that made the change.
+    private func send(
+        _ fired: Fired, for subscription: Subscription, key: SubscriptionKey, in target: PushContainer, originatingDeviceID: String?,
+        now: Milliseconds
+    ) {
+        var notification = fired.notification
+        statistics.notificationsCreated += 1
+        log(now, .notificationCreated(user: key.owner.user, notification: notification, matchedChanges: fired.matched))
+        if let report = notification.prune(toFit: configuration.payloadLimit) {
+            statistics.pruned += 1
+            log(now, .pruned(notificationID: notification.notificationID, subscriptionID: key.subscriptionID, report: report))
+        }
+        for deviceID in (devicesByUser[key.owner.user] ?? []).sorted() {
+            guard let device = devices[deviceID], device.containers.contains(target) else { continue }
+            if deviceID == originatingDeviceID {
+                log(now, .originatorSkipped(deviceID: deviceID, notificationID: notification.notificationID))
+                continue
             }
-            let target = PushContainer(container: commit.container, environment: commit.environment)
-            for deviceID in (devicesByUser[key.owner.user] ?? []).sorted() {
-                guard let device = devices[deviceID], device.containers.contains(target) else { continue }
-                if deviceID == commit.caller.deviceID {
-                    log(now, .originatorSkipped(deviceID: deviceID, notificationID: notification.notificationID))
-                    continue
+            enqueue(notification, subscription: key, collapseKey: fired.collapseKey, on: device, now: now)
+        }
+        if subscription.firesOnce {
+            store.remove(key)
+            log(now, .subscriptionDeleted(user: key.owner.user, subscriptionID: key.subscriptionID))
+        }
+    }
+
+    // MARK: Routing database changes
+
+    /// Turns one zone-level change of a user's database into notifications:
+    /// called by the engine when a zone is created, deleted, purged, dropped
+    /// by an encrypted-data reset, shared in or revoked.
+    ///
+    /// Every database subscription of that database fires once, whatever its
+    /// record type: a zone appearing or going away changes which records the
+    /// database holds, and the server does not look inside the zone to see
+    /// which types those are. Coalescing works as for record changes (collapse
+    /// key: the zone, or the subscription's `collapseIDKey`).
+    ///
+    /// When a private zone goes away, its record zone subscriptions go with it
+    /// (as in CloudKit) and do not fire: the zone is gone, and the database
+    /// subscriptions are what announce zone changes.
+    public func handle(_ event: DatabaseChangeEvent) {
+        statistics.databaseChangesObserved += 1
+        let now = event.time
+        let owner = SubscriptionOwner(container: event.container, environment: event.environment, scope: event.scope, user: event.user)
+        if event.scope == .private, case .zoneDeleted = event.change {
+            // What lived in the zone goes with it: its zone subscriptions and
+            // the query subscriptions limited to it.
+            for subscription in store.subscriptions(of: owner) {
+                let inZone: Bool = switch subscription {
+                case .recordZone(let s): s.zoneID.zoneName == event.zoneID.zoneName
+                case .query(let s): s.zoneID?.zoneName == event.zoneID.zoneName
+                case .database: false
                 }
-                enqueue(notification, subscription: key, collapseKey: fired.collapseKey, on: device, now: now)
+                guard inZone else { continue }
+                store.remove(SubscriptionKey(owner: owner, subscriptionID: subscription.subscriptionID))
+                log(now, .subscriptionRemovedWithZone(user: event.user, subscriptionID: subscription.subscriptionID, zoneID: event.zoneID))
             }
-            if subscription.firesOnce {
-                store.remove(key)
-                log(now, .subscriptionDeleted(user: key.owner.user, subscriptionID: key.subscriptionID))
-            }
+        }
+        let keys = store.databaseSubscriptionKeys(of: owner)
+        statistics.candidatesExamined += keys.count
+        let target = PushContainer(container: event.container, environment: event.environment)
+        for key in keys {
+            guard let subscription = store.subscription(key), case .database(let s) = subscription else { continue }
+            let info = s.notificationInfo
+            let n = DatabaseNotification(
+                notificationID: nextNotificationID(), subscriptionID: s.subscriptionID, containerIdentifier: event.container,
+                databaseScope: event.scope, alertBody: info?.alertBody)
+            let collapseKey = info?.collapseIDKey.map { CollapseKey.id($0) } ?? .zone(event.zoneID)
+            let fired = Fired(notification: .database(n), matched: 1, collapseKey: collapseKey)
+            send(fired, for: subscription, key: key, in: target, originatingDeviceID: event.originatingDeviceID, now: now)
         }
     }
 

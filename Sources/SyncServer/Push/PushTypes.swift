@@ -69,8 +69,9 @@ public struct PendingNotification: Sendable, Hashable {
 /// Something the push layer did, for the inspector and transcripts.
 public struct PushEvent: Sendable, Hashable, CustomStringConvertible {
     public enum Kind: Sendable, Hashable {
-        /// A commit fired a subscription of `user`; the notification stands for
-        /// `matchedChanges` record changes of the commit.
+        /// A commit or a zone-level database change fired a subscription of
+        /// `user`; the notification stands for `matchedChanges` record changes
+        /// of the commit (1 for a zone-level change).
         case notificationCreated(user: String, notification: CloudNotification, matchedChanges: Int)
         /// The notification was too big; these fields (and maybe the alert) were dropped.
         case pruned(notificationID: String, subscriptionID: String, report: CloudNotification.PruneReport)
@@ -86,6 +87,8 @@ public struct PushEvent: Sendable, Hashable, CustomStringConvertible {
         case delivered(Delivery)
         /// A `firesOnce` subscription fired, so the server deleted it.
         case subscriptionDeleted(user: String, subscriptionID: String)
+        /// The zone a record zone subscription watched went away, and the subscription with it.
+        case subscriptionRemovedWithZone(user: String, subscriptionID: String, zoneID: RecordZoneID)
         case deviceRegistered(deviceID: String, user: String)
         case deviceOnline(deviceID: String, online: Bool)
     }
@@ -113,6 +116,8 @@ public struct PushEvent: Sendable, Hashable, CustomStringConvertible {
             return "\(time) \(d)"
         case .subscriptionDeleted(let user, let sub):
             return "\(time) deleted firesOnce subscription \(sub) of \(user)"
+        case .subscriptionRemovedWithZone(let user, let sub, let zone):
+            return "\(time) deleted zone subscription \(sub) of \(user): zone \(zone.zoneName) went away"
         case .deviceRegistered(let device, let user):
             return "\(time) registered device \(device) for \(user)"
         case .deviceOnline(let device, let online):
@@ -124,6 +129,8 @@ public struct PushEvent: Sendable, Hashable, CustomStringConvertible {
 /// Counters of the push layer's work.
 public struct PushStatistics: Sendable, Hashable {
     public var commitsObserved = 0
+    /// Zone-level database changes observed (zones created, deleted, shared in or revoked).
+    public var databaseChangesObserved = 0
     /// Subscriptions looked at while routing commits: only those whose
     /// database, zone and record type fit the commit.
     public var candidatesExamined = 0

@@ -52,6 +52,22 @@ struct SubscriptionStore {
         routes[route] ?? []
     }
 
+    /// The database subscriptions of `owner`, whatever their record type, by ID.
+    func databaseSubscriptionKeys(of owner: SubscriptionOwner) -> [SubscriptionKey] {
+        subscriptions(of: owner).compactMap { subscription in
+            guard case .database = subscription else { return nil }
+            return SubscriptionKey(owner: owner, subscriptionID: subscription.subscriptionID)
+        }
+    }
+
+    /// The record zone subscriptions of `owner` on zone `zoneName`, whatever their record type, by ID.
+    func recordZoneSubscriptionKeys(of owner: SubscriptionOwner, zoneName: String) -> [SubscriptionKey] {
+        subscriptions(of: owner).compactMap { subscription in
+            guard case .recordZone(let s) = subscription, s.zoneID.zoneName == zoneName else { return nil }
+            return SubscriptionKey(owner: owner, subscriptionID: subscription.subscriptionID)
+        }
+    }
+
     mutating func save(_ subscription: Subscription, owner: SubscriptionOwner) {
         let key = SubscriptionKey(owner: owner, subscriptionID: subscription.subscriptionID)
         remove(key)

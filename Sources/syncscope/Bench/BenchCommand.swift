@@ -1,44 +1,110 @@
 import ArgumentParser
 import Foundation
+import SyncCore
 
-struct BenchCommand: ParsableCommand {
+struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measure the simulated server's costs (build with -c release).",
         discussion: """
             Each figure is measured in one run, with ratios so that machine noise cancels. \
-            Run it as: swift run -c release syncscope bench [--json]
+            Run it as: swift run -c release syncscope bench [--json]. \
+            With --http (a throwaway server in this process) or --server URL (a running syncscope serve on \
+            this machine, with --coalescing-window 0 for the push figure), it measures network mode instead.
             """
     )
 
     @Flag(help: "Print one JSON object instead of a table.")
     var json = false
 
-    @Option(help: "Records in the large zone (the goals are stated for 1,000,000).")
+    @Option(parsing: .unconditional, help: "Records in the large zone, at least 10,000 (the goals are stated for 1,000,000).")
     var records: Int = 1_000_000
 
-    @Option(help: "Records saved for the save-throughput measurement.")
+    @Option(parsing: .unconditional, help: "Records saved for the save-throughput measurement, at least 1,000.")
     var saveRecords: Int = 300_000
 
-    @Option(help: "Saves timed for the push-routing comparison.")
+    @Option(parsing: .unconditional, help: "Saves timed with 10 and with 10,000 subscriptions that do not match them, at least 100: routing a save must not cost more with more subscriptions.")
     var routingSaves: Int = 50_000
 
-    @Option(help: "Saves in the coalesced push burst (one per virtual millisecond).")
+    @Option(parsing: .unconditional, help: "Saves in the coalesced push burst (one per virtual millisecond, 100 devices), at least 100.")
     var burstSaves: Int = 10_000
 
+    @Flag(help: "Measure network mode against a throwaway in-memory server on a free loopback port.")
+    var http = false
+
+    @Option(help: "Measure network mode against this running server (loopback addresses only).")
+    var server: String?
+
+    @Option(help: "With --server: the web auth token of the user to bench as.")
+    var token: String?
+
+    @Option(help: "With --server: that user's name.")
+    var user = "alice"
+
+    @Option(name: .customLong("http-clients"), parsing: .unconditional, help: "Concurrent clients saving over HTTP, 1 to 256.")
+    var httpClients = 16
+
+    @Option(name: .customLong("http-saves"), parsing: .unconditional, help: "Saves over HTTP, spread over the clients (bounded to 30 s), 1 to 1,000,000.")
+    var httpSaves = 8_000
+
+    @Option(name: .customLong("push-samples"), parsing: .unconditional, help: "Push-latency samples, 1 to 10,000.")
+    var pushSamples = 100
+
     func validate() throws {
+        if let server {
+            guard let url = URL(string: server), let host = url.host, ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host) || host.hasPrefix("127.") else {
+                throw ValidationError("--server must be a loopback address such as http://127.0.0.1:8400 (got '\(server)'); the benchmark sends traffic only on this machine.")
+            }
+            guard token != nil else { throw ValidationError("--server needs --token (syncscope serve prints each user's token).") }
+        }
+        guard (1...256).contains(httpClients) else { throw ValidationError("--http-clients must be 1 to 256 (got \(httpClients)).") }
+        guard (1...1_000_000).contains(httpSaves) else { throw ValidationError("--http-saves must be 1 to 1000000 (got \(httpSaves)).") }
+        guard (1...10_000).contains(pushSamples) else { throw ValidationError("--push-samples must be 1 to 10000 (got \(pushSamples)).") }
         guard routingSaves >= 100 else { throw ValidationError("--routing-saves must be at least 100 (got \(routingSaves)).") }
         guard burstSaves >= 100 else { throw ValidationError("--burst-saves must be at least 100 (got \(burstSaves)).") }
         guard records >= 10_000 else { throw ValidationError("--records must be at least 10000 (got \(records)).") }
         guard saveRecords >= 1_000 else { throw ValidationError("--save-records must be at least 1000 (got \(saveRecords)).") }
     }
 
-    func run() throws {
+    func run() async throws {
+        if http || server != nil {
+            try await runHTTP()
+            return
+        }
         #if DEBUG
         FileHandle.standardError.write(Data("warning: this is a debug build; figures are meaningful only with `swift run -c release syncscope bench`.\n".utf8))
         #endif
         let suite = BenchmarkSuite(largeZoneRecords: records, saveRecords: saveRecords, routingSaves: routingSaves, burstSaves: burstSaves)
         let results = try suite.run()
         print(json ? results.json() : results.table())
+    }
+
+    func runHTTP() async throws {
+        #if DEBUG
+        FileHandle.standardError.write(Data("warning: this is a debug build; figures are meaningful only with `swift run -c release syncscope bench`.\n".utf8))
+        #endif
+        var target: (url: URL, token: String, user: String)
+        var serverTask: Task<Void, any Error>?
+        if let server, let url = URL(string: server), let token {
+            target = (url, token, user)
+        } else {
+            let started = try await InProcessHTTPServer.start()
+            target = (started.url, started.token, started.user)
+            serverTask = started.task
+        }
+        defer { serverTask?.cancel() }
+        let suite = HTTPBenchmarkSuite(
+            baseURL: target.url, webAuthToken: target.token, user: target.user, clients: httpClients, saves: httpSaves, pushSamples: pushSamples)
+        let results: BenchmarkResults
+        do {
+            results = try await suite.run()
+        } catch let error as CloudError {
+            throw ClientFailure(error)
+        }
+        print(json ? results.json() : results.table())
+        if server != nil {
+            FileHandle.standardError.write(Data(
+                "note: push latency includes the server's coalescing window; start it with --coalescing-window 0 for that figure.\n".utf8))
+        }
     }
 }

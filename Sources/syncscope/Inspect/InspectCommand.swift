@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import SyncCore
 import SyncInspector
+import SyncScenario
+import SyncScenarioRunner
 import SyncSimulation
 
 #if canImport(Glibc)
@@ -17,12 +19,13 @@ struct InspectCommand: AsyncParsableCommand {
         discussion: """
             Two users and three devices (alice's iPhone and Mac, bob's iPad sharing \
             alice's Notes zone) sync through an embedded simulated server while a \
-            writer changes a note every few seconds. Press ? in the inspector for every key.
+            writer changes a note every few seconds. The world comes from \
+            Assets/demo/demo.yaml. Press ? in the inspector for every key.
             """
     )
 
-    @Option(help: "Seed for the simulation; the same seed gives the same world and the same writer.")
-    var seed: UInt64 = 1
+    @Option(help: "Seed for the simulation (default: the demo file's); the same seed gives the same world and writer.")
+    var seed: UInt64?
 
     @Option(help: "Simulated seconds per real second (0.25 to 50).")
     var speed: Double = 1
@@ -41,41 +44,102 @@ struct InspectCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
-            Self.printError("syncscope needs a terminal; try `syncscope demo` for the headless tour.")
+        try InspectorLauncher.requireTerminal(hint: "try `syncscope demo` for the headless tour")
+        let seed = seed
+        let writer = !noWriter
+        try await InspectorLauncher.run(paused: paused, speed: speed, logPath: log) {
+            let built = try await DemoWorld.make(seed: seed, writerRunning: writer)
+            return (built.simulation, nil, built.runner)
+        }
+    }
+}
+
+struct LessonCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lesson",
+        abstract: "Play a lesson in the inspector, one step at a time.",
+        discussion: """
+            NAME is a lesson's name or number (see `syncscope lessons`) or a scenario file. \
+            The lesson pane tells the story; Enter runs the next step and the panes show \
+            what it did; b goes back to the start. The clock stays paused unless you run it \
+            (Space), so the lesson plays exactly as written.
+            """
+    )
+
+    @Argument(help: "The lesson's name or number, or a scenario file.")
+    var name: String
+
+    @Option(help: "Seed for the run (default: the lesson's).")
+    var seed: UInt64?
+
+    @Option(help: "Write a log of every event, key and action to this file.")
+    var log: String?
+
+    func run() async throws {
+        try InspectorLauncher.requireTerminal(hint: "try `syncscope run \(name)` for the headless version")
+        let scenario: Scenario
+        do {
+            scenario = try ScenarioLocator.load(name)
+        } catch {
+            InspectorLauncher.printError(error.rendered())
             throw ExitCode(2)
         }
-        try await Self.runInspector(seed: seed, speed: speed, paused: paused, logPath: log, writer: !noWriter)
+        let seed = seed
+        try await InspectorLauncher.run(paused: true, speed: 1, logPath: log) {
+            let lesson = try LessonSession(scenario: scenario, seed: seed)
+            return (lesson.simulation, lesson, nil)
+        }
+    }
+}
+
+/// Starts the inspector on a terminal and gives the terminal back afterwards.
+enum InspectorLauncher {
+    /// Standard input and output must be a terminal; otherwise say so and fail.
+    static func requireTerminal(hint: String) throws {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+            printError("syncscope needs a terminal; \(hint).")
+            throw ExitCode(2)
+        }
     }
 
-    /// Everything curses touches runs here, on the main actor (one thread).
+    /// Builds the world, then runs the inspector. Everything curses touches
+    /// runs here, on the main actor (one thread).
     @MainActor
-    static func runInspector(seed: UInt64, speed: Double, paused: Bool, logPath: String?, writer: Bool) async throws {
-        let log = try logPath.map { path throws(TerminalError) in try InspectorLog(path: path) }
-        let simulation = try await DemoWorld.make(seed: seed, writerRunning: writer)
+    static func run(
+        paused: Bool, speed: Double, logPath: String?,
+        world: () async throws -> (Simulation, LessonSession?, AnyObject?)
+    ) async throws {
+        let log: InspectorLog?
+        do {
+            log = try logPath.map { path throws(TerminalError) in try InspectorLog(path: path) }
+        } catch {
+            printError("syncscope: \(error)")
+            throw ExitCode(1)
+        }
+        let (simulation, lesson, keepAlive) = try await world()
         let backend: NcursesBackend
         do {
             backend = try NcursesBackend()
         } catch {
-            Self.printError("syncscope: \(error)")
+            printError("syncscope: \(error)")
             throw ExitCode(1)
         }
         let controller = InspectorController(
-            simulation: simulation, paused: paused, speed: speed, screenSize: backend.size,
+            simulation: simulation, lesson: lesson, keepAlive: keepAlive, paused: paused, speed: speed, screenSize: backend.size,
             theme: backend.environmentTheme(), log: log)
-        log?.write("inspector started: seed \(seed), speed \(speed), \(paused ? "paused" : "running")")
+        log?.write("inspector started: \(lesson.map { "lesson \($0.scenario.name)" } ?? "demo world"), speed \(speed), \(paused ? "paused" : "running")")
         do {
             try await controller.run(backend: backend)
             backend.restore()
         } catch {
             backend.restore()
-            Self.printError("syncscope: \(error)")
+            printError("syncscope: \(error)")
             throw ExitCode(1)
         }
         log?.write("inspector ended")
     }
 
-    private static func printError(_ line: String) {
+    static func printError(_ line: String) {
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 }

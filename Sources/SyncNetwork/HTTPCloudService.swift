@@ -1,0 +1,348 @@
+import Foundation
+import Synchronization
+import SyncCore
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// ``CloudService`` over the HTTP API of `syncscope serve`, with URLSession.
+///
+/// One user (signed in with their web auth token), one container and
+/// environment, and optionally one device: its ID goes with every request as
+/// `X-SyncScope-Device`, so the server does not push a device its own
+/// changes. The sync engine and the scenario runner work the same over this
+/// as over the in-process simulated server.
+public struct HTTPCloudService: CloudService {
+    public let baseURL: URL
+    public let webAuthToken: String
+    public let userRecordName: String
+    public let deviceID: String?
+    public let container: String
+    public let environment: ContainerEnvironment
+    /// How long ``receivePushNotifications()`` waits for a notification, in
+    /// seconds; 0 answers at once with what is there.
+    public var pushWaitSeconds: Double
+    let session: URLSession
+    private let registration: PushRegistration
+
+    public init(
+        baseURL: URL, webAuthToken: String, userRecordName: String, deviceID: String? = nil,
+        container: String = "iCloud.com.example.SyncScope", environment: ContainerEnvironment = .development,
+        pushWaitSeconds: Double = 0, session: URLSession = HTTPCloudService.sharedSession
+    ) {
+        self.baseURL = baseURL
+        self.webAuthToken = webAuthToken
+        self.userRecordName = userRecordName
+        self.deviceID = deviceID
+        self.container = container
+        self.environment = environment
+        self.pushWaitSeconds = pushWaitSeconds
+        self.session = session
+        registration = PushRegistration()
+    }
+
+    /// A session without caches or cookies, with room for many parallel requests.
+    public static let sharedSession: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = 64
+        configuration.timeoutIntervalForRequest = 330
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        return URLSession(configuration: configuration)
+    }()
+
+    /// The same connection from a new device, whose ID the server makes
+    /// (`tokens/create`); call ``registerForPushNotifications()`` next.
+    public func withNewDevice() async throws -> HTTPCloudService {
+        let created: WireAPNsToken = try await send(
+            "POST", devicePath("tokens/create"), WireAPNsToken(apnsEnvironment: environment.rawValue))
+        guard let token = created.apnsToken else {
+            throw CloudError(.internalError, "tokens/create answered without an apnsToken.")
+        }
+        return HTTPCloudService(
+            baseURL: baseURL, webAuthToken: webAuthToken, userRecordName: userRecordName, deviceID: token, container: container,
+            environment: environment, pushWaitSeconds: pushWaitSeconds, session: session)
+    }
+
+    // MARK: Paths and requests
+
+    private static let pathSegment = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))
+
+    private var escapedContainer: String { container.addingPercentEncoding(withAllowedCharacters: Self.pathSegment) ?? container }
+
+    private func databasePath(_ scope: DatabaseScope, _ operation: String) -> String {
+        "/database/1/\(escapedContainer)/\(environment.rawValue)/\(scope.rawValue)/\(operation)"
+    }
+
+    private func devicePath(_ operation: String) -> String {
+        "/device/1/\(escapedContainer)/\(environment.rawValue)/\(operation)"
+    }
+
+    private func adminPath(_ operation: String) -> String {
+        "/admin/1/\(escapedContainer)/\(environment.rawValue)/\(operation)"
+    }
+
+    /// Sends a request and decodes the answer; a non-200 answer is thrown as its ``CloudError``.
+    func send<Answer: Decodable>(_ method: String, _ path: String, _ body: (some Encodable)?, timeout: Double? = nil) async throws -> Answer {
+        let data = try await sendRaw(method, path, body: try body.map { try WireJSON.encode($0) }, timeout: timeout)
+        return try WireJSON.decode(Answer.self, from: data)
+    }
+
+    func sendRaw(_ method: String, _ pathAndQuery: String, body: Data?, timeout: Double? = nil, absolute: URL? = nil) async throws -> Data {
+        guard let url = absolute ?? URL(string: baseURL.absoluteString.trimmingSuffix("/") + pathAndQuery) else {
+            throw CloudError(.invalidArguments, "'\(pathAndQuery)' does not make a URL with \(baseURL).")
+        }
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        request.setValue("Bearer \(webAuthToken)", forHTTPHeaderField: "Authorization")
+        if let deviceID { request.setValue(deviceID, forHTTPHeaderField: "X-SyncScope-Device") }
+        if let body {
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = body
+        }
+        if let timeout { request.timeoutInterval = timeout }
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await session.data(for: request)
+        } catch {
+            throw CloudError(.networkFailure, "The server at \(baseURL.absoluteString) could not be reached: \(error.localizedDescription)")
+        }
+        guard let http = response as? HTTPURLResponse else {
+            throw CloudError(.networkFailure, "The server at \(baseURL.absoluteString) did not answer with HTTP.")
+        }
+        guard http.statusCode == 200 else {
+            if let wire = try? WireJSON.decode(WireError.self, from: data) { throw CloudError(wire) }
+            throw CloudError(.internalError, "The server answered HTTP \(http.statusCode) without an error body.")
+        }
+        return data
+    }
+
+    /// The owner name of the public database's zone, as the server writes it.
+    static let publicOwnerName = "__public__"
+    /// CloudKit's name for "the current user" (`CKCurrentUserDefaultName`).
+    static let currentUserName = "__defaultOwner__"
+
+    /// The zone with its owner filled in, as the server names it.
+    private func normalized(_ zoneID: RecordZoneID, _ scope: DatabaseScope) -> RecordZoneID {
+        if scope == .public { return RecordZoneID(zoneName: zoneID.zoneName, ownerName: Self.publicOwnerName) }
+        if zoneID.ownerName.isEmpty || zoneID.ownerName == Self.currentUserName {
+            return RecordZoneID(zoneName: zoneID.zoneName, ownerName: userRecordName)
+        }
+        return zoneID
+    }
+
+    // MARK: Zones
+
+    public func modifyRecordZones(
+        in scope: DatabaseScope, saving: [RecordZoneID], deleting: [RecordZoneID]
+    ) async throws -> [Result<RecordZone, CloudError>] {
+        let operations = saving.map { WireZonesModifyRequest.Operation(operationType: "create", zone: WireZone(zoneID: WireZoneID($0))) }
+            + deleting.map { WireZonesModifyRequest.Operation(operationType: "delete", zone: WireZone(zoneID: WireZoneID($0))) }
+        let answer: WireZonesResponse = try await send("POST", databasePath(scope, "zones/modify"), WireZonesModifyRequest(operations: operations))
+        let asked = saving + deleting
+        return answer.zones.enumerated().map { index, item in
+            switch item {
+            case .success(let zone): .success(RecordZone(zoneID: RecordZoneID(zone.zoneID)))
+            case .failure(let error): .failure(CloudError(error, zoneID: index < asked.count ? asked[index] : nil))
+            }
+        }
+    }
+
+    public func listRecordZones(in scope: DatabaseScope) async throws -> [ZoneListing] {
+        let answer: WireZonesResponse = try await send("GET", databasePath(scope, "zones/list"), Optional<WireEmpty>.none)
+        return try answer.zones.map { item in
+            switch item {
+            case .success(let zone): ZoneListing(zoneID: RecordZoneID(zone.zoneID), syncToken: zone.syncToken)
+            case .failure(let error): throw CloudError(error)
+            }
+        }
+    }
+
+    // MARK: Records
+
+    public func modifyRecords(
+        in scope: DatabaseScope, zoneID: RecordZoneID, operations: [RecordOperation], atomic: Bool, clientChangeTokenData: Data?
+    ) async throws -> [Result<RecordOperationResult, CloudError>] {
+        let zone = normalized(zoneID, scope)
+        let wireOperations = operations.map { operation in
+            let record = operation.type.isDelete
+                ? WireRecord(
+                    recordName: operation.record.recordID.recordName,
+                    recordType: operation.record.recordType.isEmpty ? nil : operation.record.recordType,
+                    recordChangeTag: operation.record.recordChangeTag)
+                : WireRecord(operation.record)
+            return WireRecordsModifyRequest.Operation(operationType: operation.type.rawValue, record: record)
+        }
+        let request = WireRecordsModifyRequest(
+            operations: wireOperations, zoneID: WireZoneID(zoneID), atomic: atomic,
+            clientChangeTokenData: clientChangeTokenData?.base64EncodedString())
+        let answer: WireRecordsResponse = try await send("POST", databasePath(scope, "records/modify"), request)
+        return answer.records.map { item in
+            switch item {
+            case .success(let wire): Result { () throws(CloudError) in try RecordOperationResult(wire, zoneID: zone) }
+            case .failure(let error): .failure(CloudError(error, zoneID: zone))
+            }
+        }
+    }
+
+    public func lookupRecords(
+        in scope: DatabaseScope, zoneID: RecordZoneID, recordNames: [String], desiredKeys: [String]?
+    ) async throws -> [Result<Record, CloudError>] {
+        let zone = normalized(zoneID, scope)
+        let request = WireRecordsLookupRequest(
+            records: recordNames.map(WireRecordsLookupRequest.Item.init), zoneID: WireZoneID(zoneID), desiredKeys: desiredKeys)
+        let answer: WireRecordsResponse = try await send("POST", databasePath(scope, "records/lookup"), request)
+        return answer.records.map { item in
+            switch item {
+            case .success(let wire): Result { () throws(CloudError) in try Record(wire, zoneID: zone) }
+            case .failure(let error): .failure(CloudError(error, zoneID: zone))
+            }
+        }
+    }
+
+    // MARK: Changes
+
+    public func fetchDatabaseChanges(
+        in scope: DatabaseScope, since token: ServerChangeToken?, resultsLimit: Int?
+    ) async throws -> DatabaseChangesBatch {
+        let answer: WireDatabaseChanges = try await send(
+            "POST", databasePath(scope, "changes/database"), WireDatabaseChangesRequest(syncToken: token, resultsLimit: resultsLimit))
+        return try DatabaseChangesBatch(answer)
+    }
+
+    public func fetchRecordZoneChanges(
+        in scope: DatabaseScope, _ requests: [ZoneChangesRequest]
+    ) async throws -> [Result<ZoneChangesBatch, CloudError>] {
+        let request = WireZoneChangesRequest(zones: requests.map {
+            WireZoneChangesRequest.Zone(
+                zoneID: WireZoneID($0.zoneID), syncToken: $0.previousServerChangeToken, resultsLimit: $0.resultsLimit, desiredKeys: $0.desiredKeys)
+        })
+        let answer: WireZoneChangesResponse = try await send("POST", databasePath(scope, "changes/zone"), request)
+        return answer.results
+    }
+
+    // MARK: Sharing and admin
+
+    public func shareZone(_ zoneID: RecordZoneID, with participants: [String]) async throws {
+        let _: WireZoneShareResponse = try await send(
+            "POST", databasePath(.private, "zones/share"),
+            WireZoneShareRequest(zoneID: WireZoneID(zoneID), operationType: "share", participants: participants))
+    }
+
+    public func revokeShare(_ zoneID: RecordZoneID, from participants: [String]) async throws {
+        let _: WireZoneShareResponse = try await send(
+            "POST", databasePath(.private, "zones/share"),
+            WireZoneShareRequest(zoneID: WireZoneID(zoneID), operationType: "revoke", participants: participants))
+    }
+
+    public func purgeRecordZone(in scope: DatabaseScope, _ zoneID: RecordZoneID) async throws {
+        let _: WireEmpty = try await send(
+            "POST", adminPath("purgeZone"), WirePurgeZoneRequest(database: scope.rawValue, zoneID: WireZoneID(zoneID)))
+    }
+
+    public func encryptedDataReset() async throws {
+        let _: WireEmpty = try await send("POST", adminPath("encryptedDataReset"), WireEmpty())
+    }
+
+    public func compactHistory(in scope: DatabaseScope?, zoneID: RecordZoneID?, keepLast: Int) async throws {
+        let _: WireEmpty = try await send(
+            "POST", adminPath("compact"),
+            WireCompactRequest(database: scope?.rawValue, zoneID: zoneID.map(WireZoneID.init), keepLast: keepLast))
+    }
+
+    /// `admin/export`: the server's whole state as JSON.
+    public func exportServerState() async throws -> Data {
+        try await sendRaw("POST", adminPath("export"), body: Data("{}".utf8))
+    }
+
+    /// `admin/import`: replaces the server's whole state; every token issued before expires.
+    public func importServerState(_ state: Data) async throws {
+        _ = try await sendRaw("POST", adminPath("import"), body: state)
+    }
+
+    /// `admin/reset`: empties the server (users stay); every token issued before expires.
+    public func resetServer() async throws {
+        _ = try await sendRaw("POST", adminPath("reset"), body: Data("{}".utf8))
+    }
+
+    // MARK: Subscriptions and push
+
+    public func modifySubscriptions(
+        in scope: DatabaseScope, saving: [Subscription], deleting: [String]
+    ) async throws -> [Result<SubscriptionOperationResult, CloudError>] {
+        let operations = saving.map { WireSubscriptionsModifyRequest.Operation(operationType: "create", subscription: WireSubscription($0)) }
+            + deleting.map { WireSubscriptionsModifyRequest.Operation(operationType: "delete", subscription: WireSubscription(subscriptionID: $0)) }
+        let answer: WireSubscriptionsResponse = try await send(
+            "POST", databasePath(scope, "subscriptions/modify"), WireSubscriptionsModifyRequest(operations: operations))
+        return answer.subscriptions.map { item in
+            switch item {
+            case .success(let wire) where wire.deleted == true: .success(.deleted(subscriptionID: wire.subscriptionID))
+            case .success(let wire): Result { () throws(CloudError) in .saved(try Subscription(wire)) }
+            case .failure(let error): .failure(CloudError(error))
+            }
+        }
+    }
+
+    public func fetchSubscriptions(in scope: DatabaseScope, ids: [String]?) async throws -> [Result<Subscription, CloudError>] {
+        let answer: WireSubscriptionsResponse
+        if let ids {
+            answer = try await send(
+                "POST", databasePath(scope, "subscriptions/lookup"),
+                WireSubscriptionsLookupRequest(subscriptions: ids.map(WireSubscriptionsLookupRequest.Item.init)))
+        } else {
+            answer = try await send("GET", databasePath(scope, "subscriptions/list"), Optional<WireEmpty>.none)
+        }
+        return answer.subscriptions.map { item in
+            switch item {
+            case .success(let wire): Result { () throws(CloudError) in try Subscription(wire) }
+            case .failure(let error): .failure(CloudError(error))
+            }
+        }
+    }
+
+    public func registerForPushNotifications() async throws {
+        guard let deviceID else {
+            throw CloudError(
+                .invalidArguments, "This connection has no device ID; make one with withNewDevice() (tokens/create) to receive push notifications.")
+        }
+        let answer: WireAPNsToken = try await send(
+            "POST", devicePath("tokens/register"), WireAPNsToken(apnsEnvironment: environment.rawValue, apnsToken: deviceID))
+        registration.set(answer.webcourierURL.flatMap(URL.init(string:)))
+    }
+
+    /// Long-polls the webcourier URL for up to ``pushWaitSeconds``.
+    public func receivePushNotifications() async throws -> [CloudNotification] {
+        try await waitForPushNotifications(timeout: pushWaitSeconds)
+    }
+
+    /// Long-polls the webcourier URL: answers as soon as notifications are
+    /// waiting, or after `timeout` seconds with none.
+    public func waitForPushNotifications(timeout: Double) async throws -> [CloudNotification] {
+        guard let deviceID else {
+            throw CloudError(.invalidArguments, "This connection has no device ID; it cannot receive push notifications.")
+        }
+        let url = registration.url ?? URL(string: baseURL.absoluteString.trimmingSuffix("/") + devicePath("webcourier/\(deviceID)"))
+        guard let url, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            throw CloudError(.invalidArguments, "The webcourier URL for device '\(deviceID)' is not a URL.")
+        }
+        components.queryItems = [URLQueryItem(name: "timeout", value: String(format: "%g", max(0, timeout)))]
+        let data = try await sendRaw("GET", "", body: nil, timeout: max(0, timeout) + 30, absolute: components.url)
+        let answer = try WireJSON.decode(WireNotificationsResponse.self, from: data)
+        return try answer.notifications.map { (wire) throws(CloudError) in try CloudNotification(wire) }
+    }
+}
+
+/// Where this connection's device polls for notifications, once registered.
+final class PushRegistration: Sendable {
+    private let webcourier = Mutex<URL?>(nil)
+
+    var url: URL? { webcourier.withLock { $0 } }
+
+    func set(_ url: URL?) { webcourier.withLock { $0 = url } }
+}
+
+extension String {
+    func trimmingSuffix(_ suffix: String) -> String {
+        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
+    }
+}

@@ -1,0 +1,285 @@
+import SyncCore
+import SyncSimulation
+
+/// Runs a scenario's `fetch` step on one device: database changes or zone
+/// changes, from the token the step chooses (cached, none, or captured), one
+/// batch or all of them, maybe interrupted after some batches.
+///
+/// Each batch is stored the way ``DeviceSyncEngine`` stores it — the batch's
+/// records (with the device's pending local edits laid over them), its
+/// deletions and its token in one transaction; a fetch from no token marks
+/// what the device has as stale and removes what the full answer does not
+/// return — so a scenario can take the engine's place for one fetch and the
+/// engine carries on from there. Unlike the engine, it does not recover from
+/// errors (an expired token is the step's error): showing them is the point.
+///
+/// It asks through the device's connection, so the runner's
+/// ``FetchObserver`` shows each batch as it arrives; this reports only what
+/// storing a batch did.
+///
+/// Its tokens are not in the device's `tokenHistory`: that history is what
+/// the device's engine received (its `tokenReceived` events), and the engine
+/// has no way to run this fetch — it always starts from its cached tokens,
+/// fetches every zone that changed, with no `desiredKeys`, and stores every
+/// batch it asks for.
+struct ScenarioFetcher {
+    let device: SimulatedDevice
+    /// Called with notes worth a transcript line.
+    let report: (TranscriptEvent.Kind) -> Void
+
+    struct Limits {
+        var resultsLimit: Int?
+        var fetchAllChanges = true
+        var interruptAfter: Int?
+
+        /// Whether to ask for another batch after `received` of them.
+        func wantsMore(afterBatches received: Int, moreComing: Bool) -> Bool {
+            guard moreComing, fetchAllChanges else { return false }
+            if let interruptAfter, received >= interruptAfter { return false }
+            return true
+        }
+    }
+
+    var store: any LocalStore { device.store }
+
+    private func name(_ zoneID: RecordZoneID, _ scope: DatabaseScope) -> String {
+        TranscriptFormatter.zoneName(zoneID, scope: scope)
+    }
+
+    /// `1 cached record`, `3 cached records`.
+    private func records(_ count: Int) -> String {
+        count == 1 ? "1 cached record" : "\(count) cached records"
+    }
+
+    // MARK: Database changes
+
+    /// Fetches a database's changes from `token`, storing each batch.
+    /// Returns what came back and the last token stored.
+    func fetchDatabaseChanges(
+        scope: DatabaseScope, from token: ServerChangeToken?, limits: Limits
+    ) async throws -> (FetchSummary, ServerChangeToken?) {
+        var summary = FetchSummary(device: device.name)
+        let before = try store.databaseToken(for: scope)
+        if token == nil {
+            var begin = StoreBatch(scope: scope)
+            begin.beginDatabaseRefetch = true
+            try store.apply(begin)
+        }
+        var current = token
+        while true {
+            let batch = try await device.connection.fetchDatabaseChanges(in: scope, since: current, resultsLimit: limits.resultsLimit)
+            let notes = try applyDatabaseBatch(batch, scope: scope)
+            for note in notes { report(.note(device: device.name, note)) }
+            summary.batches += 1
+            for change in batch.changes {
+                switch change {
+                case .zoneChanged(let zoneID): summary.zones.append(zoneID)
+                case .zoneRemoved(let zoneID, let reason): summary.deletedZones.append(RemovedZone(zoneID: zoneID, reason: reason))
+                }
+            }
+            summary.moreComing = batch.moreComing
+            current = batch.serverChangeToken
+            guard limits.wantsMore(afterBatches: summary.batches, moreComing: batch.moreComing) else { break }
+        }
+        if batchesInterrupted(summary, limits) {
+            report(.note(device: device.name, "fetch interrupted after \(summary.batches) batches, as if the app were killed"))
+        }
+        summary.tokenChanged = try store.databaseToken(for: scope) != before
+        return (summary, current)
+    }
+
+    private func batchesInterrupted(_ summary: FetchSummary, _ limits: Limits) -> Bool {
+        guard let interruptAfter = limits.interruptAfter else { return false }
+        return summary.moreComing && limits.fetchAllChanges && summary.batches >= interruptAfter
+    }
+
+    /// The engine's way of storing a `changes/database` batch.
+    /// Returns notes on what it did, for the transcript.
+    private func applyDatabaseBatch(_ answer: DatabaseChangesBatch, scope: DatabaseScope) throws -> [String] {
+        var batch = StoreBatch(scope: scope)
+        let pending = try store.pendingChanges()
+        let purged = Set(try store.purgedZones(in: scope))
+        let known = Set(try store.knownZones(in: scope).map(\.zoneID))
+        var notes: [String] = []
+        var reported = Set<RecordZoneID>()
+        for change in answer.changes {
+            switch change {
+            case .zoneChanged(let zoneID):
+                reported.insert(zoneID)
+                batch.zonesNeedingFetch.append(zoneID)
+                if purged.contains(zoneID) { batch.purgedZonesRemoved.append(zoneID) }
+            case .zoneRemoved(let zoneID, .deleted):
+                reported.insert(zoneID)
+                let count = try store.records(in: scope, zoneID: zoneID).count
+                batch.zoneRemovals.append(ZoneRemoval(zoneID: zoneID))
+                notes.append("zone \(name(zoneID, scope)) deleted: dropped its \(records(count)) and its token")
+            case .zoneRemoved(let zoneID, .purged):
+                reported.insert(zoneID)
+                let count = try store.records(in: scope, zoneID: zoneID).count
+                batch.zoneRemovals.append(ZoneRemoval(zoneID: zoneID))
+                batch.purgedZonesAdded.append(zoneID)
+                notes.append("zone \(name(zoneID, scope)) purged: dropped its \(records(count)); it will not be uploaded again")
+            case .zoneRemoved(let zoneID, .encryptedDataReset):
+                reported.insert(zoneID)
+                let records = try store.records(in: scope, zoneID: zoneID)
+                batch.zoneRemovals.append(ZoneRemoval(zoneID: zoneID, removeRecords: false, removePendingChanges: false))
+                guard known.contains(zoneID) || !records.isEmpty else { continue }
+                let pendingByKey = Dictionary(pending.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
+                for record in records {
+                    var fresh = record
+                    fresh.recordChangeTag = nil
+                    fresh.created = nil
+                    fresh.modified = nil
+                    batch.savedRecords.append(fresh)
+                    let earlier = pendingByKey[PendingChange.recordKey(record.recordID, scope: scope)]?.changedKeys ?? []
+                    batch.pendingUpserts.append(.saveRecord(
+                        record.recordID, recordType: record.recordType, changedKeys: record.fields.names + earlier, scope: scope))
+                }
+                if scope == .private { batch.pendingUpserts.append(.saveZone(zoneID)) }
+                notes.append("zone \(name(zoneID, scope)) lost in an encrypted-data reset: kept its \(self.records(records.count)) and queued them for upload")
+            }
+        }
+        if !answer.moreComing {
+            // The end of a fetch: zones a full refetch did not list are gone.
+            for zone in try store.knownZones(in: scope) where zone.isStale && !reported.contains(zone.zoneID) {
+                batch.zoneRemovals.append(ZoneRemoval(zoneID: zone.zoneID))
+                notes.append("zone \(name(zone.zoneID, scope)) is no longer on the server: dropped it")
+            }
+        }
+        batch.databaseToken = .set(answer.serverChangeToken)
+        try store.apply(batch)
+        return notes
+    }
+
+    // MARK: Zone changes
+
+    /// Fetches the changes of each zone from its token, zone after zone,
+    /// storing each batch. A zone's error does not stop the others; the
+    /// first one is thrown at the end. Returns what came back and each
+    /// zone's last stored token.
+    func fetchZoneChanges(
+        scope: DatabaseScope, zones: [(zoneID: RecordZoneID, token: ServerChangeToken?)], desiredKeys: [String]?, limits: Limits
+    ) async throws -> (FetchSummary, [(RecordZoneID, ServerChangeToken)]) {
+        var summary = FetchSummary(device: device.name)
+        var finalTokens: [(RecordZoneID, ServerChangeToken)] = []
+        var firstError: (any Error)?
+        var tokensBefore: [ServerChangeToken?] = []
+        for zone in zones { tokensBefore.append(try store.zoneToken(for: zone.zoneID, in: scope)) }
+        zoneLoop: for zone in zones {
+            if let interruptAfter = limits.interruptAfter, summary.batches >= interruptAfter { break }
+            var current = zone.token
+            var began = false
+            while true {
+                let request = ZoneChangesRequest(
+                    zoneID: zone.zoneID, previousServerChangeToken: current, resultsLimit: limits.resultsLimit, desiredKeys: desiredKeys)
+                let answer: ZoneChangesBatch
+                do {
+                    let results = try await device.connection.fetchRecordZoneChanges(in: scope, [request])
+                    guard let result = results.first else {
+                        throw CloudError(.internalError, "The server answered a changes/zone request for zone '\(zone.zoneID.zoneName)' with no result.")
+                    }
+                    answer = try result.get()
+                } catch {
+                    if firstError == nil { firstError = error }
+                    continue zoneLoop
+                }
+                if zone.token == nil && !began {
+                    // A fetch from no token: what the device has is stale until returned.
+                    var begin = StoreBatch(scope: scope)
+                    begin.beginZoneRefetch = [zone.zoneID]
+                    try store.apply(begin)
+                    began = true
+                }
+                let notes = try applyZoneBatch(answer, scope: scope, desiredKeys: desiredKeys)
+                for note in notes { report(.note(device: device.name, note)) }
+                summary.batches += 1
+                for change in answer.changes {
+                    switch change {
+                    case .changed(let record): summary.records.append(record)
+                    case .deleted(let recordID, let type): summary.deletions.append(DeletedRecord(recordID: recordID, recordType: type))
+                    }
+                }
+                summary.moreComing = answer.moreComing
+                current = answer.serverChangeToken
+                guard limits.wantsMore(afterBatches: summary.batches, moreComing: answer.moreComing) else { break }
+            }
+            if let current { finalTokens.append((zone.zoneID, current)) }
+        }
+        if batchesInterrupted(summary, limits) {
+            report(.note(device: device.name, "fetch interrupted after \(summary.batches) batches, as if the app were killed"))
+        }
+        for (zone, before) in zip(zones, tokensBefore) where try store.zoneToken(for: zone.zoneID, in: scope) != before {
+            summary.tokenChanged = true
+        }
+        if let firstError { throw firstError }
+        return (summary, finalTokens)
+    }
+
+    /// The engine's way of storing a `changes/zone` batch.
+    /// Returns notes on what it did, for the transcript.
+    private func applyZoneBatch(_ answer: ZoneChangesBatch, scope: DatabaseScope, desiredKeys: [String]?) throws -> [String] {
+        let zoneID = answer.zoneID
+        var batch = StoreBatch(scope: scope)
+        var notes: [String] = []
+        let pending = Dictionary(
+            try store.pendingChanges().filter(\.isRecordChange).map { ($0.key, $0) }, uniquingKeysWith: { $1 })
+        var returned = Set<RecordID>()
+        for change in answer.changes {
+            let key = PendingChange.recordKey(change.recordID, scope: scope)
+            switch change {
+            case .changed(let fetched):
+                returned.insert(fetched.recordID)
+                let cached = try store.record(fetched.recordID, in: scope)
+                var serverRecord = fetched
+                if desiredKeys != nil, let cached {
+                    // Only some fields came back: keep the cached values of the others.
+                    var fields = cached.fields
+                    for field in fetched.fields { fields[field.name] = field.value }
+                    serverRecord.fields = fields
+                }
+                switch pending[key] {
+                case nil:
+                    batch.savedRecords.append(serverRecord)
+                case let local? where local.kind == .saveRecord:
+                    // Keep the local edit on top of the newer server record.
+                    var merged = serverRecord
+                    for name in local.changedKeys { merged[name] = cached?[name] }
+                    batch.savedRecords.append(merged)
+                case _?:
+                    break  // deleted locally, deletion not sent yet: keep it deleted
+                }
+            case .deleted(let recordID, _):
+                switch pending[key] {
+                case nil:
+                    batch.deletedRecordIDs.append(recordID)
+                case let local? where local.kind == .saveRecord:
+                    if try store.record(recordID, in: scope)?.recordChangeTag != nil {
+                        batch.pendingRemovals.append(key)
+                        batch.deletedRecordIDs.append(recordID)
+                        notes.append("dropped the pending save of \(recordID.recordName): the record was deleted on the server")
+                    }
+                case _?:
+                    batch.pendingRemovals.append(key)
+                    batch.deletedRecordIDs.append(recordID)
+                }
+            }
+        }
+        batch.zonesConfirmed.append(zoneID)
+        if !answer.moreComing {
+            batch.zonesFetched.append(zoneID)
+            var vanished: [RecordID] = []
+            for recordID in try store.staleRecordIDs(in: scope, zoneID: zoneID)
+            where !returned.contains(recordID) && pending[PendingChange.recordKey(recordID, scope: scope)] == nil {
+                vanished.append(recordID)
+            }
+            if !vanished.isEmpty {
+                batch.deletedRecordIDs += vanished
+                let names = vanished.map(\.recordName).joined(separator: ", ")
+                notes.append("reconciled: removed \(names), which the full fetch did not return (deleted on the server)")
+            }
+        }
+        batch.zoneTokens = [ZoneTokenChange(zoneID: zoneID, update: .set(answer.serverChangeToken))]
+        try store.apply(batch)
+        return notes
+    }
+}

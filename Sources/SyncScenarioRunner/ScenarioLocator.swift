@@ -1,0 +1,29 @@
+import Foundation
+import SyncScenario
+import SyncScopeAssets
+
+/// Finds the scenario a person names: a file, or a lesson that SyncScope ships.
+public enum ScenarioLocator {
+    /// Parses the file at `name` when there is one (or `name` contains a
+    /// `/`); otherwise the lesson of that name or number (see
+    /// ``AssetCatalog/lesson(named:)``), which diagnostics and transcripts
+    /// call `lessons/FILE` wherever it is installed.
+    public static func load(_ name: String) throws(ScenarioFileError) -> Scenario {
+        if FileManager.default.fileExists(atPath: name) || name.contains("/") {
+            return try ScenarioParser.parse(fileAt: URL(fileURLWithPath: name))
+        }
+        if let url = AssetCatalog.lesson(named: name) {
+            // Diagnostics and transcripts name a lesson the same way wherever it is installed.
+            let display = "lessons/" + url.lastPathComponent
+            guard let data = try? Data(contentsOf: url), let yaml = String(data: data, encoding: .utf8) else {
+                throw ScenarioFileError(diagnostics: [ScenarioDiagnostic(
+                    .error, at: SourceLocation(file: display, line: 0, column: 0), "cannot read the lesson file")])
+            }
+            return try ScenarioParser.parse(yaml: yaml, fileName: display)
+        }
+        let lessons = AssetCatalog.lessons().map { AssetCatalog.shortName(of: $0.name) }
+        throw ScenarioFileError(diagnostics: [ScenarioDiagnostic(
+            .error, at: SourceLocation(file: name, line: 0, column: 0), "no such file, and no lesson of that name",
+            hint: lessons.isEmpty ? nil : "lessons: \(lessons.joined(separator: ", ")); see `syncscope lessons`")])
+    }
+}

@@ -1,0 +1,408 @@
+import Foundation
+import SyncCore
+
+/// The whole state of a server as JSON: what `admin/export` answers and
+/// `admin/import` takes, and what the network server stores as a checkpoint.
+///
+/// It keeps every detail that tokens depend on (sequences, incarnations,
+/// tombstones, retention horizons), so a checkpoint restored with
+/// `keepingHistory` answers old tokens as before. `admin/import` gives the
+/// state a new history ID instead, so tokens issued before it expire.
+/// 64-bit identifiers are written as hexadecimal strings (JSON numbers lose
+/// precision past 2^53 in many tools). Every list is sorted: the same state
+/// always gives the same bytes.
+public struct ServerStateFile: Codable, Sendable, Hashable {
+    public static let formatName = "syncscope-server-state"
+    public static let currentVersion = 1
+
+    public struct User: Codable, Sendable, Hashable {
+        public var name: String
+        public var webAuthToken: String
+    }
+
+    public struct StoredRecord: Codable, Sendable, Hashable {
+        public var recordName: String
+        public var recordType: String
+        public var recordChangeTag: String
+        public var fields: [String: WireField]
+        public var created: WireStamp
+        public var modified: WireStamp
+        public var sequence: Int64
+    }
+
+    public struct Tombstone: Codable, Sendable, Hashable {
+        public var recordName: String
+        public var recordType: String
+        public var sequence: Int64
+    }
+
+    public struct Zone: Codable, Sendable, Hashable {
+        public var zoneName: String
+        public var ownerRecordName: String
+        public var incarnation: String
+        public var lastSequence: Int64
+        public var compactedThrough: Int64
+        /// Base64.
+        public var clientChangeTokenData: String?
+        public var participants: [String]?
+        public var records: [StoredRecord]
+        public var tombstones: [Tombstone]?
+    }
+
+    public struct LogEntry: Codable, Sendable, Hashable {
+        public var zoneID: WireZoneID
+        public var sequence: Int64
+        /// `deleted`, `purged` or `encryptedDataReset` when the zone was removed.
+        public var removal: String?
+    }
+
+    public struct DatabaseLog: Codable, Sendable, Hashable {
+        public var incarnation: String
+        public var lastSequence: Int64
+        public var compactedThrough: Int64
+        public var entries: [LogEntry]
+    }
+
+    public struct UserDatabases: Codable, Sendable, Hashable {
+        public var user: String
+        public var privateZones: [Zone]
+        /// Why zones that no longer exist went away, by zone name.
+        public var removedZones: [String: String]?
+        public var privateLog: DatabaseLog
+        public var sharedZones: [WireZoneID]?
+        public var sharedLog: DatabaseLog
+    }
+
+    public struct Container: Codable, Sendable, Hashable {
+        public var container: String
+        public var environment: ContainerEnvironment
+        public var publicZone: Zone
+        public var users: [UserDatabases]
+    }
+
+    public var format: String
+    public var version: Int
+    public var historyID: String
+    public var nextChangeTag: UInt64
+    /// Checkpoints only: where the server's random choices resume.
+    public var randomSeed: String?
+    public var users: [User]
+    public var containers: [Container]
+    public var push: PushStateFile?
+}
+
+/// Reads 64-bit identifiers written as hexadecimal.
+enum Hex {
+    static func string(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: max(0, 16 - digits.count)) + digits
+    }
+
+    static func value(_ text: String, _ what: String) throws(CloudError) -> UInt64 {
+        guard let value = UInt64(text, radix: 16) else {
+            throw StateFileError.invalid("\(what) '\(text.prefix(40))' is not a hexadecimal number")
+        }
+        return value
+    }
+}
+
+enum StateFileError {
+    static func invalid(_ problem: String) -> CloudError {
+        CloudError(.invalidArguments, "The state file cannot be imported: \(problem). Nothing was changed.")
+    }
+}
+
+extension ServerEngine {
+    // MARK: Export
+
+    /// The whole state, for `admin/export`. Does not change the engine.
+    public func exportState() -> ServerStateFile {
+        stateFile(randomSeed: nil)
+    }
+
+    /// The whole state for a checkpoint: the engine's random choices restart
+    /// from a seed written into the file, so an engine restored from it makes
+    /// exactly the choices this one makes from now on.
+    public func checkpointState() -> ServerStateFile {
+        let seed = random.next()
+        random = SeededRandom(seed: seed)
+        return stateFile(randomSeed: seed)
+    }
+
+    private func stateFile(randomSeed: UInt64?) -> ServerStateFile {
+        let containerFiles = containers.sorted {
+            ($0.key.container, $0.key.environment.rawValue) < ($1.key.container, $1.key.environment.rawValue)
+        }.map { key, state in
+            ServerStateFile.Container(
+                container: key.container, environment: key.environment, publicZone: zoneFile(state.publicZone),
+                users: state.users.keys.sorted().compactMap { name in state.users[name].map(databasesFile) })
+        }
+        return ServerStateFile(
+            format: ServerStateFile.formatName, version: ServerStateFile.currentVersion, historyID: Hex.string(historyID),
+            nextChangeTag: nextChangeTag, randomSeed: randomSeed.map(Hex.string),
+            users: users.map { ServerStateFile.User(name: $0.name, webAuthToken: $0.webAuthToken) },
+            containers: containerFiles, push: nil)
+    }
+
+    private func zoneFile(_ zone: ZoneState) -> ServerStateFile.Zone {
+        let records = zone.records.map { name, stored in
+            ServerStateFile.StoredRecord(
+                recordName: name, recordType: names[stored.type], recordChangeTag: Self.tagString(stored.tag),
+                fields: Dictionary(uniqueKeysWithValues: stored.fields.map { ($0.name, WireField($0.value)) }),
+                created: WireStamp(stamp(stored.created)), modified: WireStamp(stamp(stored.modified)), sequence: stored.sequence)
+        }.sorted { $0.sequence < $1.sequence }
+        let tombstones = zone.tombstones.map { name, tombstone in
+            ServerStateFile.Tombstone(recordName: name, recordType: names[tombstone.type], sequence: tombstone.sequence)
+        }.sorted { $0.sequence < $1.sequence }
+        return ServerStateFile.Zone(
+            zoneName: zone.zoneID.zoneName, ownerRecordName: zone.zoneID.ownerName, incarnation: Hex.string(zone.incarnation),
+            lastSequence: zone.log.lastSequence, compactedThrough: zone.compactedThrough,
+            clientChangeTokenData: zone.clientChangeTokenData?.base64EncodedString(),
+            participants: zone.participants.isEmpty ? nil : zone.participants.sorted(), records: records,
+            tombstones: tombstones.isEmpty ? nil : tombstones)
+    }
+
+    private func logFile(_ log: SyncServer.DatabaseLog) -> ServerStateFile.DatabaseLog {
+        ServerStateFile.DatabaseLog(
+            incarnation: Hex.string(log.incarnation), lastSequence: log.log.lastSequence, compactedThrough: log.compactedThrough,
+            entries: log.entries.map { zoneID, entry in
+                ServerStateFile.LogEntry(zoneID: WireZoneID(zoneID), sequence: entry.sequence, removal: entry.removal?.rawValue)
+            }.sorted { $0.sequence < $1.sequence })
+    }
+
+    private func databasesFile(_ dbs: SyncServer.UserDatabases) -> ServerStateFile.UserDatabases {
+        ServerStateFile.UserDatabases(
+            user: dbs.user, privateZones: dbs.privateZones.keys.sorted().compactMap { dbs.privateZones[$0].map(zoneFile) },
+            removedZones: dbs.removedZoneReasons.isEmpty ? nil : dbs.removedZoneReasons.mapValues(\.rawValue),
+            privateLog: logFile(dbs.privateLog), sharedZones: dbs.sharedZones.isEmpty ? nil : dbs.sharedZones.sorted().map(WireZoneID.init),
+            sharedLog: logFile(dbs.sharedLog))
+    }
+
+    // MARK: Import
+
+    /// Replaces the whole state with a state file's, or explains what is
+    /// wrong with it (then nothing changes).
+    ///
+    /// With `keepingHistory` (restoring a checkpoint, which must carry its
+    /// random seed) tokens issued before the checkpoint still work. Without
+    /// it (`admin/import`), the state gets a new history ID, so every token
+    /// issued before expires with `changeTokenExpired`, and users keep their
+    /// web auth tokens from the file.
+    public func importState(_ file: ServerStateFile, keepingHistory: Bool) throws(CloudError) {
+        guard file.format == ServerStateFile.formatName else {
+            throw StateFileError.invalid("its 'format' is '\(file.format.prefix(40))', not '\(ServerStateFile.formatName)'")
+        }
+        guard file.version == ServerStateFile.currentVersion else {
+            throw StateFileError.invalid("it is version \(file.version); this server reads version \(ServerStateFile.currentVersion)")
+        }
+        var newAccounts: [String: UserAccount] = [:]
+        for user in file.users {
+            do { try Validation.checkName(user.name, what: "user name") } catch { throw StateFileError.invalid(error.reason) }
+            guard !user.webAuthToken.isEmpty, newAccounts[user.name] == nil else {
+                throw StateFileError.invalid("user '\(user.name)' appears twice or has an empty webAuthToken")
+            }
+            newAccounts[user.name] = UserAccount(name: user.name, webAuthToken: user.webAuthToken)
+        }
+        var tokens = Set<String>()
+        for account in newAccounts.values where !tokens.insert(account.webAuthToken).inserted {
+            throw StateFileError.invalid("two users share one webAuthToken")
+        }
+        var builder = StateBuilder(engine: self)
+        var newContainers: [ContainerKey: ContainerState] = [:]
+        for container in file.containers {
+            let key = ContainerKey(container: container.container, environment: container.environment)
+            guard newContainers[key] == nil else {
+                throw StateFileError.invalid("container '\(container.container)' (\(container.environment.rawValue)) appears twice")
+            }
+            let publicZone = try builder.zone(container.publicZone, expectedOwner: RecordZoneID.publicOwnerName)
+            guard publicZone.zoneID.isDefaultZone else {
+                throw StateFileError.invalid("the public zone of '\(container.container)' must be \(RecordZoneID.defaultZoneName)")
+            }
+            let state = ContainerState(publicZone: publicZone)
+            for dbs in container.users {
+                guard newAccounts[dbs.user] != nil else {
+                    throw StateFileError.invalid("container '\(container.container)' has databases of '\(dbs.user)', who is not in 'users'")
+                }
+                guard state.users[dbs.user] == nil else {
+                    throw StateFileError.invalid("user '\(dbs.user)' has two sets of databases in '\(container.container)'")
+                }
+                state.users[dbs.user] = try builder.databases(dbs)
+            }
+            newContainers[key] = state
+        }
+        let newHistory: UInt64
+        var newRandom = random
+        if keepingHistory {
+            guard let seed = file.randomSeed else { throw StateFileError.invalid("a checkpoint needs its 'randomSeed'") }
+            newRandom = SeededRandom(seed: try Hex.value(seed, "randomSeed"))
+            newHistory = try Hex.value(file.historyID, "historyID")
+        } else {
+            newHistory = newRandom.next()
+        }
+        // Nothing can fail from here on.
+        random = newRandom
+        names = builder.names
+        accounts = newAccounts
+        containers = newContainers
+        historyID = newHistory
+        nextChangeTag = max(file.nextChangeTag, builder.highestTag &+ 1, 1)
+    }
+
+    /// Empties the server: no containers, zones or records; users keep their
+    /// web auth tokens. Tokens issued before expire (new history ID).
+    public func resetState() {
+        containers = [:]
+        historyID = random.next()
+    }
+}
+
+/// Builds engine state from a state file, checking it as it goes.
+private struct StateBuilder {
+    unowned let engine: ServerEngine
+    var names: NameTable
+    var highestTag: UInt64 = 0
+
+    init(engine: ServerEngine) {
+        self.engine = engine
+        names = engine.names
+    }
+
+    /// History longer than this many sequence slots per log is refused (memory).
+    static let maxSpan: Int64 = 50_000_000
+
+    mutating func zone(_ file: ServerStateFile.Zone, expectedOwner: String?) throws(CloudError) -> ZoneState {
+        let zoneID = RecordZoneID(zoneName: file.zoneName, ownerName: file.ownerRecordName)
+        let what = "zone '\(file.zoneName)' of \(file.ownerRecordName)"
+        if let expectedOwner, file.ownerRecordName != expectedOwner {
+            throw StateFileError.invalid("\(what) should belong to \(expectedOwner)")
+        }
+        do {
+            try Validation.checkName(file.zoneName, what: "zone name")
+        } catch {
+            throw StateFileError.invalid(error.reason)
+        }
+        let zone = ZoneState(zoneID: zoneID, incarnation: try Hex.value(file.incarnation, "the incarnation of \(what)"))
+        guard file.lastSequence >= 0, file.compactedThrough >= 0, file.compactedThrough <= file.lastSequence else {
+            throw StateFileError.invalid("\(what) has lastSequence \(file.lastSequence) and compactedThrough \(file.compactedThrough)")
+        }
+        var live: [(sequence: Int64, key: String)] = []
+        var seen = Set<Int64>()
+        func place(_ sequence: Int64, _ name: String) throws(CloudError) {
+            guard sequence >= 1, sequence <= file.lastSequence, seen.insert(sequence).inserted else {
+                throw StateFileError.invalid("record '\(name)' in \(what) has sequence \(sequence), outside 1...\(file.lastSequence) or taken")
+            }
+            live.append((sequence, name))
+        }
+        for record in file.records {
+            guard zone.records[record.recordName] == nil else {
+                throw StateFileError.invalid("record '\(record.recordName)' appears twice in \(what)")
+            }
+            guard let tag = UInt64(record.recordChangeTag, radix: 36) else {
+                throw StateFileError.invalid("record '\(record.recordName)' in \(what) has change tag '\(record.recordChangeTag.prefix(20))'")
+            }
+            var fields = RecordFields()
+            do {
+                try Validation.checkName(record.recordName, what: "record name")
+                try Validation.checkName(record.recordType, what: "record type")
+                for name in record.fields.keys.sorted() {
+                    guard let field = record.fields[name] else { continue }
+                    try Validation.checkFieldName(name)
+                    let value = try field.fieldValue(name: name, recordName: record.recordName)
+                    try Validation.checkFieldValue(value, field: name, recordName: record.recordName, zoneID: zoneID)
+                    fields[name] = value
+                }
+            } catch {
+                throw StateFileError.invalid(error.reason)
+            }
+            try place(record.sequence, record.recordName)
+            highestTag = max(highestTag, tag)
+            zone.records[record.recordName] = SyncServer.StoredRecord(
+                type: names.intern(record.recordType), fields: fields, tag: tag, created: stamp(record.created),
+                modified: stamp(record.modified), sequence: record.sequence)
+        }
+        for tombstone in (file.tombstones ?? []).sorted(by: { $0.sequence < $1.sequence }) {
+            guard zone.records[tombstone.recordName] == nil, zone.tombstones[tombstone.recordName] == nil else {
+                throw StateFileError.invalid("record '\(tombstone.recordName)' in \(what) is both live and deleted, or deleted twice")
+            }
+            try place(tombstone.sequence, tombstone.recordName)
+            zone.tombstones[tombstone.recordName] = SyncServer.Tombstone(type: names.intern(tombstone.recordType), sequence: tombstone.sequence)
+            zone.tombstoneQueue.append(tombstone.sequence, tombstone.recordName)
+        }
+        live.sort { $0.sequence < $1.sequence }
+        guard file.lastSequence - (live.first?.sequence ?? file.lastSequence) <= Self.maxSpan else {
+            throw StateFileError.invalid("\(what) spans more than \(Self.maxSpan) changes of history")
+        }
+        zone.log = SequenceLog(restoring: live, lastSequence: file.lastSequence)
+        zone.compactedThrough = file.compactedThrough
+        if let data = file.clientChangeTokenData {
+            guard let decoded = Data(base64Encoded: data) else {
+                throw StateFileError.invalid("the clientChangeTokenData of \(what) is not base64")
+            }
+            zone.clientChangeTokenData = decoded
+        }
+        zone.participants = Set(file.participants ?? [])
+        return zone
+    }
+
+    mutating func stamp(_ wire: WireStamp) -> Stamp {
+        Stamp(time: wire.timestamp, user: names.intern(wire.userRecordName), device: wire.deviceID.map { names.intern($0) } ?? 0)
+    }
+
+    func log(_ file: ServerStateFile.DatabaseLog, what: String) throws(CloudError) -> SyncServer.DatabaseLog {
+        var log = SyncServer.DatabaseLog(incarnation: try Hex.value(file.incarnation, "the incarnation of \(what)"))
+        guard file.lastSequence >= 0, file.compactedThrough >= 0, file.compactedThrough <= file.lastSequence else {
+            throw StateFileError.invalid("\(what) has lastSequence \(file.lastSequence) and compactedThrough \(file.compactedThrough)")
+        }
+        var live: [(sequence: Int64, key: RecordZoneID)] = []
+        var seen = Set<Int64>()
+        for entry in file.entries.sorted(by: { $0.sequence < $1.sequence }) {
+            let zoneID = RecordZoneID(entry.zoneID)
+            guard entry.sequence >= 1, entry.sequence <= file.lastSequence, seen.insert(entry.sequence).inserted,
+                  log.entries[zoneID] == nil
+            else {
+                throw StateFileError.invalid("\(what) lists zone '\(zoneID.zoneName)' twice, or at sequence \(entry.sequence) outside 1...\(file.lastSequence)")
+            }
+            var removal: ZoneDeletionReason?
+            if let reason = entry.removal {
+                guard let parsed = ZoneDeletionReason(rawValue: reason) else {
+                    throw StateFileError.invalid("\(what): '\(reason)' is not a removal reason")
+                }
+                removal = parsed
+                log.tombstoneQueue.append(entry.sequence, zoneID)
+            }
+            log.entries[zoneID] = SyncServer.DatabaseLog.Entry(sequence: entry.sequence, removal: removal)
+            live.append((entry.sequence, zoneID))
+        }
+        guard file.lastSequence - (live.first?.sequence ?? file.lastSequence) <= Self.maxSpan else {
+            throw StateFileError.invalid("\(what) spans more than \(Self.maxSpan) changes of history")
+        }
+        log.log = SequenceLog(restoring: live, lastSequence: file.lastSequence)
+        log.compactedThrough = file.compactedThrough
+        return log
+    }
+
+    mutating func databases(_ file: ServerStateFile.UserDatabases) throws(CloudError) -> SyncServer.UserDatabases {
+        let privateLog = try log(file.privateLog, what: "the private database log of \(file.user)")
+        let sharedLog = try log(file.sharedLog, what: "the shared database log of \(file.user)")
+        let dbs = SyncServer.UserDatabases(
+            user: file.user, privateIncarnation: privateLog.incarnation, sharedIncarnation: sharedLog.incarnation,
+            defaultZoneIncarnation: engine.derivedIncarnation("default-zone-import", file.user))
+        dbs.privateLog = privateLog
+        dbs.sharedLog = sharedLog
+        for zoneFile in file.privateZones {
+            guard zoneFile.zoneName != RecordZoneID.defaultZoneName || zoneFile.ownerRecordName == file.user else {
+                throw StateFileError.invalid("the default zone of \(file.user) names another owner")
+            }
+            let zone = try zone(zoneFile, expectedOwner: file.user)
+            dbs.privateZones[zoneFile.zoneName] = zone
+        }
+        for (name, reason) in (file.removedZones ?? [:]).sorted(by: { $0.key < $1.key }) {
+            guard let parsed = ZoneDeletionReason(rawValue: reason) else {
+                throw StateFileError.invalid("'\(reason)' is not a removal reason (zone '\(name)' of \(file.user))")
+            }
+            dbs.removedZoneReasons[name] = parsed
+        }
+        dbs.sharedZones = Set((file.sharedZones ?? []).map(RecordZoneID.init))
+        return dbs
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import SyncCore
+
+/// One call of the HTTP API, as the server applies it and as its journal
+/// records it: no HTTP left, the caller already authenticated.
+public struct APICall: Sendable, Hashable {
+    /// `GET` or `POST`.
+    public var method: String
+    /// The path without the query, such as `/database/1/C/development/private/records/modify`.
+    /// Calls the server makes itself (adding a user, handing notifications
+    /// to a device) use paths under `/internal/`, which HTTP never reaches.
+    public var path: String
+    public var body: Data
+    /// The authenticated user; `nil` for an anonymous call.
+    public var user: String?
+    /// `X-SyncScope-Device`.
+    public var deviceID: String?
+
+    public init(method: String, path: String, body: Data = Data(), user: String? = nil, deviceID: String? = nil) {
+        self.method = method
+        self.path = path
+        self.body = body
+        self.user = user
+        self.deviceID = deviceID
+    }
+}
+
+/// What the server answers to one call.
+public struct APIAnswer: Sendable {
+    public var status: Int
+    public var body: Data
+    /// The call changed the server's state: the journal must keep it.
+    public var changedState: Bool
+    /// The change token the call came with and the one it got, for the request log.
+    public var tokenIn: ServerChangeToken?
+    public var tokenOut: ServerChangeToken?
+
+    init(status: Int = 200, body: Data, changedState: Bool = false, tokenIn: ServerChangeToken? = nil, tokenOut: ServerChangeToken? = nil) {
+        self.status = status
+        self.body = body
+        self.changedState = changedState
+        self.tokenIn = tokenIn
+        self.tokenOut = tokenOut
+    }
+
+    /// A whole-request error: its HTTP status and `{"serverErrorCode", "reason", …}`.
+    static func error(_ error: CloudError, status: Int? = nil) -> APIAnswer {
+        APIAnswer(status: status ?? error.code.httpStatus, body: (try? WireJSON.encode(WireError(error))) ?? Data(error.reason.utf8))
+    }
+
+    /// A 404 `NOT_FOUND` for a path the API does not have.
+    static func notFound(_ reason: String) -> APIAnswer {
+        let wire = WireError(serverErrorCode: "NOT_FOUND", reason: reason, ckErrorCode: CloudError.Code.unknownItem.rawValue)
+        return APIAnswer(status: 404, body: (try? WireJSON.encode(wire)) ?? Data(reason.utf8))
+    }
+
+    /// The error this answer carries when its status is not 200.
+    public var wireError: WireError? {
+        guard status != 200 else { return nil }
+        return try? WireJSON.decode(WireError.self, from: body)
+    }
+}

@@ -1,0 +1,453 @@
+import Foundation
+import SyncCore
+import SyncServer
+
+/// Applies one ``APICall`` to the engine and the push layer and words the
+/// answer. Plain and synchronous: the caller holds the server's lock, and
+/// the same calls at the same times on the same state give the same answers
+/// (the journal's replay relies on it).
+struct APIDispatcher {
+    let core: ServerCore
+    let now: Milliseconds
+    /// `http://host:port`, for `webcourierURL`.
+    let baseURL: String
+
+    static let maxOperations = 400
+
+    func answer(_ call: APICall) -> APIAnswer {
+        let parts = call.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        do {
+            switch parts.first {
+            case "database": return try database(call, parts)
+            case "device": return try device(call, parts)
+            case "admin": return try admin(call, parts)
+            case "internal": return try internalCall(call, parts)
+            default:
+                return .notFound("There is no '\(call.path)'; the API lives under /database/1/, /device/1/ and /admin/1/.")
+            }
+        } catch {
+            return .error(error)
+        }
+    }
+
+    // MARK: Paths
+
+    private func environment(_ text: String) throws(CloudError) -> ContainerEnvironment {
+        guard let environment = ContainerEnvironment(rawValue: text) else {
+            throw CloudError(.invalidArguments, "'\(text)' is not an environment; use development or production.")
+        }
+        return environment
+    }
+
+    private func scope(_ text: String) throws(CloudError) -> DatabaseScope {
+        guard let scope = DatabaseScope(rawValue: text) else {
+            throw CloudError(.invalidArguments, "'\(text)' is not a database; use public, private or shared.")
+        }
+        return scope
+    }
+
+    private func container(_ text: String) throws(CloudError) -> String {
+        guard !text.isEmpty, text.utf8.count <= 255,
+              !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
+            throw CloudError(.invalidArguments, "The container name must be 1 to 255 bytes without control characters.")
+        }
+        return text
+    }
+
+    private func requireUser(_ call: APICall, _ what: String) throws(CloudError) -> Caller {
+        guard let user = call.user else {
+            throw CloudError(
+                .notAuthenticated,
+                "\(what) needs a signed-in user: pass ckWebAuthToken=TOKEN or the header 'Authorization: Bearer TOKEN' (syncscope serve prints each user's token).")
+        }
+        return Caller(user: user, deviceID: call.deviceID)
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, _ call: APICall) throws(CloudError) -> T {
+        try WireJSON.decode(type, from: call.body.isEmpty ? Data("{}".utf8) : call.body)
+    }
+
+    private func encode<T: Encodable>(_ value: T, changed: Bool = false, tokenIn: ServerChangeToken? = nil, tokenOut: ServerChangeToken? = nil) throws(CloudError) -> APIAnswer {
+        APIAnswer(body: try WireJSON.encode(value), changedState: changed, tokenIn: tokenIn, tokenOut: tokenOut)
+    }
+
+    private func checkMethod(_ call: APICall, allowsGet: Bool = false) throws(CloudError) {
+        guard call.method == "POST" || (allowsGet && call.method == "GET") else {
+            throw CloudError(.invalidArguments, "\(call.path) takes \(allowsGet ? "GET or POST" : "POST"), not \(call.method).")
+        }
+    }
+
+    private func checkCount(_ count: Int, _ what: String) throws(CloudError) {
+        guard count <= Self.maxOperations else {
+            throw CloudError(
+                .limitExceeded,
+                "This request has \(count) \(what); at most \(Self.maxOperations) are allowed in one request. Nothing was applied; split it into smaller requests.")
+        }
+    }
+
+    // MARK: /database/1/{container}/{environment}/{database}/{operation}
+
+    private func database(_ call: APICall, _ parts: [String]) throws(CloudError) -> APIAnswer {
+        guard parts.count == 7, parts[1] == "1" else {
+            return .notFound(
+                "There is no '\(call.path)'; database calls are /database/1/{container}/{environment}/{database}/{operation}, for example /database/1/iCloud.com.example.App/development/private/records/modify.")
+        }
+        let db = DatabaseID(container: try container(parts[2]), environment: try environment(parts[3]), scope: try scope(parts[4]))
+        let operation = parts[5] + "/" + parts[6]
+        let engine = core.engine
+        let isPublic = db.scope == .public
+        func caller(_ what: String) throws(CloudError) -> Caller {
+            if isPublic, call.user == nil { return Caller(user: "", deviceID: call.deviceID) }
+            return try requireUser(call, what)
+        }
+        switch operation {
+        case "zones/list":
+            try checkMethod(call, allowsGet: true)
+            let listing = try engine.listRecordZones(caller: try caller("Listing zones"), database: db)
+            return try encode(WireZonesResponse(zones: listing.map { .success(WireZone(zoneID: WireZoneID($0.zoneID), syncToken: $0.syncToken)) }))
+        case "zones/lookup":
+            try checkMethod(call)
+            let request = try decode(WireZonesLookupRequest.self, call)
+            let who = try caller("Looking up zones")
+            let listing = try engine.listRecordZones(caller: who, database: db)
+            let results: [WireResult<WireZone>] = request.zones.map { wanted in
+                var id = RecordZoneID(wanted.zoneID)
+                if id.ownerName.isEmpty || id.ownerName == RecordZoneID.currentUserName { id.ownerName = isPublic ? RecordZoneID.publicOwnerName : who.user }
+                if let found = listing.first(where: { $0.zoneID == id }) {
+                    return .success(WireZone(zoneID: WireZoneID(found.zoneID), syncToken: found.syncToken))
+                }
+                return .failure(WireError(CloudError(.zoneNotFound, "Zone '\(id.zoneName)' does not exist in this database.", zoneID: id)))
+            }
+            return try encode(WireZonesResponse(zones: results))
+        case "zones/modify":
+            try checkMethod(call)
+            let request = try decode(WireZonesModifyRequest.self, call)
+            try checkCount(request.operations.count, "zone operations")
+            var saving: [(Int, RecordZoneID)] = []
+            var deleting: [(Int, RecordZoneID)] = []
+            for (index, operation) in request.operations.enumerated() {
+                let id = RecordZoneID(operation.zone.zoneID)
+                switch operation.operationType {
+                case "create": saving.append((index, id))
+                case "delete": deleting.append((index, id))
+                default:
+                    throw CloudError(.invalidArguments, "operations[\(index)].operationType is '\(operation.operationType)'; zones/modify knows create and delete.")
+                }
+            }
+            let results = try engine.modifyRecordZones(
+                caller: try requireUser(call, "Changing zones"), database: db, saving: saving.map(\.1), deleting: deleting.map(\.1))
+            var ordered = [WireResult<WireZone>?](repeating: nil, count: request.operations.count)
+            for (slot, result) in zip(saving.map(\.0) + deleting.map(\.0), results) {
+                switch result {
+                case .success(let zone):
+                    let deleted = deleting.contains { $0.0 == slot }
+                    ordered[slot] = .success(WireZone(zoneID: WireZoneID(zone.zoneID), deleted: deleted ? true : nil))
+                case .failure(let error): ordered[slot] = .failure(WireError(error))
+                }
+            }
+            let changed = results.contains { if case .success = $0 { true } else { false } }
+            return try encode(WireZonesResponse(zones: ordered.compactMap { $0 }), changed: changed)
+        case "zones/share":
+            try checkMethod(call)
+            let request = try decode(WireZoneShareRequest.self, call)
+            guard db.scope == .private else {
+                throw CloudError(.invalidArguments, "zones/share works in the private database, where the owner's zones are; this call names '\(db.scope.rawValue)'.")
+            }
+            let revoke: Bool
+            switch request.operationType {
+            case "share": revoke = false
+            case "revoke": revoke = true
+            default: throw CloudError(.invalidArguments, "operationType is '\(request.operationType)'; zones/share knows share and revoke.")
+            }
+            let who = try requireUser(call, "Sharing a zone")
+            let participants = try engine.shareRecordZone(
+                caller: who, database: db, zoneID: RecordZoneID(request.zoneID), participants: request.participants, revoke: revoke)
+            var zoneID = RecordZoneID(request.zoneID)
+            if zoneID.ownerName.isEmpty || zoneID.ownerName == RecordZoneID.currentUserName { zoneID.ownerName = who.user }
+            return try encode(WireZoneShareResponse(zoneID: WireZoneID(zoneID), participants: participants), changed: true)
+        case "records/modify":
+            try checkMethod(call)
+            return try modifyRecords(call, db, caller: try requireUser(call, "Saving records"))
+        case "records/lookup":
+            try checkMethod(call)
+            let request = try decode(WireRecordsLookupRequest.self, call)
+            try checkCount(request.records.count, "records to look up")
+            let zoneID = request.zoneID.map(RecordZoneID.init) ?? RecordZoneID(zoneName: RecordZoneID.defaultZoneName, ownerName: "")
+            let results = try engine.lookupRecords(
+                caller: try caller("Looking up records"), database: db, zoneID: zoneID, recordNames: request.records.map(\.recordName),
+                desiredKeys: request.desiredKeys)
+            return try encode(WireRecordsResponse(records: results.map { result in
+                switch result {
+                case .success(let record): .success(WireRecord(record))
+                case .failure(let error): .failure(WireError(error))
+                }
+            }))
+        case "changes/database":
+            try checkMethod(call)
+            let request = try decode(WireDatabaseChangesRequest.self, call)
+            let batch = try engine.fetchDatabaseChanges(
+                caller: try requireUser(call, "Fetching database changes"), database: db, since: request.syncToken, resultsLimit: request.resultsLimit)
+            return try encode(WireDatabaseChanges(batch), tokenIn: request.syncToken, tokenOut: batch.serverChangeToken)
+        case "changes/zone":
+            try checkMethod(call)
+            let request = try decode(WireZoneChangesRequest.self, call)
+            let requests = request.zones.map { zone in
+                ZoneChangesRequest(
+                    zoneID: RecordZoneID(zone.zoneID), previousServerChangeToken: zone.syncToken,
+                    resultsLimit: zone.resultsLimit ?? request.resultsLimit, desiredKeys: zone.desiredKeys ?? request.desiredKeys)
+            }
+            let results = try engine.fetchRecordZoneChanges(caller: try requireUser(call, "Fetching zone changes"), database: db, requests)
+            let tokenOut: ServerChangeToken? = if case .success(let batch)? = results.first { batch.serverChangeToken } else { nil }
+            return try encode(WireZoneChangesResponse(results), tokenIn: request.zones.first?.syncToken, tokenOut: tokenOut)
+        case "subscriptions/modify":
+            try checkMethod(call)
+            return try modifySubscriptions(call, db, caller: try requireUser(call, "Changing subscriptions"))
+        case "subscriptions/list", "subscriptions/lookup":
+            try checkMethod(call, allowsGet: operation == "subscriptions/list")
+            let who = try requireUser(call, "Reading subscriptions")
+            try engine.checkCaller(who)
+            var ids: [String]?
+            if operation == "subscriptions/lookup" {
+                let request = try decode(WireSubscriptionsLookupRequest.self, call)
+                try checkCount(request.subscriptions.count, "subscriptions to look up")
+                ids = request.subscriptions.map(\.subscriptionID)
+            }
+            let results = core.push.fetchSubscriptions(user: who.user, database: db, subscriptionIDs: ids)
+            return try encode(WireSubscriptionsResponse(subscriptions: results.map { result in
+                switch result {
+                case .success(let subscription): .success(WireSubscription(subscription))
+                case .failure(let error): .failure(WireError(error))
+                }
+            }))
+        default:
+            return .notFound(
+                "There is no database operation '\(operation)'. Known: zones/list, zones/lookup, zones/modify, zones/share, records/modify, records/lookup, changes/database, changes/zone, subscriptions/modify, subscriptions/list, subscriptions/lookup.")
+        }
+    }
+
+    private func modifyRecords(_ call: APICall, _ db: DatabaseID, caller: Caller) throws(CloudError) -> APIAnswer {
+        let request = try decode(WireRecordsModifyRequest.self, call)
+        try checkCount(request.operations.count, "record operations")
+        let zoneID = request.zoneID.map(RecordZoneID.init) ?? RecordZoneID(zoneName: RecordZoneID.defaultZoneName, ownerName: "")
+        var operations: [RecordOperation] = []
+        operations.reserveCapacity(request.operations.count)
+        for (index, operation) in request.operations.enumerated() {
+            guard let type = RecordOperationType(rawValue: operation.operationType) else {
+                let known = RecordOperationType.allCases.map(\.rawValue).joined(separator: ", ")
+                throw CloudError(
+                    .invalidArguments,
+                    "operations[\(index)].operationType is '\(operation.operationType)'; records/modify knows \(known). Nothing was applied.")
+            }
+            let record: Record
+            do {
+                record = try Record(operation.record, zoneID: zoneID)
+            } catch {
+                throw CloudError(.invalidArguments, "operations[\(index)]: \(error.reason) Nothing was applied.", recordName: operation.record.recordName)
+            }
+            operations.append(RecordOperation(type: type, record: record))
+        }
+        var clientToken: Data?
+        if let text = request.clientChangeTokenData {
+            guard let data = Data(base64Encoded: text) else {
+                throw CloudError(.invalidArguments, "clientChangeTokenData is not base64. Nothing was applied.")
+            }
+            clientToken = data
+        }
+        let results = try core.engine.modifyRecords(
+            caller: caller, database: db, zoneID: zoneID, operations: operations, atomic: request.atomic ?? true,
+            clientChangeTokenData: clientToken)
+        var changed = clientToken != nil
+        let items: [WireResult<WireRecord>] = results.map { result in
+            switch result {
+            case .success(.saved(var record)):
+                changed = true
+                record.fields = record.fields.filtered(to: request.desiredKeys)
+                return .success(WireRecord(record))
+            case .success(let deleted):
+                changed = true
+                return .success(WireRecord(deleted))
+            case .failure(let error):
+                return .failure(WireError(error))
+            }
+        }
+        return try encode(WireRecordsResponse(records: items), changed: changed)
+    }
+
+    private func modifySubscriptions(_ call: APICall, _ db: DatabaseID, caller: Caller) throws(CloudError) -> APIAnswer {
+        try core.engine.checkCaller(caller)
+        let request = try decode(WireSubscriptionsModifyRequest.self, call)
+        try checkCount(request.operations.count, "subscription operations")
+        var saving: [(Int, Subscription)] = []
+        var deleting: [(Int, String)] = []
+        var early: [Int: CloudError] = [:]
+        for (index, operation) in request.operations.enumerated() {
+            switch operation.operationType {
+            case "create", "update":
+                let subscription: Subscription
+                do {
+                    subscription = try Subscription(operation.subscription)
+                } catch {
+                    throw CloudError(.invalidArguments, "operations[\(index)]: \(error.reason) Nothing was applied.", subscriptionID: operation.subscription.subscriptionID)
+                }
+                if operation.operationType == "update",
+                   case .failure(let error)? = core.push.fetchSubscriptions(user: caller.user, database: db, subscriptionIDs: [subscription.subscriptionID]).first {
+                    early[index] = error
+                } else {
+                    saving.append((index, subscription))
+                }
+            case "delete":
+                deleting.append((index, operation.subscription.subscriptionID))
+            default:
+                throw CloudError(
+                    .invalidArguments,
+                    "operations[\(index)].operationType is '\(operation.operationType)'; subscriptions/modify knows create, update and delete. Nothing was applied.")
+            }
+        }
+        let results = try core.push.modifySubscriptions(
+            user: caller.user, database: db, saving: saving.map(\.1), deleting: deleting.map(\.1))
+        var ordered = [WireResult<WireSubscription>?](repeating: nil, count: request.operations.count)
+        for (index, error) in early { ordered[index] = .failure(WireError(error)) }
+        var changed = false
+        for (slot, result) in zip(saving.map(\.0) + deleting.map(\.0), results) {
+            switch result {
+            case .success(.saved(let subscription)):
+                changed = true
+                ordered[slot] = .success(WireSubscription(subscription))
+            case .success(.deleted(let id)):
+                changed = true
+                ordered[slot] = .success(WireSubscription(deleted: id))
+            case .failure(let error):
+                ordered[slot] = .failure(WireError(error))
+            }
+        }
+        return try encode(WireSubscriptionsResponse(subscriptions: ordered.compactMap { $0 }), changed: changed)
+    }
+
+    // MARK: /device/1/{container}/{environment}/tokens/{create|register}
+
+    private func device(_ call: APICall, _ parts: [String]) throws(CloudError) -> APIAnswer {
+        guard parts.count == 6, parts[1] == "1", parts[4] == "tokens" else {
+            return .notFound(
+                "There is no '\(call.path)'; device calls are /device/1/{container}/{environment}/tokens/create and tokens/register, and GET on the webcourierURL that tokens/create gives.")
+        }
+        let container = try container(parts[2])
+        let environment = try environment(parts[3])
+        try checkMethod(call)
+        let caller = try requireUser(call, "Registering for push notifications")
+        try core.engine.checkCaller(caller)
+        let request = try decode(WireAPNsToken.self, call)
+        if let apns = request.apnsEnvironment, ContainerEnvironment(rawValue: apns) == nil {
+            throw CloudError(.invalidArguments, "apnsEnvironment is '\(apns)'; use development or production.")
+        }
+        switch parts[5] {
+        case "create":
+            var generator = SystemRandomNumberGenerator()
+            let token = (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+            return try encode(WireAPNsToken(
+                apnsEnvironment: request.apnsEnvironment ?? environment.rawValue, apnsToken: token,
+                webcourierURL: Self.webcourierURL(baseURL: baseURL, container: container, environment: environment, token: token)))
+        case "register":
+            guard let token = request.apnsToken else {
+                throw CloudError(.invalidArguments, "tokens/register needs 'apnsToken' (from tokens/create).")
+            }
+            try core.engine.addUser(caller.user)
+            try core.push.registerDevice(token, user: caller.user, container: container, environment: environment, now: now)
+            return try encode(
+                WireAPNsToken(
+                    apnsEnvironment: request.apnsEnvironment ?? environment.rawValue, apnsToken: token,
+                    webcourierURL: Self.webcourierURL(baseURL: baseURL, container: container, environment: environment, token: token)),
+                changed: true)
+        default:
+            return .notFound("There is no device operation 'tokens/\(parts[5])'; use tokens/create or tokens/register.")
+        }
+    }
+
+    static func webcourierURL(baseURL: String, container: String, environment: ContainerEnvironment, token: String) -> String {
+        let escaped = container.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? container
+        return "\(baseURL)/device/1/\(escaped)/\(environment.rawValue)/webcourier/\(token)"
+    }
+
+    // MARK: /admin/1/{container}/{environment}/{operation}
+
+    private func admin(_ call: APICall, _ parts: [String]) throws(CloudError) -> APIAnswer {
+        guard parts.count == 5, parts[1] == "1" else {
+            return .notFound("There is no '\(call.path)'; admin calls are /admin/1/{container}/{environment}/{operation}.")
+        }
+        let container = try container(parts[2])
+        let environment = try environment(parts[3])
+        let caller = try requireUser(call, "An admin call")
+        try core.engine.checkCaller(caller)
+        let engine = core.engine
+        func db(_ text: String?, default scope: DatabaseScope = .private) throws(CloudError) -> DatabaseID {
+            DatabaseID(container: container, environment: environment, scope: try text.map { (t) throws(CloudError) in try self.scope(t) } ?? scope)
+        }
+        try checkMethod(call)
+        switch parts[4] {
+        case "purgeZone":
+            let request = try decode(WirePurgeZoneRequest.self, call)
+            try engine.purgeRecordZone(caller: caller, database: try db(request.database), zoneID: RecordZoneID(request.zoneID))
+            return try encode(WireEmpty(), changed: true)
+        case "encryptedDataReset":
+            try engine.encryptedDataReset(caller: caller, database: try db(nil))
+            return try encode(WireEmpty(), changed: true)
+        case "compact":
+            let request = try decode(WireCompactRequest.self, call)
+            let scope = try request.database.map { (t) throws(CloudError) in try self.scope(t) }
+            try engine.compactHistory(
+                caller: caller, database: try db(nil), scope: scope, zoneID: request.zoneID.map(RecordZoneID.init), keepLast: request.keepLast ?? 0)
+            return try encode(WireEmpty(), changed: true)
+        case "export":
+            var file = engine.exportState()
+            file.push = core.push.exportState(includingDevices: false, reseeding: false)
+            return APIAnswer(body: try WireJSON.encode(file, prettyPrinted: true))
+        case "import":
+            return try importState(call)
+        case "reset":
+            engine.resetState()
+            core.push.resetState()
+            return try encode(WireEmpty(), changed: true)
+        default:
+            return .notFound("There is no admin operation '\(parts[4])'. Known: purgeZone, encryptedDataReset, compact, export, import, reset.")
+        }
+    }
+
+    /// Replaces the whole state with a state file (`admin/import`, `--import`).
+    private func importState(_ call: APICall) throws(CloudError) -> APIAnswer {
+        let file = try decode(ServerStateFile.self, call)
+        // Check the push part on a scratch push layer first, so that a bad
+        // subscription cannot leave the engine's part imported alone.
+        try PushEngine(configuration: core.push.configuration).importState(file.push, restoringDevices: false)
+        try core.engine.importState(file, keepingHistory: false)
+        try core.push.importState(file.push, restoringDevices: false)
+        return try encode(WireEmpty(), changed: true)
+    }
+
+    // MARK: /internal/… (journal only)
+
+    struct AddUser: Codable { var name: String }
+    struct DeviceOnline: Codable { var deviceID: String; var online: Bool }
+    struct Receive: Codable { var deviceID: String }
+
+    private func internalCall(_ call: APICall, _ parts: [String]) throws(CloudError) -> APIAnswer {
+        switch parts.dropFirst().first {
+        case "addUser":
+            let request = try decode(AddUser.self, call)
+            let account = try core.engine.addUser(request.name)
+            return try encode(["webAuthToken": account.webAuthToken], changed: true)
+        case "online":
+            let request = try decode(DeviceOnline.self, call)
+            try core.push.setOnline(request.deviceID, request.online, now: now)
+            return try encode(WireEmpty(), changed: true)
+        case "import":
+            return try importState(call)
+        case "receive":
+            let request = try decode(Receive.self, call)
+            core.push.deliverDue(now: now)
+            let notifications = try core.push.receiveNotifications(for: request.deviceID)
+            return try encode(WireNotificationsResponse(notifications: notifications.map(WireNotification.init)), changed: !notifications.isEmpty)
+        default:
+            return .notFound("There is no internal call '\(call.path)'.")
+        }
+    }
+}

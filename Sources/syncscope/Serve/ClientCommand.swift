@@ -1,0 +1,375 @@
+import ArgumentParser
+import Foundation
+import SyncCore
+import SyncNetwork
+import SyncServerHTTP
+
+struct ClientCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "client",
+        abstract: "Talk to a running `syncscope serve` as one user: zones, saves, change fetches, push.",
+        subcommands: [
+            ClientZones.self, ClientCreateZone.self, ClientSave.self, ClientDelete.self, ClientFetch.self, ClientChanges.self,
+            ClientWatch.self, ClientShare.self, ClientExport.self, ClientImport.self, ClientReset.self,
+        ]
+    )
+}
+
+/// Where the server is and who is asking.
+struct ClientOptions: ParsableArguments {
+    @Option(help: "The server's address.")
+    var server = "http://127.0.0.1:8400"
+
+    @Option(help: "The user to act as.")
+    var user = "alice"
+
+    @Option(help: "The user's web auth token (default: from users.json in --data).")
+    var token: String?
+
+    @Option(help: "The server's data folder, to read users.json from (default: the server's default).")
+    var data: String?
+
+    @Option(help: "Container identifier.")
+    var container = "iCloud.com.example.SyncScope"
+
+    @Option(help: "development or production.")
+    var environment: ContainerEnvironment = .development
+
+    @Option(help: "Device ID sent as X-SyncScope-Device (the server does not push a device its own changes). Default: none.")
+    var device: String?
+
+    func validate() throws {
+        _ = try serverURL()
+    }
+
+    /// `--server` as a URL: http or https, with a host.
+    func serverURL() throws -> URL {
+        guard let url = URL(string: server), url.scheme == "http" || url.scheme == "https", let host = url.host, !host.isEmpty else {
+            let hint = server.contains("://") || server.isEmpty ? "" : " Did you mean http://\(server)?"
+            throw ValidationError("--server must be an http:// address with a host, such as http://127.0.0.1:8400 (got '\(server)').\(hint)")
+        }
+        return url
+    }
+
+    func service() throws -> HTTPCloudService {
+        let url = try serverURL()
+        return HTTPCloudService(
+            baseURL: url, webAuthToken: try webAuthToken(), userRecordName: user, deviceID: device, container: container,
+            environment: environment)
+    }
+
+    func webAuthToken() throws -> String {
+        if let token { return token }
+        let directory = data.map { URL(fileURLWithPath: $0) } ?? ServeOptions.defaultDataDirectory
+        let file = directory.appendingPathComponent("users.json")
+        struct Users: Decodable {
+            struct User: Decodable { var name: String; var webAuthToken: String }
+            var users: [User]
+        }
+        guard let data = try? Data(contentsOf: file), let users = try? JSONDecoder().decode(Users.self, from: data) else {
+            throw ClientFailure(
+                "No --token given and \(file.path) cannot be read. Pass --token (syncscope serve prints each user's token), or --data with the server's data folder.")
+        }
+        guard let found = users.users.first(where: { $0.name == user }) else {
+            throw ClientFailure("\(file.path) has no user '\(user)'; it has \(users.users.map(\.name).joined(separator: ", ")).")
+        }
+        return found.webAuthToken
+    }
+}
+
+extension ContainerEnvironment: ExpressibleByArgument {}
+
+/// A client call that failed at run time (the server said no, or could not
+/// be reached): printed as `Error: …` with exit status 1. Usage mistakes stay
+/// `ValidationError`s (exit status 64, with the command's usage).
+struct ClientFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+
+    /// The server's code and reason, and what to do next where that is clear.
+    init(_ error: CloudError) {
+        var text = "\(error.serverErrorCode): \(error.reason)"
+        switch error.code {
+        case .networkFailure:
+            text += "\nIs `syncscope serve` running there? Pass --server http://HOST:PORT for another address."
+        case .changeTokenExpired:
+            text += "\nFetch again without --since to get everything, then reconcile."
+        default:
+            break
+        }
+        description = text
+    }
+}
+
+/// Runs a client call, printing a CloudError as its reason rather than a stack of types.
+func clientRun(_ body: () async throws -> Void) async throws {
+    do {
+        try await body()
+    } catch let error as CloudError {
+        throw ClientFailure(error)
+    }
+}
+
+func describe(_ record: Record) -> String {
+    let fields = record.fields.map { " \($0.name)=\($0.value.displayString)" }.joined()
+    return "\(record.recordID.recordName) (\(record.recordType), tag \(record.recordChangeTag ?? "-"))\(fields)"
+}
+
+struct ClientZones: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "zones", abstract: "List the zones of a database with their current tokens.")
+    @OptionGroup var options: ClientOptions
+    @Option(help: "private, shared or public.") var database: DatabaseScope = .private
+
+    func run() async throws {
+        try await clientRun {
+            for zone in try await options.service().listRecordZones(in: database) {
+                print("\(zone.zoneID.zoneName) (owner \(zone.zoneID.ownerName))\(zone.syncToken.map { "  token \($0.rawValue)" } ?? "")")
+            }
+        }
+    }
+}
+
+extension DatabaseScope: ExpressibleByArgument {}
+
+struct ClientCreateZone: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "create-zone", abstract: "Create a zone in your private database.")
+    @OptionGroup var options: ClientOptions
+    @Argument(help: "Zone name.") var zone: String
+
+    func run() async throws {
+        try await clientRun {
+            for result in try await options.service().modifyRecordZones(
+                in: .private, saving: [RecordZoneID(zoneName: zone, ownerName: options.user)], deleting: []) {
+                print("created zone \(try result.get().zoneID.zoneName)")
+            }
+        }
+    }
+}
+
+struct ClientSave: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "save", abstract: "Save a record: syncscope client save Notes note-1 title=Hello stars=5")
+    @OptionGroup var options: ClientOptions
+    @Argument(help: "Zone name.") var zone: String
+    @Argument(help: "Record name.") var record: String
+    @Argument(help: "Fields as name=value (integers become INT64, decimals DOUBLE, the rest STRING).") var fields: [String] = []
+    @Option(help: "Record type.") var type = "Note"
+    @Option(help: "The owner of the zone, for a zone shared with you (then the shared database is used). Default: you.") var owner: String?
+
+    func validate() throws { _ = try parsedFields() }
+
+    func parsedFields() throws -> RecordFields {
+        var values = RecordFields()
+        for field in fields {
+            let parts = field.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty else {
+                throw ValidationError("'\(field)' is not name=value (for example title=Hello).")
+            }
+            if let integer = Int64(parts[1]) {
+                values[parts[0]] = .int64(integer)
+            } else if let double = Double(parts[1]), double.isFinite, parts[1].contains(".") {
+                values[parts[0]] = .double(double)
+            } else {
+                values[parts[0]] = .string(parts[1])
+            }
+        }
+        return values
+    }
+
+    func run() async throws {
+        let values = try parsedFields()
+        let scope: DatabaseScope = owner == nil || owner == options.user ? .private : .shared
+        let zoneID = RecordZoneID(zoneName: zone, ownerName: owner ?? options.user)
+        let saved = Record(recordID: RecordID(recordName: record, zoneID: zoneID), recordType: type, fields: values)
+        try await clientRun {
+            for result in try await options.service().modifyRecords(
+                in: scope, zoneID: zoneID, operations: [.save(saved, policy: .changedKeys)]) {
+                if case .saved(let record) = try result.get() { print("saved \(describe(record))") }
+            }
+        }
+    }
+}
+
+struct ClientDelete: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete a record.")
+    @OptionGroup var options: ClientOptions
+    @Argument(help: "Zone name.") var zone: String
+    @Argument(help: "Record name.") var record: String
+    @Option(help: "The owner of the zone, for a zone shared with you (then the shared database is used). Default: you.") var owner: String?
+
+    func run() async throws {
+        let scope: DatabaseScope = owner == nil || owner == options.user ? .private : .shared
+        let zoneID = RecordZoneID(zoneName: zone, ownerName: owner ?? options.user)
+        try await clientRun {
+            for result in try await options.service().modifyRecords(
+                in: scope, zoneID: zoneID, operations: [.delete(RecordID(recordName: record, zoneID: zoneID))]) {
+                _ = try result.get()
+                print("deleted \(record)")
+            }
+        }
+    }
+}
+
+struct ClientFetch: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fetch", abstract: "Fetch a zone's changes since a token (none: everything), and print the new token.")
+    @OptionGroup var options: ClientOptions
+    @Argument(help: "Zone name.") var zone: String
+    @Option(help: "The token of your last fetch (default: none, fetch everything).") var since: String?
+    @Option(help: "The owner of the zone, for a zone shared with you. Default: you.") var owner: String?
+    @Option(name: .customLong("results-limit"), parsing: .unconditional, help: "Entries per batch (default: the server's limit). The command fetches every batch.")
+    var resultsLimit: Int?
+
+    func validate() throws {
+        if let resultsLimit, resultsLimit < 1 { throw ValidationError("--results-limit must be at least 1 (got \(resultsLimit)).") }
+    }
+
+    func run() async throws {
+        let scope: DatabaseScope = owner == nil || owner == options.user ? .private : .shared
+        let zoneID = RecordZoneID(zoneName: zone, ownerName: owner ?? options.user)
+        var token = since.map(ServerChangeToken.init(rawValue:))
+        print(token == nil ? "fetching \(zone) with NO token (everything)" : "fetching \(zone) since \(token?.description ?? "")")
+        try await clientRun {
+            let service = try options.service()
+            var batches = 0
+            while true {
+                let batch = try await service.fetchRecordZoneChanges(
+                    in: scope, [ZoneChangesRequest(zoneID: zoneID, previousServerChangeToken: token, resultsLimit: resultsLimit)])[0].get()
+                batches += 1
+                for change in batch.changes {
+                    switch change {
+                    case .changed(let record): print("  changed \(describe(record))")
+                    case .deleted(let id, let type): print("  deleted \(id.recordName) (\(type))")
+                    }
+                }
+                token = batch.serverChangeToken
+                if !batch.moreComing || batches >= 10_000 { break }
+                print("  … moreComing, next batch")
+            }
+            print("new token (pass it as --since next time):\n\(token?.rawValue ?? "")")
+        }
+    }
+}
+
+struct ClientChanges: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "changes", abstract: "Fetch which zones of a database changed since a token (changes/database).")
+    @OptionGroup var options: ClientOptions
+    @Option(help: "The token of your last `changes` (default: none, list every zone).") var since: String?
+    @Option(help: "private or shared (the public database has no change fetching).") var database: DatabaseScope = .private
+
+    func run() async throws {
+        try await clientRun {
+            let batch = try await options.service().fetchDatabaseChanges(
+                in: database, since: since.map(ServerChangeToken.init(rawValue:)), resultsLimit: nil)
+            for change in batch.changes {
+                switch change {
+                case .zoneChanged(let id): print("  changed zone \(id.zoneName) (owner \(id.ownerName))")
+                case .zoneRemoved(let id, let reason): print("  removed zone \(id.zoneName) (\(reason.rawValue))")
+                }
+            }
+            if batch.changes.isEmpty { print("  no zone changed") }
+            print("new token (pass it as --since next time):\n\(batch.serverChangeToken.rawValue)")
+        }
+    }
+}
+
+struct ClientWatch: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "watch",
+        abstract: "Register a device, subscribe to your private database, and print push notifications as they arrive.")
+    @OptionGroup var options: ClientOptions
+    @Option(parsing: .unconditional, help: "Stop after this many seconds.") var seconds: Double = 300
+    @Option(parsing: .unconditional, help: "Stop after this many notifications (default: no limit).") var count: Int?
+
+    func validate() throws {
+        guard seconds > 0, seconds.isFinite else { throw ValidationError("--seconds must be more than 0 (got \(seconds)).") }
+        if let count, count < 1 { throw ValidationError("--count must be at least 1 (got \(count)).") }
+    }
+
+    func run() async throws {
+        try await clientRun {
+            let device = try await options.service().withNewDevice()
+            try await device.registerForPushNotifications()
+            let results = try await device.modifySubscriptions(
+                in: .private, saving: [.database(DatabaseSubscription(subscriptionID: "syncscope-watch"))], deleting: [])
+            for result in results { _ = try result.get() }
+            // Written straight through, so each line shows at once even when the output is a pipe or a file.
+            // A reader that went away (`watch | head -3`) ends the watch.
+            guard StandardOutput.write("device \(device.deviceID ?? "") registered; subscribed to \(options.user)'s private database; waiting…\n")
+            else { return }
+            let deadline = Date().addingTimeInterval(seconds)
+            var received = 0
+            while received < count ?? .max, Date() < deadline {
+                let wait = min(30, max(0, deadline.timeIntervalSinceNow))
+                for notification in try await device.waitForPushNotifications(timeout: wait) {
+                    guard StandardOutput.write("push: \(notification)\n") else { return }
+                    received += 1
+                }
+            }
+        }
+    }
+}
+
+struct ClientShare: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "share", abstract: "Share one of your zones with other users.")
+    @OptionGroup var options: ClientOptions
+    @Argument(help: "Zone name.") var zone: String
+    @Argument(help: "Users to share with.") var participants: [String]
+
+    func run() async throws {
+        try await clientRun {
+            try await options.service().shareZone(RecordZoneID(zoneName: zone, ownerName: options.user), with: participants)
+            print("shared \(zone) with \(participants.joined(separator: ", "))")
+        }
+    }
+}
+
+struct ClientExport: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "export", abstract: "Print (or save) the server's whole state as JSON.")
+    @OptionGroup var options: ClientOptions
+    @Option(help: "Write to this file instead of printing.") var output: String?
+
+    func run() async throws {
+        try await clientRun {
+            let data = try await options.service().exportServerState()
+            if let output {
+                do { try data.write(to: URL(fileURLWithPath: output)) } catch {
+                    throw ClientFailure("Cannot write \(output): \((error as NSError).localizedDescription)")
+                }
+                print("wrote \(data.count) bytes to \(output)")
+            } else {
+                print(String(decoding: data, as: UTF8.self))
+            }
+        }
+    }
+}
+
+struct ClientImport: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import", abstract: "Replace the server's whole state with an exported file (every token issued before expires).")
+    @OptionGroup var options: ClientOptions
+    @Argument(help: "A file written by `client export`.") var file: String
+
+    func run() async throws {
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: file)) } catch { throw ClientFailure("Cannot read \(file): \(error.localizedDescription)") }
+        try await clientRun {
+            try await options.service().importServerState(data)
+            print("imported \(file)")
+        }
+    }
+}
+
+struct ClientReset: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reset", abstract: "Empty the server (users stay; every token issued before expires).")
+    @OptionGroup var options: ClientOptions
+
+    func run() async throws {
+        try await clientRun {
+            try await options.service().resetServer()
+            print("the server is empty")
+        }
+    }
+}

@@ -1,0 +1,163 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Logging
+import SyncCore
+import SyncServerHTTP
+
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the simulated CloudKit server over HTTP (the API of http-api.md), kept in SQLite.",
+        discussion: """
+            Prints where it listens and each user's web auth token, then one line per request. \
+            State survives restarts (and kill -9) in the data folder; tokens issued before a restart keep working. \
+            Stop it with Ctrl-C.
+            """
+    )
+
+    @Option(help: "Address to listen on. Keep the loopback address unless other machines must reach it.")
+    var host = "127.0.0.1"
+
+    @Option(parsing: .unconditional, help: "Port to listen on; 0 picks a free one (printed at start-up).")
+    var port = 8400
+
+    @Option(help: "Folder for the server's state (default: $XDG_DATA_HOME/syncscope or ~/.local/share/syncscope).")
+    var data: String?
+
+    @Flag(help: "Keep nothing: a throwaway server whose state goes when it stops.")
+    var inMemory = false
+
+    @Option(name: .customLong("user"), help: "A user of the server (repeat for more; default: alice and bob).")
+    var users: [String] = []
+
+    @Option(parsing: .unconditional, help: "Keep this many changes of history per zone and database; older tokens expire. Default: keep all.")
+    var retention: Int?
+
+    @Option(name: .customLong("coalescing-window"), parsing: .unconditional, help: "Milliseconds a push notification waits for newer ones to merge into it.")
+    var coalescingWindow: Int64 = 200
+
+    @Option(name: .customLong("import"), help: "A state file (from admin/export) that replaces the state at start-up.")
+    var importFile: String?
+
+    @Option(parsing: .unconditional, help: "Seed of a new data folder (signing key, tokens); an existing folder keeps its own. Default: random.")
+    var seed: UInt64?
+
+    @Option(name: .customLong("offline-after"), parsing: .unconditional, help: "Milliseconds without a long-poll after which a device counts as offline.")
+    var offlineAfter: Int64 = 60_000
+
+    @Flag(help: "Do not log each request.")
+    var quiet = false
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535 (got \(port)).") }
+        if let retention, retention < 0 { throw ValidationError("--retention must be 0 or more (got \(retention)).") }
+        guard coalescingWindow >= 0 else { throw ValidationError("--coalescing-window must be 0 or more (got \(coalescingWindow)).") }
+        guard offlineAfter >= 0 else { throw ValidationError("--offline-after must be 0 or more (got \(offlineAfter)).") }
+        if inMemory, data != nil { throw ValidationError("--in-memory and --data exclude each other.") }
+    }
+
+    func run() async throws {
+        let directory: URL? = inMemory ? nil : data.map { URL(fileURLWithPath: $0) } ?? ServeOptions.defaultDataDirectory
+        let options = ServeOptions(
+            host: host, port: port, dataDirectory: directory, users: users, retention: retention, coalescingWindow: coalescingWindow,
+            importFile: importFile.map { URL(fileURLWithPath: $0) }, seed: seed, quiet: quiet, offlineAfter: offlineAfter)
+        let serverHost: ServerHost
+        do {
+            // Before the data folder is touched: a port in use changes nothing.
+            try ListenCheck.check(host: host, port: port)
+            serverHost = try ServerHost(options: options)
+        } catch let error as ServeError {
+            // Not a usage mistake: say what is wrong, exit with status 1.
+            throw ServeFailure(description: error.description)
+        }
+        let logger = Logger(label: "syncscope") { _ in LineLogHandler() }
+        let server = SyncScopeHTTPServer(host: serverHost, logger: logger)
+        let stop = StopOnSignal(host: serverHost, inMemory: directory == nil)
+        stop.install()
+        try await server.run { port in
+            let shownHost = host.contains(":") ? "[\(host)]" : host
+            var lines = ["SyncScope server listening on http://\(shownHost):\(port)"]
+            if let directory {
+                lines.append("data: \(directory.path) (\(serverHost.startupReport))")
+            } else {
+                lines.append("data: in memory (gone when the server stops)")
+            }
+            lines.append("users and their web auth tokens\(directory.map { " (also in \($0.appendingPathComponent("users.json").path))" } ?? ""):")
+            for user in serverHost.users {
+                lines.append("  \(user.name.padding(toLength: max(8, user.name.count), withPad: " ", startingAt: 0))  \(user.webAuthToken)")
+            }
+            lines.append("try: curl -s -H 'Authorization: Bearer \(serverHost.users.first?.webAuthToken ?? "TOKEN")' http://\(shownHost):\(port)/database/1/iCloud.com.example.SyncScope/development/private/zones/list")
+            StandardOutput.write(lines.joined(separator: "\n") + "\n")
+        }
+    }
+}
+
+/// `syncscope serve` could not start: printed as `Error: …`, exit status 1.
+struct ServeFailure: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// Writes straight to standard output, so lines show up at once even in a pipe.
+///
+/// A reader that went away (`syncscope serve | head`, a closed terminal) is
+/// not an error worth crashing for: `FileHandle.write` traps on `EPIPE`, so
+/// this writes with `write(2)` and reports whether the text got out.
+enum StandardOutput {
+    @discardableResult
+    static func write(_ text: String) -> Bool {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Foundation.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            bytes = bytes.dropFirst(written)
+        }
+        return true
+    }
+}
+
+/// One line per message: time and text.
+struct LineLogHandler: LogHandler {
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .info
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        let time = Date().formatted(.iso8601.time(includingFractionalSeconds: true))
+        let level = event.level == .info ? "" : "\(event.level) "
+        StandardOutput.write("\(time) \(level)\(event.message)\n")
+    }
+}
+
+/// Ctrl-C or SIGTERM: write a checkpoint, then exit.
+final class StopOnSignal: Sendable {
+    let host: ServerHost
+    let inMemory: Bool
+    nonisolated(unsafe) private var sources: [any DispatchSourceSignal] = []
+
+    init(host: ServerHost, inMemory: Bool) {
+        self.host = host
+        self.inMemory = inMemory
+    }
+
+    func install() {
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [host, inMemory] in
+                host.checkpointNow()
+                StandardOutput.write(inMemory ? "stopped; nothing kept (in memory)\n" : "stopped; state saved\n")
+                exit(0)
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+
+/// The lessons as shipped, run through the built `syncscope run` as a person would.
+@Suite struct LessonRunTests {
+    static let lessons = [
+        "01-first-fetch", "02-two-kinds-of-token", "03-batches", "04-latest-state", "05-zone-removals",
+        "06-expired-token", "07-coalesced-notifications", "08-query-subscriptions", "09-conflicts", "10-shared-database",
+    ]
+
+    @Test(arguments: lessons)
+    func everyLessonRunsAndEveryCheckHolds(_ lesson: String) throws {
+        let result = try BinaryRunner.run(["run", lesson])
+        #expect(result.status == 0, "\(lesson): \(result.stderr)")
+        #expect(result.stderr.isEmpty)
+        #expect(result.stdout.contains("\nPASS: all "))
+        #expect(result.stdout.hasPrefix("== "))
+    }
+
+    @Test func lessonsListsNumberNameAndTitleOfEachLessonInOrder() throws {
+        let result = try BinaryRunner.run(["lessons"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == Self.lessons.count)
+        #expect(lines.first?.hasPrefix(" 1  first-fetch ") == true)
+        #expect(lines.first?.hasSuffix("First fetch: no token, then only what changed") == true)
+        #expect(lines.last?.hasPrefix("10  shared-database ") == true)
+        for (line, lesson) in zip(lines, Self.lessons) {
+            let shortName = String(lesson.drop { $0 != "-" }.dropFirst())
+            #expect(line.contains(" \(shortName) "), "\(line)")
+        }
+    }
+
+    @Test func aLessonCanBeNamedByItsShortNameOrNumber() throws {
+        let byNumber = try BinaryRunner.run(["run", "4"])
+        let byName = try BinaryRunner.run(["run", "latest-state"])
+        #expect(byNumber.status == 0)
+        #expect(byNumber.stdout == byName.stdout)
+        #expect(byName.stdout.hasPrefix("== latest-state: "))
+    }
+}

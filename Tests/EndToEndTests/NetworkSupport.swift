@@ -1,0 +1,188 @@
+import Foundation
+import Synchronization
+import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A `syncscope serve` process on a free loopback port, with a data folder
+/// of its own, and short ways to call its API.
+final class ServerProcess: Sendable {
+    let process: Process
+    let dataDirectory: URL
+    let port: Int
+    let output: TextBuffer
+    let tokens: [String: String]
+
+    static let container = "iCloud.com.example.NetworkTests"
+
+    /// Starts the server and waits (bounded) until it prints where it listens.
+    init(data: URL? = nil, arguments: [String] = [], port: Int = 0) throws {
+        dataDirectory = data ?? FileManager.default.temporaryDirectory.appendingPathComponent("syncscope-test-\(UUID().uuidString)")
+        let output = TextBuffer()
+        self.output = output
+        process = Process()
+        process.executableURL = BinaryRunner.binaryURL
+        process.arguments = ["serve", "--port", String(port), "--data", dataDirectory.path, "--seed", "7"] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        process.standardInput = FileHandle.nullDevice
+        pipe.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            output.append(data)
+        }
+        try process.run()
+        var found: Int?
+        for _ in 0..<600 {
+            let text = output.text
+            if let range = text.range(of: #"listening on http://127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
+                found = Int(text[range].split(separator: ":").last ?? "")
+                break
+            }
+            if !process.isRunning { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        guard let found else {
+            process.terminate()
+            throw TestFailure("the server did not start: \(output.text)")
+        }
+        self.port = found
+        let users = try JSONSerialization.jsonObject(with: Data(contentsOf: dataDirectory.appendingPathComponent("users.json"))) as? [String: Any]
+        var tokens: [String: String] = [:]
+        for user in users?["users"] as? [[String: Any]] ?? [] {
+            if let name = user["name"] as? String, let token = user["webAuthToken"] as? String { tokens[name] = token }
+        }
+        self.tokens = tokens
+    }
+
+    var log: String { output.text }
+
+    var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    /// `kill -9`: no chance to write anything more.
+    func kill9() {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    func stop() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    func removeData() { try? FileManager.default.removeItem(at: dataDirectory) }
+
+    // MARK: Calls
+
+    struct Answer {
+        var status: Int
+        var json: [String: Any]
+        var data: Data
+
+        var errorCode: String? { json["serverErrorCode"] as? String }
+        var reason: String { json["reason"] as? String ?? "" }
+        subscript(key: String) -> Any? { json[key] }
+        var list: (String) -> [[String: Any]] { { json[$0] as? [[String: Any]] ?? [] } }
+    }
+
+    func db(_ database: String, _ operation: String) -> String {
+        "/database/1/\(Self.container)/development/\(database)/\(operation)"
+    }
+
+    func admin(_ operation: String) -> String { "/admin/1/\(Self.container)/development/\(operation)" }
+
+    func device(_ operation: String) -> String { "/device/1/\(Self.container)/development/\(operation)" }
+
+    /// POSTs (or GETs, with no body) and returns the status and JSON object.
+    @discardableResult
+    func call(
+        _ path: String, _ body: Any? = nil, user: String? = "alice", device: String? = nil, method: String? = nil, rawBody: Data? = nil,
+        token: String? = nil, timeout: Double = 30
+    ) async throws -> Answer {
+        var request = URLRequest(url: path.hasPrefix("http") ? URL(string: path)! : URL(string: baseURL.absoluteString + path)!)
+        request.timeoutInterval = timeout
+        request.httpMethod = method ?? (body == nil && rawBody == nil ? "GET" : "POST")
+        if let token = token ?? user.flatMap({ tokens[$0] }) { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        if let device { request.setValue(device, forHTTPHeaderField: "X-SyncScope-Device") }
+        if let rawBody {
+            request.httpBody = rawBody
+        } else if let body {
+            request.httpBody = try JSONSerialization.data(withJSONObject: body)
+        }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+        return Answer(status: status, json: json, data: data)
+    }
+
+    // MARK: Shortcuts
+
+    func zoneID(_ name: String, owner: String? = nil) -> [String: Any] {
+        owner.map { ["zoneName": name, "ownerRecordName": $0] } ?? ["zoneName": name]
+    }
+
+    func createZone(_ name: String, user: String = "alice") async throws {
+        let answer = try await call(db("private", "zones/modify"), ["operations": [["operationType": "create", "zone": ["zoneID": zoneID(name)]]]], user: user)
+        #expect(answer.status == 200, "\(answer.json)")
+    }
+
+    /// Saves records (forceReplace) and returns the answer.
+    @discardableResult
+    func save(
+        _ names: [String], in zone: String, fields: [String: Any] = ["title": ["value": "hello"]], user: String = "alice",
+        device: String? = nil, database: String = "private", owner: String? = nil, timeout: Double = 30
+    ) async throws -> Answer {
+        let operations = names.map { ["operationType": "forceReplace", "record": ["recordName": $0, "recordType": "Note", "fields": fields]] }
+        return try await call(
+            db(database, "records/modify"), ["zoneID": zoneID(zone, owner: owner), "operations": operations], user: user, device: device,
+            timeout: timeout)
+    }
+
+    /// `changes/zone` for one zone: (record names, deleted names, token, moreComing), or the zone's error.
+    func zoneChanges(_ zone: String, since token: String? = nil, limit: Int? = nil, user: String = "alice") async throws -> (
+        names: [String], deleted: [String], token: String, more: Bool, error: [String: Any]?, status: Int
+    ) {
+        var entry: [String: Any] = ["zoneID": zoneID(zone)]
+        if let token { entry["syncToken"] = token }
+        if let limit { entry["resultsLimit"] = limit }
+        let answer = try await call(db("private", "changes/zone"), ["zones": [entry]], user: user)
+        let first = answer.list("zones").first ?? [:]
+        let records = first["records"] as? [[String: Any]] ?? []
+        return (
+            records.filter { $0["deleted"] as? Bool != true }.compactMap { $0["recordName"] as? String },
+            records.filter { $0["deleted"] as? Bool == true }.compactMap { $0["recordName"] as? String },
+            first["syncToken"] as? String ?? "", first["moreComing"] as? Bool ?? false,
+            first["serverErrorCode"] == nil ? nil : first, answer.status
+        )
+    }
+
+    /// `tokens/create` + `tokens/register`: the device's ID and webcourier URL.
+    func registerDevice(user: String = "alice") async throws -> (id: String, url: String) {
+        let created = try await call(device("tokens/create"), ["apnsEnvironment": "development"], user: user)
+        let id = try #require(created["apnsToken"] as? String)
+        let registered = try await call(device("tokens/register"), ["apnsEnvironment": "development", "apnsToken": id], user: user)
+        #expect(registered.status == 200, "\(registered.json)")
+        return (id, try #require(created["webcourierURL"] as? String))
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Text a child process writes, collected as it comes.
+final class TextBuffer: Sendable {
+    private let storage = Mutex("")
+
+    func append(_ data: Data) { storage.withLock { $0 += String(decoding: data, as: UTF8.self) } }
+
+    var text: String { storage.withLock { $0 } }
+}

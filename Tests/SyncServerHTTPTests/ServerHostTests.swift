@@ -1,0 +1,136 @@
+import Foundation
+import SyncCore
+import SyncServer
+import SyncServerHTTP
+import Testing
+
+/// The host without HTTP: calls, the journal, checkpoints and replay.
+@Suite struct ServerHostTests {
+    let container = "iCloud.com.example.HostTests"
+
+    func options(_ directory: URL?, checkpointEvery: Int = 20_000, retention: Int? = nil) -> ServeOptions {
+        ServeOptions(dataDirectory: directory, retention: retention, coalescingWindow: 0, seed: 11, quiet: true, checkpointEvery: checkpointEvery)
+    }
+
+    func post(_ host: ServerHost, _ operation: String, _ json: String, user: String = "alice") -> APIAnswer {
+        host.perform(APICall(method: "POST", path: "/database/1/\(container)/development/private/\(operation)", body: Data(json.utf8), user: user))
+    }
+
+    func object(_ answer: APIAnswer) -> [String: Any] {
+        (try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any] ?? [:]
+    }
+
+    func export(_ host: ServerHost) -> Data {
+        host.perform(APICall(method: "POST", path: "/admin/1/\(container)/development/export", body: Data("{}".utf8), user: "alice")).body
+    }
+
+    /// Saves some records and returns a zone token from the middle.
+    func populate(_ host: ServerHost) throws -> String {
+        #expect(post(host, "zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Notes"}}}]}"#).status == 200)
+        var token = ""
+        for i in 0..<30 {
+            let saved = post(host, "records/modify", #"{"zoneID":{"zoneName":"Notes"},"operations":[{"operationType":"forceReplace","record":{"recordName":"r\#(i % 12)","recordType":"Note","fields":{"n":{"value":\#(i)}}}}]}"#)
+            #expect(saved.status == 200)
+            if i == 10 {
+                let zones = object(post(host, "changes/zone", #"{"zones":[{"zoneID":{"zoneName":"Notes"}}]}"#))["zones"] as? [[String: Any]]
+                token = try #require(zones?.first?["syncToken"] as? String)
+            }
+        }
+        return token
+    }
+
+    func changes(_ host: ServerHost, since token: String) -> String {
+        String(decoding: post(host, "changes/zone", #"{"zones":[{"zoneID":{"zoneName":"Notes"},"syncToken":"\#(token)"}]}"#).body, as: UTF8.self)
+    }
+
+    @Test(arguments: [20_000, 7])
+    func aHostReopenedOnItsDataFolderIsTheSameServer(checkpointEvery: Int) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("host-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // The first host is gone (its data folder unlocked) before the second opens the folder.
+        let (token, answer, state, users) = try {
+            let first = try ServerHost(options: options(directory, checkpointEvery: checkpointEvery))
+            let token = try populate(first)
+            return (token, changes(first, since: token), export(first), first.users)
+        }()
+
+        let second = try ServerHost(options: options(directory, checkpointEvery: checkpointEvery))
+        #expect(second.users == users)
+        #expect(changes(second, since: token) == answer)
+        #expect(export(second) == state)
+        #expect(!answer.contains("serverErrorCode"))
+    }
+
+    @Test func changingTheRetentionOnRestartKeepsTheStateAndItsTokens() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("host-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (token, answer) = try {
+            let first = try ServerHost(options: options(directory))
+            let token = try populate(first)
+            return (token, changes(first, since: token))
+        }()
+        let second = try ServerHost(options: options(directory, retention: 1000))
+        #expect(second.startupReport.contains("retention 1000"))
+        #expect(changes(second, since: token) == answer)
+    }
+
+    @Test func aDataFolderInUseByAnotherHostIsRefusedUntilThatHostIsGone() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("host-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var first: ServerHost? = try ServerHost(options: options(directory))
+        _ = try populate(try #require(first))
+        do {
+            _ = try ServerHost(options: options(directory))
+            Issue.record("a second host opened a data folder in use")
+        } catch let error as ServeError {
+            #expect(error.description.contains("Another syncscope serve (process \(getpid())) is using the data folder \(directory.path)"))
+            #expect(error.description.contains("--in-memory"))
+        }
+        first = nil
+        // Its lock went with it: the folder opens again, with its state.
+        let second = try ServerHost(options: options(directory))
+        #expect(String(decoding: post(second, "zones/list", "{}").body, as: UTF8.self).contains("Notes"))
+    }
+
+    @Test func aDataFolderThatIsAFileIsNamedAsSuch() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("host-file-\(UUID().uuidString)")
+        try Data("x".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        #expect {
+            try ServerHost(options: options(file))
+        } throws: { error in
+            (error as? ServeError)?.description == "Cannot open the data folder \(file.path): it is a file, not a folder. Pass another --data folder, or --in-memory."
+        }
+    }
+
+    @Test func anImportFileThatIsNotJSONIsNamedAsAFile() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("import-\(UUID().uuidString).json")
+        try Data("not json".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        var settings = options(nil)
+        settings.importFile = file
+        #expect {
+            try ServerHost(options: settings)
+        } throws: { error in
+            let text = (error as? ServeError)?.description ?? ""
+            return text.hasPrefix("Cannot import \(file.path) (a state file from `syncscope client export`): The file is not valid") && !text.contains("request")
+        }
+    }
+
+    @Test func anInMemoryHostKeepsNothing() throws {
+        let first = try ServerHost(options: options(nil))
+        _ = try populate(first)
+        let second = try ServerHost(options: options(nil))
+        #expect(String(decoding: post(second, "zones/list", "{}").body, as: UTF8.self).contains("Notes") == false)
+        // The same seed gives the same users and tokens.
+        #expect(second.users == first.users)
+    }
+
+    @Test func internalPathsAreForTheJournalOnlyAndUnknownPathsAre404() throws {
+        let host = try ServerHost(options: options(nil))
+        let unknown = host.perform(APICall(method: "POST", path: "/v2/whatever", user: "alice"))
+        #expect(unknown.status == 404 && unknown.wireError?.serverErrorCode == "NOT_FOUND")
+        let getOnPost = host.perform(APICall(method: "GET", path: "/database/1/\(container)/development/private/records/modify", user: "alice"))
+        #expect(getOnPost.status == 400 && getOnPost.wireError?.reason.contains("POST") == true)
+    }
+}
