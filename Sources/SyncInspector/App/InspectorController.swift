@@ -743,7 +743,10 @@ public final class InspectorController {
         reanchor()
         refresh()
         var drawnSize: Size?
+        // Frames are paced from when their work began (the wake-up), so the
+        // simulation's work for a frame overlaps the interval instead of adding to it.
         var lastDraw: Milliseconds = realClock.now() - frameInterval
+        var woke = realClock.now()
         var drawNow = true
         var shownSecond = state.clock.now / 1000
         var seenEvents = simulation.eventCount
@@ -754,22 +757,22 @@ public final class InspectorController {
                 refresh()
                 drawNow = true
             }
-            let now = realClock.now()
             if repaintRequested {
                 (backend as? NcursesBackend)?.invalidate()
                 repaintRequested = false
                 drawNow = true
             }
-            if drawnSize != size || (state.needsRedraw && (drawNow || now - lastDraw >= frameInterval)) {
+            if drawnSize != size || (state.needsRedraw && (drawNow || woke - lastDraw >= frameInterval)) {
                 try backend.draw(view.render(state, size: size))
                 drawnSize = size
-                lastDraw = now
+                lastDraw = woke
                 state.needsRedraw = false
                 drawNow = false
                 shownSecond = state.clock.now / 1000
             }
             let timeout = millisecondsUntilDue(realNow: realClock.now(), lastDraw: lastDraw)
             let key = try backend.readKey(timeoutMs: timeout.map { Int(clamping: $0) } ?? -1)
+            woke = realClock.now()
             if let key {
                 if key == .resize {
                     state.screenSize = backend.size

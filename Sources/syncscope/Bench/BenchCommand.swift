@@ -75,7 +75,7 @@ struct BenchCommand: AsyncParsableCommand {
         FileHandle.standardError.write(Data("warning: this is a debug build; figures are meaningful only with `swift run -c release syncscope bench`.\n".utf8))
         #endif
         let suite = BenchmarkSuite(largeZoneRecords: records, saveRecords: saveRecords, routingSaves: routingSaves, burstSaves: burstSaves)
-        let results = try suite.run()
+        let results = try await suite.run()
         print(json ? results.json() : results.table())
     }
 

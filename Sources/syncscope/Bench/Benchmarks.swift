@@ -99,7 +99,7 @@ struct BenchmarkSuite {
         return otherDevices * ((saves + window - 1) / window)
     }
 
-    func run() throws -> BenchmarkResults {
+    func run() async throws -> BenchmarkResults {
         var results = BenchmarkResults()
 
         // Memory first, in a clean process state.
@@ -153,6 +153,10 @@ struct BenchmarkSuite {
             BenchmarkFigure(key: "burst_pushes_expected", label: "  about one per device per coalescing window", value: Double(Self.expectedBurstPushes(saves: burstSaves, otherDevices: 99)), unit: "", goal: nil),
             BenchmarkFigure(key: "burst_seconds", label: "  burst wall time", value: burst.seconds, unit: "s", goal: nil),
         ]
+        // The inspector: 100,000 records at the default --records (a tenth of it), live loop 3 s (0.5 s for small runs).
+        results.figures += try await InspectorBenchmarkSuite(
+            records: min(100_000, max(1_000, largeZoneRecords / 10)), liveSeconds: largeZoneRecords >= 1_000_000 ? 3 : 0.5
+        ).run()
         return results
     }
 
