@@ -25,9 +25,13 @@ final class TmuxSession {
     let socket = "syncscope-e2e-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     let name = "inspector"
 
-    /// Starts `command` (run by sh) in a width × height window.
-    init(command: String, width: Int, height: Int) throws {
-        try tmux(["-f", "/dev/null", "new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)", command])
+    /// Starts `command` (run by sh) in a width × height window. With
+    /// `keepDeadPane`, the pane stays (showing what it showed last) after the
+    /// command ends.
+    init(command: String, width: Int, height: Int, keepDeadPane: Bool = false) throws {
+        var arguments = ["-f", "/dev/null", "new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)", command]
+        if keepDeadPane { arguments += [";", "set-option", "-t", name, "remain-on-exit", "on"] }
+        try tmux(arguments)
     }
 
     deinit {
@@ -139,6 +143,32 @@ struct InspectorEndToEndTests {
         try tmux.send("q")
         let after = try tmux.waitFor(text: "inspector exited with status 0")
         #expect(!after.contains("Zones seen by"), "the inspector's screen is gone after quitting:\n\(after)")
+    }
+
+    /// Ctrl-C, a termination request and a crash's SIGABRT each end the
+    /// inspector with the terminal given back: the pane (kept after the
+    /// process dies) no longer shows the inspector's alternate screen.
+    @Test(
+        .enabled(if: TmuxSession.isAvailable, "tmux is not installed: the inspector's end-to-end test needs it (apt-get install tmux)."),
+        arguments: [("C-c", SIGINT), ("TERM", SIGTERM), ("ABRT", SIGABRT)])
+    func aSignalEndsTheInspectorWithTheTerminalRestored(_ how: String, _ signalNumber: Int32) throws {
+        let binary = BinaryRunner.binaryURL.path
+        // Without the runtime's crash report (slow, and it waits for a key on a terminal) the crash ends at once.
+        let tmux = try TmuxSession(
+            command: "SWIFT_BACKTRACE=enable=no exec '\(binary)' --no-writer --paused", width: 100, height: 30, keepDeadPane: true)
+        try tmux.waitFor(text: "Zones seen by iPhone (alice)")
+        if how == "C-c" {
+            try tmux.send("C-c")
+        } else {
+            let pid = try #require(pid_t(try tmux.tmux(["display-message", "-p", "-t", tmux.name, "#{pane_pid}"], capture: true)
+                .trimmingCharacters(in: .whitespacesAndNewlines)))
+            #expect(kill(pid, signalNumber) == 0)
+        }
+        let dead = try tmux.waitFor("the inspector to end") { _ in
+            (try? tmux.tmux(["display-message", "-p", "-t", tmux.name, "#{pane_dead}"], capture: true))?.hasPrefix("1") == true
+        }
+        let screen = try tmux.screen()
+        #expect(!screen.contains("Zones seen by") && !screen.contains("SyncScope │"), "the inspector's screen is still up:\n\(screen)\n\(dead)")
     }
 
     @Test func withoutATerminalItSaysSoAndFails() throws {

@@ -17,7 +17,9 @@ import Darwin
 ///   the curses window, then does one `wnoutrefresh` + `doupdate`.
 /// - `restore()` gives the terminal back (idempotent, also run by `deinit`).
 ///   SIGINT, SIGTERM and SIGHUP restore the terminal before the process
-///   ends, and so does `exit()`.
+///   ends, and so does `exit()`; so do the signals of a crash (SIGABRT,
+///   SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGFPE), which then go on to the
+///   handler that was there before (the runtime's backtracer, or the default).
 public final class NcursesBackend: TerminalBackend {
     public struct Options: Sendable {
         /// How long a lone Esc waits for the rest of an escape sequence.
@@ -283,11 +285,20 @@ enum TerminalGuard {
         _ = resetSequence
     }
 
+    /// Signals of a crash (a Swift trap is SIGILL or SIGTRAP): the terminal
+    /// is restored, then the previous handler (the runtime's backtracer, or
+    /// the default) takes the signal.
+    static let fatalSignals: [Int32] = [SIGABRT, SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGFPE]
+    /// The actions that were in place for the fatal signals, indexed by signal number.
+    private nonisolated(unsafe) static var previousFatalActions: UnsafeMutablePointer<sigaction>?
+    private nonisolated(unsafe) static var fatalHandlersInstalled = false
+
     static func installSignalHandlers() {
         guard previousHandlers.isEmpty else { return }
         for signalNumber in signals {
             previousHandlers.append((signalNumber, signal(signalNumber, terminalSignalHandler)))
         }
+        installFatalHandlers()
         if atexitRegistered.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged {
             atexit(terminalAtExitHandler)
         }
@@ -298,6 +309,43 @@ enum TerminalGuard {
             signal(signalNumber, handler)
         }
         previousHandlers = []
+        if fatalHandlersInstalled, let previous = previousFatalActions {
+            for signalNumber in fatalSignals {
+                sigaction(signalNumber, previous + Int(signalNumber), nil)
+            }
+            fatalHandlersInstalled = false
+        }
+    }
+
+    private static func installFatalHandlers() {
+        guard !fatalHandlersInstalled else { return }
+        let table = previousFatalActions ?? {
+            let table = UnsafeMutablePointer<sigaction>.allocate(capacity: 65)
+            table.initialize(repeating: sigaction(), count: 65)
+            return table
+        }()
+        previousFatalActions = table
+        for signalNumber in fatalSignals where signalNumber < 65 {
+            var action = sigaction()
+            #if canImport(Glibc)
+            action.__sigaction_handler.sa_handler = terminalFatalSignalHandler
+            #else
+            action.__sigaction_u.__sa_handler = terminalFatalSignalHandler
+            #endif
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = 0
+            sigaction(signalNumber, &action, table + Int(signalNumber))
+        }
+        fatalHandlersInstalled = true
+    }
+
+    /// Async-signal-safe: puts back the action that was in place before ours.
+    static func restorePreviousFatalAction(_ signalNumber: Int32) {
+        guard let previous = previousFatalActions, signalNumber >= 0, signalNumber < 65 else {
+            signal(signalNumber, SIG_DFL)
+            return
+        }
+        sigaction(signalNumber, previous + Int(signalNumber), nil)
     }
 
     /// Captures the reset escape sequences (curses must be running) and lets
@@ -340,6 +388,12 @@ enum TerminalGuard {
 private func terminalSignalHandler(_ signalNumber: Int32) {
     TerminalGuard.emergencyRestore()
     signal(signalNumber, SIG_DFL)
+    raise(signalNumber)
+}
+
+private func terminalFatalSignalHandler(_ signalNumber: Int32) {
+    TerminalGuard.emergencyRestore()
+    TerminalGuard.restorePreviousFatalAction(signalNumber)
     raise(signalNumber)
 }
 
