@@ -171,10 +171,33 @@ struct InspectorEndToEndTests {
         #expect(!screen.contains("Zones seen by") && !screen.contains("SyncScope │"), "the inspector's screen is still up:\n\(screen)\n\(dead)")
     }
 
+    @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed: the inspector's end-to-end test needs it (apt-get install tmux)."))
+    func aLessonPlaysStepByStepAndStartsAgain() throws {
+        let binary = BinaryRunner.binaryURL.path
+        let tmux = try TmuxSession(
+            command: "LC_ALL=C.UTF-8 '\(binary)' lesson 1; echo \"lesson exited with status $?\"; sleep 60", width: 100, height: 34)
+        try tmux.waitFor(text: "Lesson · First fetch")
+        try tmux.waitFor(text: "step 0 of")
+        try tmux.send("Enter")
+        try tmux.waitFor(text: "Alice keeps notes in a zone called Notes")
+        for _ in 0..<6 { try tmux.send("Enter") }
+        // The steps ran: the iPhone created Notes and sent three notes.
+        try tmux.waitFor("the lesson's zone and notes") { $0.contains("step 7 of") && $0.contains("note-3") }
+        try tmux.send("b")
+        try tmux.waitFor(text: "Back to the start of the lesson")
+        try tmux.waitFor(text: "step 0 of")
+        try tmux.send("q")
+        try tmux.waitFor(text: "lesson exited with status 0")
+    }
+
     @Test func withoutATerminalItSaysSoAndFails() throws {
         let result = try BinaryRunner.run([])
         #expect(result.status != 0)
         #expect(result.stdout.isEmpty, "no escape sequences or other garbage on standard output")
         #expect(result.stderr.contains("syncscope needs a terminal; try `syncscope demo` for the headless tour."))
+        let lesson = try BinaryRunner.run(["lesson", "1"])
+        #expect(lesson.status != 0)
+        #expect(lesson.stdout.isEmpty)
+        #expect(lesson.stderr.contains("syncscope needs a terminal; try `syncscope run 1` for the headless version."))
     }
 }

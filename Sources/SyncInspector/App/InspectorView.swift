@@ -581,14 +581,12 @@ public struct InspectorView: Sendable {
 
     private func drawRecordDetail(_ state: InspectorState, into buffer: inout CellBuffer) {
         guard let row = state.record else { return }
-        let box = buffer.bounds.centered(width: min(buffer.width - 4, 90), height: buffer.height - 4)
-        let zone = (row.server ?? row.device)?.recordID.zoneID
-        let title = "\(row.name) (\(row.type))" + (zone.map { " in \($0.zoneName)@\($0.ownerName)" } ?? "")
-        let inner = Panel(title: title, focused: true, theme: theme).render(into: &buffer, area: box)
-        buffer.fill(inner, style: theme.normal)
-        let content = inner.inset(left: 1, right: 1)
-        guard !content.isEmpty else { return }
+        let boxWidth = min(buffer.width - 4, 90)
+        let width = max(1, boxWidth - 4)
         var lines: [(String, Style)] = []
+        func add(_ text: String, _ style: Style) {
+            lines += TextWrap.wrap(text, width: width).map { ($0, style) }
+        }
         let markerStyle: Style = switch row.marker {
         case .same: theme.success
         case .new: theme.success
@@ -596,14 +594,14 @@ public struct InspectorView: Sendable {
         case .deleted: theme.error
         case .localOnly: theme.muted
         }
-        lines.append(("\(row.marker.symbol == " " ? "=" : row.marker.symbol) \(row.marker.explanation)", markerStyle))
+        add("\(row.marker.symbol == " " ? "=" : row.marker.symbol) \(row.marker.explanation)", markerStyle)
         if row.hasPendingChange {
-            lines.append(("↑ \(state.device?.name ?? "the device") has a change to it waiting to be sent", theme.warning))
+            add("↑ \(state.device?.name ?? "the device") has a change to it waiting to be sent", theme.warning)
         }
         func describe(_ record: Record?, heading: String) {
             lines.append(("", theme.normal))
             guard let record else {
-                lines.append(("\(heading): none", theme.title))
+                add("\(heading): none", theme.title)
                 return
             }
             var facts = ["tag \(record.recordChangeTag ?? "none (never saved)")"]
@@ -613,7 +611,7 @@ public struct InspectorView: Sendable {
             if let created = record.created {
                 facts.append("created \(Format.clock(created.timestamp)) by \(created.deviceID ?? created.userRecordName)")
             }
-            lines.append(("\(heading): " + facts.joined(separator: ", "), theme.title))
+            add("\(heading): " + facts.joined(separator: ", "), theme.title)
             let nameWidth = min(16, record.fields.map { TextWidth.of($0.name) }.max() ?? 0)
             for field in record.fields {
                 lines.append(("  " + TextWidth.pad(field.name, to: nameWidth) + "  " + field.value.displayString + "  (\(field.value.typeName))", theme.normal))
@@ -622,8 +620,17 @@ public struct InspectorView: Sendable {
         }
         describe(row.server, heading: "Server")
         describe(row.device, heading: "\(state.device?.name ?? "Device")'s copy")
+
+        // As tall as its lines (and the footer), at most the screen.
+        let box = buffer.bounds.centered(width: boxWidth, height: min(buffer.height - 2, lines.count + 4))
+        let zone = (row.server ?? row.device)?.recordID.zoneID
+        let title = "\(row.name) (\(row.type))" + (zone.map { " in \($0.zoneName)@\($0.ownerName)" } ?? "")
+        let inner = Panel(title: title, focused: true, theme: theme).render(into: &buffer, area: box)
+        buffer.fill(inner, style: theme.normal)
+        let content = inner.inset(left: 1, right: 1)
+        guard !content.isEmpty else { return }
         var y = content.y
-        for (text, style) in lines where y < content.maxY - 1 {
+        for (text, style) in lines where y < content.maxY - 2 {
             buffer.write(TextWidth.truncate(text, to: content.width), x: content.x, y: y, style: style, clip: content)
             y += 1
         }
