@@ -1,0 +1,74 @@
+import Foundation
+import SyncCore
+import SyncSimulation
+
+/// Runs a device on a real server without a screen: prints who and where it
+/// is, then each event as it happens (pushes heard, fetches and their
+/// tokens, sends), ticking the world whenever its long-poll hears something.
+struct DeviceWatch {
+    let world: RemoteWorld
+    /// Stop after this many seconds; `nil`: until the task is cancelled (or the process is stopped).
+    var seconds: Double?
+    var write: (String) -> Void
+
+    func run() async {
+        let device = world.device
+        var lines = ["\(device.user)'s \(device.name) on \(world.serverObserver.source), device ID \(device.deviceID)"]
+        if let folder = world.dataDirectory {
+            lines.append("cache: \(folder.path) (" + (world.resumedFromCache ? "resumed from its cached tokens)" : "no cached tokens yet)"))
+        } else {
+            lines.append("cache: in memory")
+        }
+        lines.append(contentsOf: zoneLines())
+        lines.append("listening for pushes; " + (seconds.map { "stopping after \(Self.seconds($0))" } ?? "Ctrl-C stops"))
+        write(lines.joined(separator: "\n") + "\n")
+        for event in world.events { write(Self.line(event) + "\n") }
+        world.eventObserver = { event in write(Self.line(event) + "\n") }
+        defer { world.eventObserver = nil }
+
+        let deadline = seconds.map { ContinuousClock.now + .milliseconds(Int64(($0 * 1000).rounded())) }
+        while !Task.isCancelled {
+            var wait = Duration.seconds(30)
+            if let deadline {
+                let left = deadline - ContinuousClock.now
+                if left <= .zero { break }
+                wait = min(wait, left)
+            }
+            if let next = world.nextEventTime {
+                wait = min(wait, .milliseconds(max(0, next - world.clock.now())))
+            }
+            _ = await world.waitForPushActivity(timeout: wait)
+            await world.advance(by: 0)
+        }
+    }
+
+    /// The device's zones as its cache has them.
+    private func zoneLines() -> [String] {
+        let zones = world.device.knownZones()
+        guard !zones.isEmpty else { return ["zones: none cached yet"] }
+        return ["zones:"] + zones.map { zone in
+            let count = world.device.cachedRecords(in: zone).count
+            let token = world.device.cachedZoneToken(for: zone).map { "token …\($0.shortForm)" } ?? "no token"
+            return "  \(zone.zoneName) (owner \(zone.ownerName)): \(count) record\(count == 1 ? "" : "s"), \(token)"
+        }
+    }
+
+    static func line(_ event: SimulationEvent) -> String {
+        "\(time(event.time))  \(event)"
+    }
+
+    private static let formatter: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "HH:mm:ss.SSS"
+        return formatter
+    }()
+
+    static func time(_ milliseconds: Milliseconds) -> String {
+        formatter.string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+    }
+
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : String(format: "%.1f s", value)
+    }
+}
