@@ -203,3 +203,49 @@ public struct InProcessServerObserver: ServerObserver {
         }
     }
 }
+
+// MARK: - One device's view, in one go
+
+/// How a device's cached zone token stands against the server now.
+public enum ZoneTokenState: Sendable, Hashable {
+    /// A fetch from it would bring this many changes (0: in sync).
+    case behind(Int)
+    /// The server would refuse it (expired, another history…), with the error a fetch would get.
+    case refused(CloudError)
+}
+
+/// Everything the inspector's zone list shows about the server for one
+/// device, read together: one `await` per refresh, over HTTP as in process.
+public struct ServerSnapshot: Sendable, Hashable {
+    public var user: String
+    /// Private zones first, then shared, as ``ServerObserver/zoneSummaries(user:)``.
+    public var zones: [ServerZoneSummary]
+    public var removedZones: [ServerRemovedZone]
+    public var publicZone: ServerZoneSummary?
+    /// For each zone listed in `zones` that the device has a token for.
+    public var zoneTokens: [RecordZoneID: ZoneTokenState]
+    /// Notifications on their way to the device (none known over HTTP).
+    public var pendingNotifications: [PendingNotification]
+}
+
+extension ServerObserver {
+    /// Reads what the server holds for `device`'s user, and how each of the
+    /// device's cached zone tokens stands.
+    public func snapshot(of device: SimulatedDevice) async throws -> ServerSnapshot {
+        let user = device.user
+        let zones = try await zoneSummaries(user: user)
+        var tokens: [RecordZoneID: ZoneTokenState] = [:]
+        for zone in zones where !zone.zoneID.isDefaultZone {
+            guard let token = device.cachedZoneToken(for: zone.zoneID) else { continue }
+            if let pending = try await pendingChangeCount(since: token, zoneID: zone.zoneID, scope: zone.scope, user: user) {
+                tokens[zone.zoneID] = .behind(pending)
+            } else {
+                let problem = try await validate(token, zoneID: zone.zoneID, scope: zone.scope, user: user)
+                tokens[zone.zoneID] = .refused(problem ?? CloudError(.invalidArguments, "The server does not accept this token."))
+            }
+        }
+        return ServerSnapshot(
+            user: user, zones: zones, removedZones: try await removedZones(user: user), publicZone: try? await publicZoneSummary(),
+            zoneTokens: tokens, pendingNotifications: await pendingNotifications(forDevice: device.deviceID))
+    }
+}

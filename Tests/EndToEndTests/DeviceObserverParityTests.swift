@@ -91,6 +91,16 @@ import Testing
         let overHTTP = try await view(of: remote.serverObserver, tokens: httpTokens)
 
         #expect(inProcess == overHTTP)
+        // The device's own view, in one go: its Notes token is in sync after a fetch, on both.
+        await simulation.fetch(on: try #require(simulation.devices.first))
+        await remote.fetch(on: remote.device)
+        let inProcessSnapshot = try await simulation.serverObserver.snapshot(of: try #require(simulation.devices.first))
+        let httpSnapshot = try await remote.serverObserver.snapshot(of: remote.device)
+        #expect(inProcessSnapshot.zoneTokens == httpSnapshot.zoneTokens)
+        #expect(httpSnapshot.zoneTokens[notes] == .behind(0))
+        #expect(httpSnapshot.removedZones == inProcessSnapshot.removedZones)
+        #expect(httpSnapshot.zones.map(\.recordCount) == [0, 4, nil])
+        #expect(httpSnapshot.publicZone?.scope == .public)
         // And the story is the one told: n1 edited, n2 deleted, n5 new; Trash deleted, Photos purged.
         #expect(overHTTP.zones == [
             "private Keep@alice 0 token:true", "private Notes@alice 4 token:true", "private _defaultZone@alice token:false",

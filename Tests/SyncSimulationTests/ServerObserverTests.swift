@@ -68,6 +68,20 @@ import Testing
         #expect(try await observer.databaseChanged(since: databaseToken, scope: .private, user: "alice"))
     }
 
+    @Test func aSnapshotSaysHowEachCachedTokenStands() async throws {
+        let (simulation, iPhone) = try await world()
+        await simulation.save(note("n1"), on: iPhone)
+        await simulation.fetch(on: iPhone)
+        await simulation.save(note("n2"), on: iPhone)
+        #expect(try await simulation.serverObserver.snapshot(of: iPhone).zoneTokens == [notes: .behind(1)])
+        await simulation.compact(on: iPhone)
+        let snapshot = try await simulation.serverObserver.snapshot(of: iPhone)
+        guard case .refused(let error)? = snapshot.zoneTokens[notes] else { throw TestFailure("expected a refused token") }
+        #expect(error.code == .changeTokenExpired)
+        #expect(snapshot.zones.map(\.zoneID.zoneName) == ["Notes", "_defaultZone"])
+        #expect(snapshot.publicZone?.scope == .public)
+    }
+
     @Test func removedZonesKeepTheirReasonUntilCreatedAgain() async throws {
         let (simulation, iPhone) = try await world()
         await simulation.purgeZone(notes, on: iPhone)
