@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import SyncCore
 import SyncNetwork
 #if canImport(FoundationNetworking)
@@ -135,7 +136,8 @@ public final class RemoteWorld: SyncWorld {
     /// The long-poll's mailbox.
     public let mailbox = PushMailbox()
     private let pushConnection: HTTPCloudService
-    private var poller: Task<Void, Never>?
+    private let pollSwitch = PollSwitch()
+    private var isPolling = false
 
     /// Connects (checking the address and the credentials), sets up the
     /// device's identity, cache, push registration and subscriptions. Call
@@ -247,7 +249,7 @@ public final class RemoteWorld: SyncWorld {
     }
 
     deinit {
-        poller?.cancel()
+        _ = pollSwitch.next()
     }
 
     /// Starts listening for pushes, then sends what the device has pending and
@@ -323,40 +325,50 @@ public final class RemoteWorld: SyncWorld {
         }
     }
 
+    /// Starts a long-poll loop in the background. It is never cancelled (a
+    /// task cancelled inside URLSession can deadlock FoundationNetworking on
+    /// Linux when the request fails at the same moment): stopping bumps the
+    /// switch's generation, and the loop ends after its poll in flight, whose
+    /// answer still goes to the mailbox (dropped there while the device is offline).
     private func startPolling() {
-        guard poller == nil else { return }
+        guard !isPolling else { return }
+        isPolling = true
         pushStatus = .listening
-        let (connection, mailbox, timeout) = (pushConnection, mailbox, setup.pollTimeout)
-        poller = Task {
+        let generation = pollSwitch.next()
+        let (connection, mailbox, timeout, pollSwitch) = (pushConnection, mailbox, setup.pollTimeout, pollSwitch)
+        Task {
             var failing = false
             var pause = 0.25
-            while !Task.isCancelled {
+            while pollSwitch.isCurrent(generation) {
                 do {
                     let notifications = try await connection.waitForPushNotifications(timeout: timeout)
-                    if Task.isCancelled { break }
-                    if failing {
+                    if !notifications.isEmpty { mailbox.post(.notifications(notifications)) }
+                    if failing, pollSwitch.isCurrent(generation) {
                         failing = false
                         pause = 0.25
                         mailbox.post(.pollRecovered)
                     }
-                    if !notifications.isEmpty { mailbox.post(.notifications(notifications)) }
                 } catch {
-                    if Task.isCancelled { break }
+                    guard pollSwitch.isCurrent(generation) else { break }
+                    let cloud = error as? CloudError ?? CloudError(.networkFailure, String(describing: error))
                     if !failing {
                         failing = true
-                        mailbox.post(.pollFailed(error as? CloudError ?? CloudError(.networkFailure, String(describing: error))))
+                        mailbox.post(.pollFailed(cloud))
                     }
+                    // A server that no longer knows the device (it started again without its data): register again.
+                    if cloud.code == .unknownItem { try? await connection.registerForPushNotifications() }
                     // Retry, less and less often, while the server is away.
                     try? await Task.sleep(for: .seconds(pause))
-                    pause = min(pause * 2, 10)
+                    pause = min(pause * 2, 5)
                 }
             }
         }
     }
 
     private func stopPolling() {
-        poller?.cancel()
-        poller = nil
+        guard isPolling else { return }
+        isPolling = false
+        _ = pollSwitch.next()
     }
 
     // MARK: Checks
@@ -400,6 +412,16 @@ public final class RemoteWorld: SyncWorld {
             throw CloudError(.networkFailure, "Cannot talk to the SyncScope server at \(address): \(error)")
         }
     }
+}
+
+/// Which long-poll loop is the current one: a loop runs while its generation is.
+private final class PollSwitch: Sendable {
+    private let generation = Mutex(0)
+
+    /// Makes a new generation current (stopping the loop of the old one) and returns it.
+    func next() -> Int { generation.withLock { $0 += 1; return $0 } }
+
+    func isCurrent(_ value: Int) -> Bool { generation.withLock { $0 == value } }
 }
 
 /// Lets a device's event handler reach its world, which is made after the device.

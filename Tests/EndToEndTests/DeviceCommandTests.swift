@@ -75,10 +75,11 @@ import Testing
         ]
         let options = try parse(arguments).options
         let output = Output()
+        let stop = StopFlag()
         let watching = Task {
             let world = try await options.connect()
             defer { world.close() }
-            await DeviceWatch(world: world, seconds: 120, write: output.append).run()
+            await DeviceWatch(world: world, seconds: 120, write: output.append, shouldStop: stop.isSet).run()
         }
         #expect(await output.waitFor("listening for pushes"))
         #expect(output.text.contains("alice's iPhone on \(server.baseURL.absoluteString)"))
@@ -92,7 +93,7 @@ import Testing
         await mac.save(note, on: mac.device)
         #expect(await output.waitFor("applied 1 saved, 0 deleted in Notes"), "\(output.text)")
         #expect(output.text.contains("iPhone: push received"))
-        watching.cancel()
+        stop.set()
         try await watching.value
 
         // Started again on its folder, it resumes from its tokens and says so.
@@ -103,6 +104,13 @@ import Testing
         #expect(again.text.contains("resumed from its cached tokens"), "\(again.text)")
         #expect(again.text.contains("Notes (owner alice): 1 record, token …"))
     }
+}
+
+/// Tells the watch to stop (cancelling a task inside URLSession can deadlock FoundationNetworking on Linux).
+final class StopFlag: Sendable {
+    private let flag = Mutex(false)
+    func set() { flag.withLock { $0 = true } }
+    var isSet: @Sendable () -> Bool { { [self] in flag.withLock { $0 } } }
 }
 
 /// Collects what the watch prints.

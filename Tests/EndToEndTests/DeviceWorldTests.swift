@@ -126,6 +126,25 @@ import Testing
         #expect(names(fresh) == ["n1"])
     }
 
+    @Test func aDeviceWhoseServerRestartsSaysSoThenHearsAgainAndCatchesUp() async throws {
+        let folder = temporaryFolder("restart")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let first = try ServerProcess(data: folder, arguments: ["--coalescing-window", "0"])
+        let phone = try await first.remoteDevice("iPhone")
+        defer { phone.close() }
+        await phone.createZone("Notes", on: phone.device)
+        first.stop()
+        #expect(await phone.tick { if case .failing = $0.pushStatus { true } else { false } })
+        #expect(phone.events.contains { if case .failed(let action, _) = $0.kind { action == "push long-poll" } else { false } })
+
+        let second = try ServerProcess(data: folder, arguments: ["--coalescing-window", "0"], port: first.port)
+        defer { second.stop() }
+        let mac = try await second.remoteDevice("Mac")
+        defer { mac.close() }
+        await mac.save(note("n1"), on: mac.device)
+        #expect(await phone.tick { $0.pushStatus == .listening && self.names($0) == ["n1"] }, "\(phone.events.suffix(8))")
+    }
+
     // MARK: Errors a person understands
 
     @Test func anUnreachableServerIsNamedInTheError() async throws {

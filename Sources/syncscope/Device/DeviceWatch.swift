@@ -10,6 +10,8 @@ struct DeviceWatch {
     /// Stop after this many seconds; `nil`: until the task is cancelled (or the process is stopped).
     var seconds: Double?
     var write: (String) -> Void
+    /// Asked between waits: stop when it says so (checked at least every quarter second when given).
+    var shouldStop: (@Sendable () -> Bool)? = nil
 
     func run() async {
         let device = world.device
@@ -27,8 +29,8 @@ struct DeviceWatch {
         defer { world.eventObserver = nil }
 
         let deadline = seconds.map { ContinuousClock.now + .milliseconds(Int64(($0 * 1000).rounded())) }
-        while !Task.isCancelled {
-            var wait = Duration.seconds(30)
+        while !Task.isCancelled, shouldStop?() != true {
+            var wait = shouldStop == nil ? Duration.seconds(30) : .milliseconds(250)
             if let deadline {
                 let left = deadline - ContinuousClock.now
                 if left <= .zero { break }
