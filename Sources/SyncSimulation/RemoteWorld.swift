@@ -375,8 +375,9 @@ public final class RemoteWorld: SyncWorld {
 
     /// One call that needs the server and the credentials, with errors a person understands.
     static func checkAccess(_ service: HTTPCloudService, address: String, user: String) async throws(CloudError) {
+        let zones: [ZoneListing]
         do {
-            _ = try await service.listRecordZones(in: .private)
+            zones = try await service.listRecordZones(in: .private)
         } catch let error as CloudError {
             switch error.code {
             case .networkFailure:
@@ -390,6 +391,11 @@ public final class RemoteWorld: SyncWorld {
             }
         } catch {
             throw CloudError(.networkFailure, "Cannot talk to the SyncScope server at \(address): \(error)")
+        }
+        // The token decides who the server takes the caller for: it must be the user named.
+        if let owner = zones.first(where: { $0.zoneID.isDefaultZone })?.zoneID.ownerName, owner != user {
+            throw CloudError(
+                .authenticationFailed, "This web auth token is \(owner)'s on the server at \(address), not \(user)'s: give \(user)'s token.")
         }
     }
 

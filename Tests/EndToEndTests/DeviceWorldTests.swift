@@ -167,6 +167,12 @@ import Testing
         }
         #expect(wrong?.code == .authenticationFailed)
         #expect(wrong?.reason.contains("'alice'") == true)
+        let bobs = await #expect(throws: CloudError.self) {
+            _ = try await RemoteWorld(setup: RemoteDeviceSetup(
+                serverURL: server.baseURL, webAuthToken: try #require(server.tokens["bob"]), user: "alice", name: "iPhone",
+                container: ServerProcess.container))
+        }
+        #expect(bobs?.reason.contains("is bob's") == true)
 
         try await server.remoteDevice("iPhone", data: folder).close()
         let taken = await #expect(throws: CloudError.self) {
