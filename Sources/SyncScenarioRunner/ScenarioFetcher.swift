@@ -12,9 +12,19 @@ import SyncSimulation
 /// return — so a scenario can take the engine's place for one fetch and the
 /// engine carries on from there. Unlike the engine, it does not recover from
 /// errors (an expired token is the step's error): showing them is the point.
+///
+/// It asks through the device's connection, so the runner's
+/// ``FetchObserver`` shows each batch as it arrives; this reports only what
+/// storing a batch did.
+///
+/// Its tokens are not in the device's `tokenHistory`: that history is what
+/// the device's engine received (its `tokenReceived` events), and the engine
+/// has no way to run this fetch — it always starts from its cached tokens,
+/// fetches every zone that changed, with no `desiredKeys`, and stores every
+/// batch it asks for.
 struct ScenarioFetcher {
     let device: SimulatedDevice
-    /// Called with each batch as it is stored, and with notes worth a transcript line.
+    /// Called with notes worth a transcript line.
     let report: (TranscriptEvent.Kind) -> Void
 
     struct Limits {
@@ -57,9 +67,8 @@ struct ScenarioFetcher {
         }
         var current = token
         while true {
-            let batch = try await device.service.fetchDatabaseChanges(in: scope, since: current, resultsLimit: limits.resultsLimit)
+            let batch = try await device.connection.fetchDatabaseChanges(in: scope, since: current, resultsLimit: limits.resultsLimit)
             let notes = try applyDatabaseBatch(batch, scope: scope)
-            report(.databaseChanges(device: device.name, scope: scope, batch: summary.batches, batch))
             for note in notes { report(.note(device: device.name, note)) }
             summary.batches += 1
             for change in batch.changes {
@@ -159,14 +168,13 @@ struct ScenarioFetcher {
         zoneLoop: for zone in zones {
             if let interruptAfter = limits.interruptAfter, summary.batches >= interruptAfter { break }
             var current = zone.token
-            var index = 0
             var began = false
             while true {
                 let request = ZoneChangesRequest(
                     zoneID: zone.zoneID, previousServerChangeToken: current, resultsLimit: limits.resultsLimit, desiredKeys: desiredKeys)
                 let answer: ZoneChangesBatch
                 do {
-                    let results = try await device.service.fetchRecordZoneChanges(in: scope, [request])
+                    let results = try await device.connection.fetchRecordZoneChanges(in: scope, [request])
                     guard let result = results.first else {
                         throw CloudError(.internalError, "The server answered a changes/zone request for zone '\(zone.zoneID.zoneName)' with no result.")
                     }
@@ -183,9 +191,7 @@ struct ScenarioFetcher {
                     began = true
                 }
                 let notes = try applyZoneBatch(answer, scope: scope, desiredKeys: desiredKeys)
-                report(.zoneChanges(device: device.name, scope: scope, batch: index, answer))
                 for note in notes { report(.note(device: device.name, note)) }
-                index += 1
                 summary.batches += 1
                 for change in answer.changes {
                     switch change {

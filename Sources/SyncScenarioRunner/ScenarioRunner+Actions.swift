@@ -21,12 +21,12 @@ extension ScenarioRunner {
             case .purgeZone(let action):
                 return try await onDevice(action.device, "purge zone \(action.zone) (the user deleted its data in Settings)") { device in
                     let zoneID = try await self.zoneID(action.zone, for: device, in: action.database)
-                    try await device.service.purgeRecordZone(in: action.database, zoneID)
+                    try await device.connection.purgeRecordZone(in: action.database, zoneID)
                     self.record(.note(device: device.name, "zone \(zoneID.zoneName) purged on the server"))
                 }
             case .encryptedDataReset(let name):
                 return try await onDevice(name, "encrypted-data reset (every private zone goes)") { device in
-                    try await device.service.encryptedDataReset()
+                    try await device.connection.encryptedDataReset()
                     self.record(.note(device: device.name, "\(device.user)'s encrypted data reset: every zone of the private database is gone from the server"))
                 }
             case .shareZone(let action), .revokeShare(let action):
@@ -35,9 +35,9 @@ extension ScenarioRunner {
                 return try await onDevice(action.device, "\(verb) zone \(action.zone) with \(action.participants.joined(separator: ", "))") { device in
                     let zoneID = try await self.zoneID(action.zone, for: device, in: .private)
                     if revoke {
-                        try await device.service.revokeShare(zoneID, from: action.participants)
+                        try await device.connection.revokeShare(zoneID, from: action.participants)
                     } else {
-                        try await device.service.shareZone(zoneID, with: action.participants)
+                        try await device.connection.shareZone(zoneID, with: action.participants)
                     }
                     self.record(.note(device: device.name, "zone \(zoneID.zoneName) \(revoke ? "no longer shared with" : "shared with") \(action.participants.joined(separator: ", "))"))
                 }
@@ -136,10 +136,10 @@ extension ScenarioRunner {
     }
 
     /// A connection for whoever acts: the device's own, or one for the user.
-    func service(for principal: Principal) throws -> InProcessCloudService {
+    func service(for principal: Principal) throws -> any CloudService {
         switch principal {
         case .device(let name):
-            return try device(name).service
+            return try device(name).connection
         case .user(let name):
             return try simulation.server.connect(user: name, container: simulation.setup.container)
         }
@@ -158,7 +158,7 @@ extension ScenarioRunner {
         guard scope == .shared else { return RecordZoneID(zoneName: zone.zoneName, ownerName: user) }
         var candidates = Set(((try? device?.store.knownZones(in: .shared)) ?? []).map(\.zoneID).filter { $0.zoneName == zone.zoneName })
         if candidates.isEmpty, let device {
-            let listed = (try? await device.service.listRecordZones(in: .shared)) ?? []
+            let listed = (try? await device.connection.listRecordZones(in: .shared)) ?? []
             candidates = Set(listed.map(\.zoneID).filter { $0.zoneName == zone.zoneName })
         }
         let sorted = candidates.sorted()
@@ -174,7 +174,7 @@ extension ScenarioRunner {
 
     private func createZone(_ action: ZoneAction, on device: SimulatedDevice) async throws {
         let zoneID = try await zoneID(action.zone, for: device, in: action.database)
-        let results = try await device.service.modifyRecordZones(in: action.database, saving: [zoneID], deleting: [])
+        let results = try await device.connection.modifyRecordZones(in: action.database, saving: [zoneID], deleting: [])
         if case .failure(let error)? = results.first { throw error }
         var batch = StoreBatch(scope: .private)
         batch.zonesConfirmed = [zoneID]
@@ -185,7 +185,7 @@ extension ScenarioRunner {
 
     private func deleteZone(_ action: ZoneAction, on device: SimulatedDevice) async throws {
         let zoneID = try await zoneID(action.zone, for: device, in: action.database)
-        let results = try await device.service.modifyRecordZones(in: action.database, saving: [], deleting: [zoneID])
+        let results = try await device.connection.modifyRecordZones(in: action.database, saving: [], deleting: [zoneID])
         if case .failure(let error)? = results.first { throw error }
         let count = try device.store.records(in: action.database, zoneID: zoneID).count
         var batch = StoreBatch(scope: action.database)
@@ -210,63 +210,32 @@ extension ScenarioRunner {
         if let type = action.recordType { record.recordType = type }
         for field in action.fields { record[field.name] = field.value }
         for name in action.removedFields { record[name] = nil }
-        try device.engine.save(record)
-        let key = PendingChange.recordKey(recordID, scope: device.engine.scope(of: zoneID))
-        if action.savePolicy == .ifServerRecordUnchanged {
-            savePolicies[device.name]?[key] = nil
-        } else {
-            savePolicies[device.name, default: [:]][key] = action.savePolicy
-        }
+        try device.engine.save(record, savePolicy: action.savePolicy)
     }
 
-    /// Sends the device's pending changes: saves with a save policy of
-    /// their own first (one request each), then the rest with the engine.
+    /// Sends the device's pending changes with its engine, each save with its own save policy.
     func send(from device: SimulatedDevice, mergeConflicts: Bool) async throws {
-        try await sendWithSavePolicies(from: device)
         if mergeConflicts {
             try await device.engine.sendChanges()
         } else {
             // The same engine, told to give up at the first conflict.
             let engine = DeviceSyncEngine(
-                service: device.service, store: device.store, clock: simulation.clock,
+                service: device.connection, store: device.store, clock: simulation.clock,
                 configuration: DeviceSyncEngine.Configuration(maxConflictRetries: 0)
             ) { [unowned self] event in self.observe(event, on: device.name) }
             try await engine.sendChanges()
         }
     }
 
-    private func sendWithSavePolicies(from device: SimulatedDevice) async throws {
-        guard let policies = savePolicies[device.name], !policies.isEmpty else { return }
-        savePolicies[device.name] = nil
-        let pending = Dictionary(try device.store.pendingChanges().map { ($0.key, $0) }, uniquingKeysWith: { $1 })
-        for (key, policy) in policies.sorted(by: { $0.key < $1.key }) {
-            guard let change = pending[key], change.kind == .saveRecord, let recordID = change.recordID,
-                  let local = try device.store.record(recordID, in: change.scope)
-            else { continue }
-            let results = try await device.service.modifyRecords(
-                in: change.scope, zoneID: recordID.zoneID, operations: [.save(local, policy: policy)], atomic: false,
-                clientChangeTokenData: nil)
-            switch results.first {
-            case .success(.saved(let saved))?:
-                var batch = StoreBatch(scope: change.scope)
-                batch.savedRecords = [saved]
-                batch.pendingRemovals = [key]
-                batch.zonesConfirmed = [recordID.zoneID]
-                try device.store.apply(batch)
-                openSends[device.name]?.saved.append(recordID.recordName)
-                record(.recordsSent(device: device.name, scope: change.scope, zoneID: recordID.zoneID, saved: [recordID.recordName], deleted: []))
-                record(.note(device: device.name, "\(recordID.recordName) was saved with savePolicy \(policy.rawValue)"))
-            case .failure(let error)?:
-                throw error
-            default:
-                continue
-            }
-        }
-    }
-
     // MARK: Fetching
 
     private func fetch(_ action: FetchAction, on device: SimulatedDevice) async throws {
+        takeObservedFetches()
+        fetches.beginScenarioFetch(on: device)
+        defer {
+            takeObservedFetches()
+            fetches.endScenarioFetch()
+        }
         let fetcher = ScenarioFetcher(device: device) { [unowned self] kind in self.record(kind) }
         let limits = ScenarioFetcher.Limits(
             resultsLimit: action.resultsLimit, fetchAllChanges: action.fetchAllChanges, interruptAfter: action.interruptAfter)
@@ -327,48 +296,14 @@ extension ScenarioRunner {
     func subscribe(_ setup: SubscriptionSetup) async throws {
         let service = try self.service(for: setup.owner)
         let device = setup.owner.device.flatMap(simulation.device(named:))
-        let subscription = try await makeSubscription(setup, user: service.userRecordName, device: device)
+        var zoneID: RecordZoneID?
+        if let zone = setup.zone { zoneID = try await self.zoneID(zone, user: service.userRecordName, device: device, in: setup.database) }
+        let subscription = try setup.subscription(zoneID: zoneID)
         simulation.note("subscribe \(setup.subscriptionID) (\(setup.database.rawValue))", device: setup.owner.device)
         let results = try await service.modifySubscriptions(in: setup.database, saving: [subscription], deleting: [])
         if case .failure(let error)? = results.first { throw error }
         let owner = setup.owner.device ?? service.userRecordName
         record(.note(device: nil, "\(owner) subscribed: \(setup.subscriptionID) (\(setup.type.rawValue) subscription, \(setup.database.rawValue) database)"))
-    }
-
-    private func makeSubscription(_ setup: SubscriptionSetup, user: String, device: SimulatedDevice?) async throws -> Subscription {
-        let info = setup.notificationInfo.map {
-            NotificationInfo(
-                alertBody: $0.alertBody, shouldSendContentAvailable: $0.shouldSendContentAvailable, desiredKeys: $0.desiredKeys,
-                collapseIDKey: $0.collapseIDKey)
-        }
-        var zoneID: RecordZoneID?
-        if let zone = setup.zone { zoneID = try await self.zoneID(zone, user: user, device: device, in: setup.database) }
-        switch setup.type {
-        case .database:
-            return .database(DatabaseSubscription(subscriptionID: setup.subscriptionID, recordType: setup.recordType, notificationInfo: info))
-        case .zone:
-            guard let zoneID else {
-                throw CloudError(.invalidArguments, "Zone subscription '\(setup.subscriptionID)' needs a zone.", subscriptionID: setup.subscriptionID)
-            }
-            return .recordZone(RecordZoneSubscription(
-                subscriptionID: setup.subscriptionID, zoneID: zoneID, recordType: setup.recordType, notificationInfo: info))
-        case .query:
-            var filters: [QueryFilter] = []
-            for filter in setup.predicate {
-                guard let comparator = QueryComparator(rawValue: filter.comparator.rawValue) else {
-                    throw CloudError(.invalidArguments, "The server does not know the comparator \(filter.comparator.rawValue).")
-                }
-                filters.append(QueryFilter(filter.fieldName, comparator, filter.value))
-            }
-            var options: QuerySubscription.Options = []
-            if setup.firesOn.contains(.create) { options.insert(.firesOnRecordCreation) }
-            if setup.firesOn.contains(.update) { options.insert(.firesOnRecordUpdate) }
-            if setup.firesOn.contains(.delete) { options.insert(.firesOnRecordDeletion) }
-            if setup.firesOnce { options.insert(.firesOnce) }
-            return .query(QuerySubscription(
-                subscriptionID: setup.subscriptionID, recordType: setup.recordType ?? "", predicate: QueryPredicate(filters),
-                zoneID: zoneID, options: options, notificationInfo: info))
-        }
     }
 
     // MARK: Writers

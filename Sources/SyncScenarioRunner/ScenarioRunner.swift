@@ -18,7 +18,9 @@ import SyncSimulation
 /// Each step runs on the runner's ``simulation`` (the inspector shows the
 /// same world). Action steps use the devices' sync engines, except `fetch`,
 /// which runs the fetch the step describes (any token, one batch, an
-/// interruption) and stores it as the engine would. Checks compare what the
+/// interruption) and stores it as the engine would. Every device's
+/// connection is observed, so the transcript shows each change fetch a
+/// device made — its engine's or a `fetch` step's — with the server's answer. Checks compare what the
 /// devices and the server hold with what the file expects; a check that does
 /// not hold fails with the file, line and what differed.
 ///
@@ -69,9 +71,9 @@ public final class ScenarioRunner {
     var lastActionError: CloudError?
     /// How many notifications of each device earlier `notifications` checks saw.
     var notificationsSeen: [String: Int] = [:]
-    /// Save policies of pending saves that do not use the default.
-    var savePolicies: [String: [PendingChange.Key: RecordSavePolicy]] = [:]
-    let recorder = EngineFetchRecorder()
+    let fetches = FetchObserver()
+    /// Where the devices' connections report their change fetches.
+    let tap = ConnectionTap()
     private var storeDirectory: URL?
 
     /// Tokens remembered with `capture:`.
@@ -93,7 +95,7 @@ public final class ScenarioRunner {
         self.seed = seed ?? scenario.seed
         let directory = try Self.makeStoreDirectory(for: scenario)
         storeDirectory = directory
-        simulation = try Self.makeSimulation(scenario, seed: seed ?? scenario.seed, storeDirectory: directory)
+        simulation = try Self.makeSimulation(scenario, seed: seed ?? scenario.seed, storeDirectory: directory, tap: tap)
         startTime = simulation.clock.now()
         wireUp()
     }
@@ -108,7 +110,8 @@ public final class ScenarioRunner {
         if let storeDirectory { try? FileManager.default.removeItem(at: storeDirectory) }
         let directory = try Self.makeStoreDirectory(for: scenario)
         storeDirectory = directory
-        simulation = try Self.makeSimulation(scenario, seed: seed, storeDirectory: directory)
+        tap.isObserving = false
+        simulation = try Self.makeSimulation(scenario, seed: seed, storeDirectory: directory, tap: tap)
         startTime = simulation.clock.now()
         nextStepIndex = 0
         transcript = []
@@ -124,8 +127,7 @@ public final class ScenarioRunner {
         openSends = [:]
         lastActionError = nil
         notificationsSeen = [:]
-        savePolicies = [:]
-        recorder.reset()
+        fetches.reset()
         wireUp()
     }
 
@@ -134,12 +136,14 @@ public final class ScenarioRunner {
     /// becomes the simulation's own observer. ``reset()`` follows it again.
     public func detach() {
         simulation.eventObserver = simulationEventObserver
+        tap.isObserving = false
     }
 
     private func wireUp() {
+        tap.isObserving = true
         simulation.eventObserver = { [unowned self] event in self.observe(event) }
-        recorder.report = { [unowned self] kind in self.record(kind) }
-        recorder.finished = { [unowned self] summary in
+        fetches.report = { [unowned self] kind in self.append(kind) }
+        fetches.finished = { [unowned self] summary in
             self.lastFetchByDevice[summary.device] = summary
             self.lastFetch = summary
         }
@@ -159,7 +163,7 @@ public final class ScenarioRunner {
         return directory
     }
 
-    static func makeSimulation(_ scenario: Scenario, seed: UInt64, storeDirectory: URL?) throws -> Simulation {
+    static func makeSimulation(_ scenario: Scenario, seed: UInt64, storeDirectory: URL?, tap: ConnectionTap) throws -> Simulation {
         var server = ServerConfiguration(seed: seed)
         server.retention = scenario.server.retention
         let push = PushConfiguration(
@@ -173,7 +177,8 @@ public final class ScenarioRunner {
         }
         let setup = SimulationSetup(
             seed: seed, server: server, push: push, container: scenario.server.container ?? ServerSetup.defaultContainer,
-            users: scenario.users, devices: devices)
+            users: scenario.users, devices: devices,
+            connectionWrapper: { service, device in ObservedConnection(base: service, deviceName: device, tap: tap) })
         return try Simulation(setup: setup)
     }
 
@@ -294,7 +299,8 @@ public final class ScenarioRunner {
 
     /// Closes what the step left open: fetches the engines made, sends.
     private func finishStep() {
-        recorder.closeAll(devices: simulation.devices)
+        takeObservedFetches()
+        fetches.closeAll(devices: simulation.devices)
         for (device, summary) in openSends.sorted(by: { $0.key < $1.key }) {
             lastSendByDevice[device] = summary
             lastSend = summary
@@ -304,7 +310,19 @@ public final class ScenarioRunner {
 
     // MARK: Events
 
+    /// Adds a transcript event, after the fetches observed before it.
     func record(_ kind: TranscriptEvent.Kind) {
+        takeObservedFetches()
+        append(kind)
+    }
+
+    /// Gives the fetch observer what the connections saw since last time, so
+    /// each batch's line comes before whatever happened after it.
+    func takeObservedFetches() {
+        fetches.take(tap.drain()) { [simulation] name in simulation.device(named: name) }
+    }
+
+    private func append(_ kind: TranscriptEvent.Kind) {
         let event = TranscriptEvent(time: simulation.clock.now() - startTime, kind: kind)
         transcript.append(event)
         stepEvents.append(event)
@@ -312,10 +330,11 @@ public final class ScenarioRunner {
     }
 
     private func observe(_ event: SimulationEvent) {
+        takeObservedFetches()
         switch event.kind {
         case .sync(let syncEvent):
             if let name = event.device, let device = simulation.device(named: name) {
-                recorder.handle(syncEvent, on: device)
+                fetches.handle(syncEvent, on: device)
                 observe(syncEvent, on: name)
             }
         case .delivered(let delivery):

@@ -20,9 +20,12 @@ import SyncCore
 final class Journal: Sendable {
     let queue: DatabaseQueue
     let path: String
+    /// Held for as long as this journal is open: one server per data folder.
+    let lock: DataFolderLock
 
     init(directory: URL) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        lock = try DataFolderLock(directory: directory)
         path = directory.appendingPathComponent("syncscope.sqlite").path
         var configuration = Configuration()
         configuration.journalMode = .wal

@@ -118,8 +118,14 @@ public final class ServerHost: Sendable {
             do {
                 journal = try Journal(directory: directory)
                 meta = try journal?.meta() ?? [:]
+            } catch let error as DataFolderLock.InUse {
+                throw ServeError(
+                    "Another syncscope serve\(error.pid.map { " (process \($0))" } ?? "") is using the data folder \(error.path). Stop it, or pass another --data folder, or --in-memory.")
+            } catch let error as ServeError {
+                throw error
             } catch {
-                throw ServeError("Cannot open the data folder \(directory.path): \(error). Pass another --data folder, or --in-memory.")
+                throw ServeError(
+                    "Cannot open the data folder \(directory.path): \(Self.explain(error, at: directory)) Pass another --data folder, or --in-memory.")
             }
         } else {
             journal = nil
@@ -186,10 +192,22 @@ public final class ServerHost: Sendable {
             }
             let answer = perform(APICall(method: "POST", path: "/internal/import", body: data))
             guard answer.status == 200 else {
-                throw ServeError("Cannot import \(file.path): \(answer.wireError?.reason ?? "status \(answer.status)")")
+                // The reason speaks of a request body; here the body is the file.
+                let reason = (answer.wireError?.reason ?? "status \(answer.status)").replacingOccurrences(of: "The request body", with: "The file")
+                throw ServeError("Cannot import \(file.path) (a state file from `syncscope client export`): \(reason)")
             }
         }
         try writeUsersFile()
+    }
+
+    /// A file-system error as a sentence, not a dump of its domain and user info.
+    static func explain(_ error: any Error, at directory: URL) -> String {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            return "it is a file, not a folder."
+        }
+        let text = error is CocoaError ? (error as NSError).localizedDescription : "\(error)"
+        return text.hasSuffix(".") ? text : text + "."
     }
 
     struct Settings: Equatable, CustomStringConvertible {

@@ -192,12 +192,16 @@ public class SyncWorld {
         }
     }
 
-    /// Fetches one batch with `resultsLimit`, caching its token: call again to take the next.
+    /// Fetches one batch with `resultsLimit`, caching its token: call again to
+    /// take the next (database changes first, then each waiting zone's batches).
     @discardableResult
     public func fetchOneBatch(on device: SimulatedDevice, resultsLimit: Int) async -> ActionOutcome {
-        await perform("fetch one batch (resultsLimit \(resultsLimit))", on: device, sending: false) { device in
-            try await device.engine.fetchChanges(resultsLimit: resultsLimit, stopAfterBatches: 1)
+        var more = false
+        let outcome = await perform("fetch one batch (resultsLimit \(resultsLimit))", on: device, sending: false) { device in
+            more = try await device.engine.fetchNextBatch(resultsLimit: resultsLimit)
         }
+        guard case .done = outcome else { return outcome }
+        return .done(more ? "fetched one batch; more to fetch" : "fetched one batch; nothing more to fetch")
     }
 
     /// Sends pending changes, then fetches everything.

@@ -106,6 +106,24 @@ import Testing
     }
 }
 
+extension DeviceCommandTests {
+    @Test func aWatchWhoseReaderWentAwayStopsInsteadOfWatchingForNobody() async throws {
+        let server = try ServerProcess()
+        defer { server.stop(); server.removeData() }
+        let world = try await server.remoteDevice("iPhone")
+        defer { world.close() }
+        let writes = Output()
+        let asked = StopFlag()
+        await DeviceWatch(
+            world: world, seconds: nil, write: { _ = writes.append($0); return false },
+            shouldStop: { asked.set(); return true }
+        ).run()
+        #expect(writes.text.hasPrefix("alice's iPhone on"))
+        #expect(writes.count == 1, "nothing is written after the first failed write")
+        #expect(asked.isSet() == false, "the loop never started")
+    }
+}
+
 /// Tells the watch to stop (cancelling a task inside URLSession can deadlock FoundationNetworking on Linux).
 final class StopFlag: Sendable {
     private let flag = Mutex(false)
@@ -115,9 +133,13 @@ final class StopFlag: Sendable {
 
 /// Collects what the watch prints.
 final class Output: Sendable {
-    private let storage = Mutex("")
-    func append(_ text: String) { storage.withLock { $0 += text } }
-    var text: String { storage.withLock { $0 } }
+    private let storage = Mutex((text: "", count: 0))
+    func append(_ text: String) -> Bool {
+        storage.withLock { $0.text += text; $0.count += 1 }
+        return true
+    }
+    var text: String { storage.withLock { $0.text } }
+    var count: Int { storage.withLock { $0.count } }
 
     /// Waits (bounded) until the output contains `text`.
     func waitFor(_ text: String, limit: Duration = .seconds(30)) async -> Bool {

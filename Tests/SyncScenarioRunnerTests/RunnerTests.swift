@@ -149,6 +149,28 @@ struct RunnerTests {
         #expect(failure == nil, "\(String(describing: failure))")
     }
 
+    @Test func aSaveWithSavePolicyChangedKeysKeepsTheServersNewerOtherFields() async throws {
+        let runner = try runner("""
+            users: [alice]
+            devices: [{name: iPhone, user: alice}, {name: Mac, user: alice}]
+            steps:
+              - createZone: {device: iPhone, zone: Notes}
+              - save: {device: iPhone, zone: Notes, record: n, type: Note, fields: {title: A, done: false}}
+              - send: iPhone
+              - sync: Mac
+              - save: {device: iPhone, zone: Notes, record: n, fields: {title: B}}
+              - send: iPhone
+              - save: {device: Mac, zone: Notes, record: n, fields: {done: true}, savePolicy: changedKeys}
+              - expect: {pending: {device: Mac, records: [n]}}
+              - send: Mac
+              - expect: {error: none, lastSend: {device: Mac, saved: [n], conflicts: []}}
+              - sync: iPhone
+              - expect: {cache: {device: iPhone, zone: Notes, records: [{record: n, fields: {title: B, done: true}}]}}
+            """)
+        let failure = await runner.runToEnd()
+        #expect(failure == nil, "\(String(describing: failure))")
+    }
+
     @Test func sendingWithoutMergingLeavesTheChangeQueuedWithTheServersError() async throws {
         let runner = try runner("""
             users: [alice]
@@ -237,5 +259,103 @@ struct RunnerTests {
         await runner.simulation.fetch(on: mac)
         #expect(runner.transcript.count == before)
         #expect(forwarded > 0)
+        #expect(runner.tap.drain().isEmpty, "a detached runner keeps nothing it would never take")
+    }
+}
+
+/// What the transcript shows of the requests the devices really made.
+@Suite("Observing the devices' fetches")
+struct ObservedFetchTests {
+    static let fiveNotes = """
+        users: [alice]
+        devices: [{name: iPhone, user: alice}, {name: Mac, user: alice}]
+        steps:
+          - createZone: {device: iPhone, zone: Notes}
+          - burst: {device: iPhone, zone: Notes, count: 5, type: Note, send: end}
+        """
+
+    /// The Mac's `changes/zone` lines: batch number, record names, moreComing.
+    static func zoneLines(_ events: [TranscriptEvent], device: String = "Mac") -> [(Int, [String], Bool)] {
+        events.compactMap { event in
+            guard case .zoneChanges(device, _, let index, let batch) = event.kind else { return nil }
+            let names = batch.changes.compactMap { change -> String? in
+                if case .changed(let record) = change { return record.recordID.recordName }
+                return nil
+            }
+            return (index, names, batch.moreComing)
+        }
+    }
+
+    @Test func anEngineFetchWithAResultsLimitIsShownBatchByBatchAsTheServerAnswered() async throws {
+        let runner = try runner(Self.fiveNotes)
+        #expect(await runner.runToEnd() == nil)
+        let mac = try #require(runner.simulation.device(named: "Mac"))
+        let before = runner.transcript.count
+        await runner.simulation.fetch(on: mac, resultsLimit: 2)
+        runner.takeObservedFetches()
+        let lines = Self.zoneLines(Array(runner.transcript.dropFirst(before)))
+        #expect(lines.map(\.0) == [0, 1, 2])
+        #expect(lines.map(\.1.count) == [2, 2, 1])
+        #expect(lines.map(\.2) == [true, true, false])
+        #expect(Set(lines.flatMap(\.1)).count == 5)
+        #expect(!runner.transcript.contains { if case .note(_, let text) = $0.kind { text.contains("received a") } else { false } })
+    }
+
+    @Test func oneBatchAtATimeIsShownAsTheOneBatchEachRequestGot() async throws {
+        let runner = try runner(Self.fiveNotes)
+        #expect(await runner.runToEnd() == nil)
+        let mac = try #require(runner.simulation.device(named: "Mac"))
+        let before = runner.transcript.count
+        for _ in 1...4 { await runner.simulation.fetchOneBatch(on: mac, resultsLimit: 2) }
+        runner.takeObservedFetches()
+        let events = Array(runner.transcript.dropFirst(before))
+        let databaseBatches = events.compactMap { event -> Int? in
+            if case .databaseChanges("Mac", _, let index, _) = event.kind { index } else { nil }
+        }
+        let zoneLines = Self.zoneLines(events)
+        // Each call made one request, which has its line: the database batch
+        // first, then the zone's batches, which continue one fetch (0, 1, 2).
+        #expect(databaseBatches == [0])
+        #expect(zoneLines.map(\.0) == [0, 1, 2])
+        #expect(zoneLines.map(\.1.count) == [2, 2, 1])
+        #expect(zoneLines.map(\.2) == [true, true, false])
+        #expect(mac.cachedRecords(in: RecordZoneID(zoneName: "Notes", ownerName: "alice")).count == zoneLines.flatMap(\.1).count)
+    }
+
+    @Test func aSyncShowsTheDatabaseAnswerBeforeWhatTheEngineDidWithIt() async throws {
+        let runner = try runner("""
+            users: [alice]
+            devices: [{name: iPhone, user: alice}, {name: Mac, user: alice}]
+            steps:
+              - createZone: {device: iPhone, zone: Notes}
+              - save: {device: iPhone, zone: Notes, record: n, type: Note, fields: {title: A}}
+              - send: iPhone
+              - sync: Mac
+              - deleteZone: {device: iPhone, zone: Notes}
+              - sync: Mac
+              - expect: {lastFetch: {device: Mac, deletedZones: [Notes]}}
+            """)
+        #expect(await runner.runToEnd() == nil)
+        let lastSync = try #require(runner.transcript.lastIndex { if case .step(_, "sync", _, _, _) = $0.kind { true } else { false } })
+        let mac = runner.transcript[lastSync...].filter { event in
+            switch event.kind {
+            case .databaseChanges("Mac", .private, _, _): true
+            case .note("Mac", let text): text.contains("Notes")
+            default: false
+            }
+        }
+        #expect(mac.count == 2)
+        if case .databaseChanges = mac.first?.kind {} else { Issue.record("the answer should come first: \(mac)") }
+    }
+
+    @Test func scenarioFetchStepsAreShownOnceEachAndNumberedFromTheirFirstBatch() async throws {
+        let runner = try runner(Self.fiveNotes + """
+
+              - fetch: {device: Mac, zone: Notes, token: nil, resultsLimit: 2, interruptAfter: 2}
+              - fetch: {device: Mac, zone: Notes, resultsLimit: 2}
+            """)
+        #expect(await runner.runToEnd() == nil)
+        #expect(Self.zoneLines(runner.transcript).map(\.0) == [0, 1, 0])
+        #expect(Self.zoneLines(runner.transcript).map(\.1.count) == [2, 2, 1])
     }
 }

@@ -116,7 +116,7 @@ struct DiagnosticTests {
               - subscribe: {user: alice, subscriptionID: q, type: query, recordType: Note, firesOn: [create], predicate: [{field: title, comparator: beginsWith, value: A}]}
             """) == .subscribe(SubscriptionSetup(
                 owner: .user("alice"), subscriptionID: "q", type: .query, recordType: "Note",
-                predicate: [.init("title", .beginsWith, .string("A"))], firesOn: [.create])))
+                predicate: QueryPredicate([QueryFilter("title", .beginsWith, .string("A"))]), options: .firesOnRecordCreation)))
         #expect(stepProblems("""
               - subscribe: {user: alice, subscriptionID: q, type: query, recordType: Note, firesOn: [create], predicate: [{field: n, comparator: IN, value: 3}]}
             """) == ["steps.yaml:8:145: error: IN needs a list of values, got INT64 3"])

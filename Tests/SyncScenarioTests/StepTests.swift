@@ -137,12 +137,12 @@ struct StepTests {
             """)
         #expect(step == .subscribe(SubscriptionSetup(
             owner: .device("Mac"), subscriptionID: "open-notes", type: .query, zone: ZoneRef("Notes"), recordType: "Note",
-            predicate: [
-                .init("done", .equals, .int64(0)),
-                .init("title", .beginsWith, .string("Gro")),
-                .init("priority", .in, .list(.int64, [.int64(1), .int64(2)])),
-            ],
-            firesOn: [.create, .update], firesOnce: true,
+            predicate: QueryPredicate([
+                QueryFilter("done", .equals, .int64(0)),
+                QueryFilter("title", .beginsWith, .string("Gro")),
+                QueryFilter("priority", .in, .list(.int64, [.int64(1), .int64(2)])),
+            ]),
+            options: [.firesOnRecordCreation, .firesOnRecordUpdate, .firesOnce],
             notificationInfo: .init(alertBody: "Changed", shouldSendContentAvailable: true, desiredKeys: ["title"], collapseIDKey: "notes"))))
     }
 
@@ -155,10 +155,45 @@ struct StepTests {
             """)
         #expect(steps == [
             .subscribe(SubscriptionSetup(owner: .user("bob"), subscriptionID: "shared-db", type: .database, database: .shared)),
-            .subscribe(SubscriptionSetup(owner: .user("alice"), subscriptionID: "notes", type: .zone, zone: ZoneRef("Notes"))),
+            .subscribe(SubscriptionSetup(owner: .user("alice"), subscriptionID: "notes", type: .recordZone, zone: ZoneRef("Notes"))),
             .unsubscribe(UnsubscribeAction(owner: .user("bob"), subscriptionID: "shared-db", database: .shared)),
             .unsubscribe(UnsubscribeAction(owner: .device("Mac"), subscriptionID: "notes")),
         ])
+    }
+
+    @Test func subscriptionTypeRecordZoneIsAcceptedForZoneAndFiresOnceFalseSetsNoOption() throws {
+        let steps = try kinds("""
+              - subscribe: {user: alice, subscriptionID: notes, type: recordZone, zone: Notes}
+              - subscribe: {user: alice, subscriptionID: q, type: query, recordType: Note, firesOn: [delete, delete], firesOnce: false}
+            """)
+        #expect(steps == [
+            .subscribe(SubscriptionSetup(owner: .user("alice"), subscriptionID: "notes", type: .recordZone, zone: ZoneRef("Notes"))),
+            .subscribe(SubscriptionSetup(
+                owner: .user("alice"), subscriptionID: "q", type: .query, recordType: "Note", options: .firesOnRecordDeletion)),
+        ])
+    }
+
+    @Test func unknownFiresOnEventNamesTheScenarioSpellings() {
+        #expect(stepProblems("""
+              - subscribe: {user: alice, subscriptionID: q, type: query, recordType: Note, firesOn: [insert]}
+            """) == ["steps.yaml:8:90: error: unknown firesOn event 'insert'; use create, update or delete"])
+    }
+
+    @Test func aSetupBecomesTheSubscriptionTheServerStoresWithItsZoneResolved() throws {
+        let zoneID = RecordZoneID(zoneName: "Notes", ownerName: "alice")
+        let step = try kind("""
+              - subscribe: {user: alice, subscriptionID: q, type: query, zone: Notes, recordType: Note, firesOn: [create], firesOnce: true, predicate: [{field: done, comparator: EQUALS, value: 0}], notificationInfo: {shouldSendContentAvailable: true}}
+            """)
+        guard case .subscribe(let setup)? = step else {
+            Issue.record("not a subscribe step: \(String(describing: step))")
+            return
+        }
+        #expect(try setup.subscription(zoneID: zoneID) == .query(QuerySubscription(
+            subscriptionID: "q", recordType: "Note", predicate: QueryPredicate([QueryFilter("done", .equals, .int64(0))]), zoneID: zoneID,
+            options: [.firesOnRecordCreation, .firesOnce], notificationInfo: NotificationInfo(shouldSendContentAvailable: true))))
+        let zone = SubscriptionSetup(owner: .user("alice"), subscriptionID: "z", type: .recordZone, zone: ZoneRef("Notes"))
+        #expect(try zone.subscription(zoneID: zoneID) == .recordZone(RecordZoneSubscription(subscriptionID: "z", zoneID: zoneID)))
+        #expect(throws: CloudError.self) { try zone.subscription(zoneID: nil) }
     }
 
     @Test func compactDefaultsToEverythingAndKeepingNothing() throws {

@@ -47,13 +47,15 @@ import Testing
     func aHostReopenedOnItsDataFolderIsTheSameServer(checkpointEvery: Int) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("host-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let first = try ServerHost(options: options(directory, checkpointEvery: checkpointEvery))
-        let token = try populate(first)
-        let answer = changes(first, since: token)
-        let state = export(first)
+        // The first host is gone (its data folder unlocked) before the second opens the folder.
+        let (token, answer, state, users) = try {
+            let first = try ServerHost(options: options(directory, checkpointEvery: checkpointEvery))
+            let token = try populate(first)
+            return (token, changes(first, since: token), export(first), first.users)
+        }()
 
         let second = try ServerHost(options: options(directory, checkpointEvery: checkpointEvery))
-        #expect(second.users == first.users)
+        #expect(second.users == users)
         #expect(changes(second, since: token) == answer)
         #expect(export(second) == state)
         #expect(!answer.contains("serverErrorCode"))
@@ -62,12 +64,57 @@ import Testing
     @Test func changingTheRetentionOnRestartKeepsTheStateAndItsTokens() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("host-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let first = try ServerHost(options: options(directory))
-        let token = try populate(first)
-        let answer = changes(first, since: token)
+        let (token, answer) = try {
+            let first = try ServerHost(options: options(directory))
+            let token = try populate(first)
+            return (token, changes(first, since: token))
+        }()
         let second = try ServerHost(options: options(directory, retention: 1000))
         #expect(second.startupReport.contains("retention 1000"))
         #expect(changes(second, since: token) == answer)
+    }
+
+    @Test func aDataFolderInUseByAnotherHostIsRefusedUntilThatHostIsGone() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("host-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var first: ServerHost? = try ServerHost(options: options(directory))
+        _ = try populate(try #require(first))
+        do {
+            _ = try ServerHost(options: options(directory))
+            Issue.record("a second host opened a data folder in use")
+        } catch let error as ServeError {
+            #expect(error.description.contains("Another syncscope serve (process \(getpid())) is using the data folder \(directory.path)"))
+            #expect(error.description.contains("--in-memory"))
+        }
+        first = nil
+        // Its lock went with it: the folder opens again, with its state.
+        let second = try ServerHost(options: options(directory))
+        #expect(String(decoding: post(second, "zones/list", "{}").body, as: UTF8.self).contains("Notes"))
+    }
+
+    @Test func aDataFolderThatIsAFileIsNamedAsSuch() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("host-file-\(UUID().uuidString)")
+        try Data("x".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        #expect {
+            try ServerHost(options: options(file))
+        } throws: { error in
+            (error as? ServeError)?.description == "Cannot open the data folder \(file.path): it is a file, not a folder. Pass another --data folder, or --in-memory."
+        }
+    }
+
+    @Test func anImportFileThatIsNotJSONIsNamedAsAFile() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("import-\(UUID().uuidString).json")
+        try Data("not json".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        var settings = options(nil)
+        settings.importFile = file
+        #expect {
+            try ServerHost(options: settings)
+        } throws: { error in
+            let text = (error as? ServeError)?.description ?? ""
+            return text.hasPrefix("Cannot import \(file.path) (a state file from `syncscope client export`): The file is not valid") && !text.contains("request")
+        }
     }
 
     @Test func anInMemoryHostKeepsNothing() throws {

@@ -109,3 +109,32 @@ import Testing
         #expect(simulation.events.last.map { "\($0)" }?.contains("ZONE_NOT_FOUND") == true)
     }
 }
+
+@Suite struct SteppingTests {
+    @Test func fetchOneBatchStepsThroughTheDatabaseBatchThenEachZoneBatch() async throws {
+        let simulation = try Simulation(setup: SimulationSetup(
+            users: ["alice"], devices: [.init(name: "iPhone", user: "alice"), .init(name: "Mac", user: "alice", autoFetchOnPush: false)]))
+        let iPhone = try #require(simulation.device(named: "iPhone"))
+        let mac = try #require(simulation.device(named: "Mac"))
+        let zone = RecordZoneID(zoneName: "Notes", ownerName: "alice")
+        await simulation.createZone("Notes", on: iPhone)
+        for i in 1...5 {
+            await simulation.save(Record(recordID: RecordID(recordName: "n\(i)", zoneID: zone), recordType: "Note", fields: ["i": .int64(Int64(i))]), on: iPhone)
+        }
+        var cached: [Int] = []
+        var outcomes: [String] = []
+        for _ in 0..<5 {
+            let outcome = await simulation.fetchOneBatch(on: mac, resultsLimit: 2)
+            guard case .done(let text) = outcome else { Issue.record("step failed: \(outcome)"); return }
+            outcomes.append(text)
+            cached.append(mac.cachedRecords(in: zone).count)
+        }
+        // Database batch first (the zone is now waiting), then 2 + 2 + 1 records.
+        #expect(cached == [0, 2, 4, 5, 5])
+        #expect(outcomes[3].contains("nothing more"))
+        #expect(outcomes[0].contains("more to fetch"))
+        // Each zone step cached its batch's token, in order.
+        let zoneTokens = mac.tokenHistory.filter { $0.zoneID == zone }
+        #expect(zoneTokens.map(\.moreComing) == [true, true, false])
+    }
+}

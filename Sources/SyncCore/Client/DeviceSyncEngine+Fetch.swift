@@ -15,6 +15,56 @@ extension DeviceSyncEngine {
         try await fetchChanges(scopes: configuration.scopes, resultsLimit: resultsLimit, budget: BatchBudget(limit: stopAfterBatches))
     }
 
+    /// Takes exactly one step of a fetch, for stepping through it by hand:
+    /// the next batch of a zone that is waiting to be fetched, or — when no
+    /// zone is waiting — one batch of database changes (which may mark zones
+    /// as waiting). Each batch is stored with its token, as in a full fetch.
+    ///
+    /// - Returns: whether another step would fetch more (a zone still waiting,
+    ///   or more database changes).
+    @discardableResult
+    public func fetchNextBatch(resultsLimit: Int) async throws -> Bool {
+        for scope in configuration.scopes where scope.supportsChangeFetching {
+            if try !zonesWaiting(in: scope).isEmpty {
+                _ = try await step { try await fetchZoneChanges(scope: scope, resultsLimit: resultsLimit, budget: BatchBudget(limit: 1)) }
+                return try hasMoreToFetch()
+            }
+        }
+        var interrupted = false
+        for scope in configuration.scopes where scope.supportsChangeFetching {
+            emit(.fetchStarted(scope: scope, databaseToken: try store.databaseToken(for: scope)))
+            interrupted = try await step { try await fetchDatabaseChanges(scope: scope, resultsLimit: resultsLimit, budget: BatchBudget(limit: 1)) }
+            let waiting = try zonesWaiting(in: scope)
+            if interrupted || !waiting.isEmpty { break }
+        }
+        if interrupted { return true }
+        return try hasMoreToFetch()
+    }
+
+    /// Runs one budgeted phase; an interruption is the expected end of a step.
+    private func step(_ body: () async throws -> Void) async throws -> Bool {
+        do {
+            try await body()
+            return false
+        } catch let error as SyncClientError {
+            guard case .interrupted = error else { throw error }
+            return true
+        } catch let error as StoreError {
+            throw error.underlying
+        }
+    }
+
+    private func zonesWaiting(in scope: DatabaseScope) throws -> [RecordZoneID] {
+        try store.knownZones(in: scope).filter(\.needsFetch).map(\.zoneID)
+    }
+
+    private func hasMoreToFetch() throws -> Bool {
+        for scope in configuration.scopes where scope.supportsChangeFetching {
+            if !(try zonesWaiting(in: scope)).isEmpty { return true }
+        }
+        return false
+    }
+
     func fetchChanges(scopes: [DatabaseScope], resultsLimit: Int?, budget: BatchBudget) async throws {
         let limit = resultsLimit ?? configuration.resultsLimit
         var firstError: (any Error)?

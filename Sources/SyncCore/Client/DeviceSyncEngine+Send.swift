@@ -3,10 +3,11 @@ extension DeviceSyncEngine {
     /// (also for zones that records are saved into and the server does not
     /// know yet), then record saves and deletions, zone by zone.
     ///
-    /// Saves use `.ifServerRecordUnchanged` with the cached change tag; on
+    /// Saves use their pending change's save policy, by default
+    /// `.ifServerRecordUnchanged` with the cached change tag; on
     /// `serverRecordChanged` the locally changed fields are written over the
     /// server's record and it is sent again (at most `maxConflictRetries`
-    /// times). A save of a record the server deleted meanwhile is dropped.
+    /// times). `.changedKeys` sends only the changed fields. A save of a record the server deleted meanwhile is dropped.
     /// Deletions are unconditional. Successful saves update the cached record
     /// (new change tag); tokens are never touched here.
     ///
@@ -169,6 +170,14 @@ extension DeviceSyncEngine {
         }
     }
 
+    /// The record a save sends: all of it, or for `.changedKeys` only the changed fields.
+    static func outgoing(_ local: Record, for change: PendingChange) -> Record {
+        guard change.savePolicy == .changedKeys else { return local }
+        var record = local
+        record.fields = local.fields.filtered(to: change.changedKeys)
+        return record
+    }
+
     /// Sends one request; returns true when the rest of the zone should wait.
     private func sendRecordChunk(
         _ changes: [PendingChange], scope: DatabaseScope, zoneID: RecordZoneID, _ context: inout SendContext
@@ -183,7 +192,7 @@ extension DeviceSyncEngine {
                     orphaned.pendingRemovals.append(change.key)
                     continue
                 }
-                operations.append(.save(local, policy: .ifServerRecordUnchanged))
+                operations.append(.save(Self.outgoing(local, for: change), policy: change.savePolicy))
                 sent.append((change, local))
             } else {
                 operations.append(.delete(recordID, recordType: change.recordType))

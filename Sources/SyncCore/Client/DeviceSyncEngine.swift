@@ -129,7 +129,15 @@ public final class DeviceSyncEngine {
     /// Saves a record locally and queues it for sending. Only the fields that
     /// differ from the cached copy count as changed (they win a conflict);
     /// the change tag comes from the cache, not from `record`.
-    public func save(_ record: Record) throws {
+    ///
+    /// `savePolicy` is how ``sendChanges()`` sends this save (the newest
+    /// save of a record decides): `.ifServerRecordUnchanged` checks the change
+    /// tag and merges on a conflict; `.changedKeys` writes only the changed
+    /// fields over the server's record and `.allKeys` replaces all of its
+    /// fields, whatever its change tag, so these never conflict. A field
+    /// removed locally is not removed on the server by `.changedKeys` (the
+    /// request can only set fields).
+    public func save(_ record: Record, savePolicy: RecordSavePolicy = .ifServerRecordUnchanged) throws {
         let recordID = normalized(record.recordID)
         let zoneID = recordID.zoneID
         try checkSyncable(zoneID)
@@ -158,7 +166,7 @@ public final class DeviceSyncEngine {
             changed = Set(record.fields.names)
         }
         if let existing, existing.kind == .saveRecord { changed.formUnion(existing.changedKeys) }
-        if changed.isEmpty, cached != nil, existing?.kind != .deleteRecord { return }
+        if changed.isEmpty, cached != nil, existing?.kind != .deleteRecord, existing.map({ $0.savePolicy == savePolicy }) ?? true { return }
 
         var local = record
         local.recordID = recordID
@@ -171,7 +179,7 @@ public final class DeviceSyncEngine {
         // New only if nothing about it ever came from (or went to) the server.
         let isNew = existing.map(\.isNewRecord) ?? (cached == nil)
         let change = PendingChange.saveRecord(
-            recordID, recordType: local.recordType, changedKeys: Array(changed), scope: scope, isNewRecord: isNew)
+            recordID, recordType: local.recordType, changedKeys: Array(changed), scope: scope, isNewRecord: isNew, savePolicy: savePolicy)
         batch.pendingUpserts = [change]
         try store.apply(batch)
         emit(.changeQueued(change))

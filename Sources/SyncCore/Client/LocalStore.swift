@@ -99,10 +99,13 @@ public struct PendingChange: Sendable, Hashable, CustomStringConvertible {
     /// For saves: the record was created on this device and has certainly
     /// never reached the server, so deleting it before it is sent needs no request.
     public var isNewRecord: Bool
+    /// For saves: how the save is sent (`CKModifyRecordsOperation.savePolicy`);
+    /// always `.ifServerRecordUnchanged` for other kinds.
+    public var savePolicy: RecordSavePolicy
 
     public init(
         scope: DatabaseScope, kind: Kind, zoneID: RecordZoneID, recordName: String?, recordType: String = "",
-        changedKeys: [String] = [], isNewRecord: Bool = false
+        changedKeys: [String] = [], isNewRecord: Bool = false, savePolicy: RecordSavePolicy = .ifServerRecordUnchanged
     ) {
         self.scope = scope
         self.kind = kind
@@ -111,6 +114,7 @@ public struct PendingChange: Sendable, Hashable, CustomStringConvertible {
         self.recordType = recordType
         self.changedKeys = Array(Set(changedKeys)).sorted()
         self.isNewRecord = kind == .saveRecord && isNewRecord
+        self.savePolicy = kind == .saveRecord ? savePolicy : .ifServerRecordUnchanged
     }
 
     public static func saveZone(_ zoneID: RecordZoneID, scope: DatabaseScope = .private) -> PendingChange {
@@ -122,11 +126,12 @@ public struct PendingChange: Sendable, Hashable, CustomStringConvertible {
     }
 
     public static func saveRecord(
-        _ recordID: RecordID, recordType: String, changedKeys: [String], scope: DatabaseScope, isNewRecord: Bool = false
+        _ recordID: RecordID, recordType: String, changedKeys: [String], scope: DatabaseScope, isNewRecord: Bool = false,
+        savePolicy: RecordSavePolicy = .ifServerRecordUnchanged
     ) -> PendingChange {
         PendingChange(
             scope: scope, kind: .saveRecord, zoneID: recordID.zoneID, recordName: recordID.recordName, recordType: recordType,
-            changedKeys: changedKeys, isNewRecord: isNewRecord)
+            changedKeys: changedKeys, isNewRecord: isNewRecord, savePolicy: savePolicy)
     }
 
     public static func deleteRecord(_ recordID: RecordID, recordType: String, scope: DatabaseScope) -> PendingChange {
@@ -157,7 +162,9 @@ public struct PendingChange: Sendable, Hashable, CustomStringConvertible {
         switch kind {
         case .saveZone: "save zone \(zoneID) (\(scope.rawValue))"
         case .deleteZone: "delete zone \(zoneID) (\(scope.rawValue))"
-        case .saveRecord: "save \(isNewRecord ? "new " : "")\(recordName ?? "?") in \(zoneID) [\(changedKeys.joined(separator: ","))]"
+        case .saveRecord:
+            "save \(isNewRecord ? "new " : "")\(recordName ?? "?") in \(zoneID) [\(changedKeys.joined(separator: ","))]"
+                + (savePolicy == .ifServerRecordUnchanged ? "" : " savePolicy \(savePolicy.rawValue)")
         case .deleteRecord: "delete \(recordName ?? "?") in \(zoneID)"
         }
     }

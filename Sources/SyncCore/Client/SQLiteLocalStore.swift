@@ -61,6 +61,9 @@ public final class SQLiteLocalStore: LocalStore {
                 );
                 """)
         }
+        migrator.registerMigration("v2: pending save policy") { db in
+            try db.execute(sql: "ALTER TABLE pendingChange ADD COLUMN savePolicy TEXT NOT NULL DEFAULT 'ifServerRecordUnchanged'")
+        }
         return migrator
     }
 
@@ -151,14 +154,17 @@ public final class SQLiteLocalStore: LocalStore {
     public func pendingChanges() throws -> [PendingChange] {
         try dbQueue.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM pendingChange ORDER BY sequence").map { row in
-                guard let scope = DatabaseScope(rawValue: row["scope"]), let kind = PendingChange.Kind(rawValue: row["kind"]) else {
-                    throw SyncClientError.storeFailure("The pending change #\(row["sequence"] as Int64) in \(self.path) has an unknown scope or kind.")
+                guard let scope = DatabaseScope(rawValue: row["scope"]), let kind = PendingChange.Kind(rawValue: row["kind"]),
+                      let savePolicy = RecordSavePolicy(rawValue: row["savePolicy"])
+                else {
+                    throw SyncClientError.storeFailure("The pending change #\(row["sequence"] as Int64) in \(self.path) has an unknown scope, kind or save policy.")
                 }
                 let keysText: String = row["changedKeys"]
                 let keys = try JSONDecoder().decode([String].self, from: Data(keysText.utf8))
                 return PendingChange(
                     scope: scope, kind: kind, zoneID: RecordZoneID(zoneName: row["zoneName"], ownerName: row["zoneOwner"]),
-                    recordName: row["recordName"], recordType: row["recordType"], changedKeys: keys, isNewRecord: row["isNewRecord"])
+                    recordName: row["recordName"], recordType: row["recordType"], changedKeys: keys, isNewRecord: row["isNewRecord"],
+                    savePolicy: savePolicy)
             }
         }
     }
@@ -240,12 +246,12 @@ public final class SQLiteLocalStore: LocalStore {
                 let keys = String(decoding: try JSONEncoder().encode(change.changedKeys), as: UTF8.self)
                 try db.execute(
                     sql: """
-                        INSERT INTO pendingChange (sequence, scope, zoneOwner, zoneName, target, kind, recordName, recordType, changedKeys, isNewRecord)
-                        VALUES ((SELECT COALESCE(MAX(sequence), 0) + 1 FROM pendingChange), ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        INSERT INTO pendingChange (sequence, scope, zoneOwner, zoneName, target, kind, recordName, recordType, changedKeys, isNewRecord, savePolicy)
+                        VALUES ((SELECT COALESCE(MAX(sequence), 0) + 1 FROM pendingChange), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """,
                     arguments: [
                         key.scope.rawValue, key.zoneID.ownerName, key.zoneID.zoneName, key.target, change.kind.rawValue,
-                        change.recordName, change.recordType, keys, change.isNewRecord,
+                        change.recordName, change.recordType, keys, change.isNewRecord, change.savePolicy.rawValue,
                     ])
             }
             for zoneID in batch.purgedZonesAdded {

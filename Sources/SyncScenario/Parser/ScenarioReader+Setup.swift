@@ -152,8 +152,8 @@ extension ScenarioReader {
         else { return nil }
         let owner = principal(entries, in: context)
         let id = entries["subscriptionID"].flatMap { name($0, what: "subscriptionID") }
-        let type: SubscriptionSetup.Kind? = entries["type"].flatMap {
-            choice($0, what: "subscription type", aliases: ["recordZone": .zone])
+        let type: SubscriptionType? = entries["type"].flatMap {
+            choice($0, what: "subscription type", Self.subscriptionTypes, aliases: ["recordZone": .recordZone])
         }
         var ok = owner != nil && id != nil && type != nil
         var setup = SubscriptionSetup(owner: owner ?? .user(""), subscriptionID: id ?? "", type: type ?? .database)
@@ -173,14 +173,18 @@ extension ScenarioReader {
             if let recordType = name(node, what: "recordType") { setup.recordType = recordType } else { ok = false }
         }
         if let node = entries["predicate"] {
-            if let filters = predicate(node, defaultOwner: defaultOwner(of: owner)) { setup.predicate = filters } else { ok = false }
+            if let filters = predicate(node, defaultOwner: defaultOwner(of: owner)) { setup.predicate = QueryPredicate(filters) } else { ok = false }
         }
         var firesOnRead = true
         if let node = entries["firesOn"] {
-            if let triggers = firesOn(node) { setup.firesOn = triggers } else { ok = false; firesOnRead = false }
+            if let triggers = firesOn(node) { setup.options.formUnion(triggers) } else { ok = false; firesOnRead = false }
         }
         if let node = entries["firesOnce"] {
-            if let once = bool(node, what: "firesOnce") { setup.firesOnce = once } else { ok = false }
+            if let once = bool(node, what: "firesOnce") {
+                if once { setup.options.insert(.firesOnce) }
+            } else {
+                ok = false
+            }
         }
         if let node = entries["notificationInfo"] {
             if let info = notificationInfo(node) { setup.notificationInfo = info } else { ok = false }
@@ -189,7 +193,7 @@ extension ScenarioReader {
         if let type {
             let here = entries.node
             switch type {
-            case .zone:
+            case .recordZone:
                 if setup.zone == nil, !entries.has("zone") {
                     error("a zone subscription needs 'zone'", hint: "name the zone it watches, for example zone: Notes", at: here)
                     ok = false
@@ -207,7 +211,7 @@ extension ScenarioReader {
                 if !entries.has("firesOn") {
                     error("a query subscription needs 'firesOn'", hint: "for example firesOn: [create, update, delete]", at: here)
                     ok = false
-                } else if firesOnRead, setup.firesOn.isEmpty, let firesNode = entries["firesOn"] {
+                } else if firesOnRead, !setup.options.firesOnAnyChange, let firesNode = entries["firesOn"] {
                     error("firesOn of a query subscription must name at least one of create, update and delete", at: firesNode)
                     ok = false
                 }
@@ -224,27 +228,37 @@ extension ScenarioReader {
         return ok ? setup : nil
     }
 
-    private func firesOn(_ node: Node) -> [SubscriptionSetup.Trigger]? {
+    /// The subscription types by their scenario (and wire) spelling, in the order messages list them.
+    static let subscriptionTypes: [(String, SubscriptionType)] = [
+        ("database", .database), ("zone", .recordZone), ("query", .query),
+    ]
+
+    /// The `firesOn` events and the options they set.
+    static let firesOnEvents: [(String, QuerySubscription.Options)] = [
+        ("create", .firesOnRecordCreation), ("update", .firesOnRecordUpdate), ("delete", .firesOnRecordDeletion),
+    ]
+
+    private func firesOn(_ node: Node) -> QuerySubscription.Options? {
         if case .sequence(let sequence) = node, sequence.isEmpty { return [] }
         guard let items = list(node, what: "firesOn") else { return nil }
-        var triggers: Set<SubscriptionSetup.Trigger> = []
+        var options: QuerySubscription.Options = []
         var ok = true
         for item in items {
-            if let trigger: SubscriptionSetup.Trigger = choice(item, what: "firesOn event") {
-                triggers.insert(trigger)
+            if let event = choice(item, what: "firesOn event", Self.firesOnEvents) {
+                options.formUnion(event)
             } else {
                 ok = false
             }
         }
-        return ok ? triggers.sorted() : nil
+        return ok ? options : nil
     }
 
-    private func notificationInfo(_ node: Node) -> SubscriptionSetup.NotificationInfo? {
+    private func notificationInfo(_ node: Node) -> NotificationInfo? {
         guard let entries = mapping(
             node, in: "notificationInfo", keys: ["alertBody", "shouldSendContentAvailable", "desiredKeys", "collapseIDKey"],
             example: "{shouldSendContentAvailable: true}")
         else { return nil }
-        var info = SubscriptionSetup.NotificationInfo()
+        var info = NotificationInfo()
         var ok = true
         if let node = entries["alertBody"] {
             if let text = text(node, what: "alertBody") { info.alertBody = text } else { ok = false }
@@ -273,10 +287,10 @@ extension ScenarioReader {
         return ok ? names : nil
     }
 
-    private func predicate(_ node: Node, defaultOwner: String?) -> [SubscriptionSetup.Filter]? {
+    private func predicate(_ node: Node, defaultOwner: String?) -> [QueryFilter]? {
         if case .sequence(let sequence) = node, sequence.isEmpty { return [] }
         guard let items = list(node, what: "predicate") else { return nil }
-        var filters: [SubscriptionSetup.Filter] = []
+        var filters: [QueryFilter] = []
         var ok = true
         for item in items {
             guard let entries = mapping(
@@ -308,16 +322,16 @@ extension ScenarioReader {
                 ok = false
                 continue
             }
-            filters.append(SubscriptionSetup.Filter(field, comparator, value))
+            filters.append(QueryFilter(field, comparator, value))
         }
         return ok ? filters : nil
     }
 
-    private func comparator(_ node: Node) -> SubscriptionSetup.Comparator? {
+    private func comparator(_ node: Node) -> QueryComparator? {
         // Accept any letter case (`equals`, `beginsWith`) for the wire spelling.
         if case .scalar(let scalar) = node {
             let squashed = scalar.string.replacingOccurrences(of: "_", with: "").lowercased()
-            if let match = SubscriptionSetup.Comparator.allCases.first(where: {
+            if let match = QueryComparator.allCases.first(where: {
                 $0.rawValue.replacingOccurrences(of: "_", with: "").lowercased() == squashed
             }) {
                 return match
@@ -327,7 +341,7 @@ extension ScenarioReader {
     }
 
     /// Why a filter's value does not suit its comparator, or `nil`.
-    static func problem(with comparator: SubscriptionSetup.Comparator, _ value: FieldValue) -> String? {
+    static func problem(with comparator: QueryComparator, _ value: FieldValue) -> String? {
         switch comparator {
         case .in, .notIn:
             if case .list = value { return nil }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SyncCore
 
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -16,16 +17,16 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object instead of a table.")
     var json = false
 
-    @Option(help: "Records in the large zone (the goals are stated for 1,000,000).")
+    @Option(parsing: .unconditional, help: "Records in the large zone, at least 10,000 (the goals are stated for 1,000,000).")
     var records: Int = 1_000_000
 
-    @Option(help: "Records saved for the save-throughput measurement.")
+    @Option(parsing: .unconditional, help: "Records saved for the save-throughput measurement, at least 1,000.")
     var saveRecords: Int = 300_000
 
-    @Option(help: "Saves timed for the push-routing comparison.")
+    @Option(parsing: .unconditional, help: "Saves timed with 10 and with 10,000 subscriptions that do not match them, at least 100: routing a save must not cost more with more subscriptions.")
     var routingSaves: Int = 50_000
 
-    @Option(help: "Saves in the coalesced push burst (one per virtual millisecond).")
+    @Option(parsing: .unconditional, help: "Saves in the coalesced push burst (one per virtual millisecond, 100 devices), at least 100.")
     var burstSaves: Int = 10_000
 
     @Flag(help: "Measure network mode against a throwaway in-memory server on a free loopback port.")
@@ -40,13 +41,13 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "With --server: that user's name.")
     var user = "alice"
 
-    @Option(name: .customLong("http-clients"), help: "Concurrent clients saving over HTTP.")
+    @Option(name: .customLong("http-clients"), parsing: .unconditional, help: "Concurrent clients saving over HTTP, 1 to 256.")
     var httpClients = 16
 
-    @Option(name: .customLong("http-saves"), help: "Saves over HTTP, spread over the clients (bounded to 30 s).")
+    @Option(name: .customLong("http-saves"), parsing: .unconditional, help: "Saves over HTTP, spread over the clients (bounded to 30 s), 1 to 1,000,000.")
     var httpSaves = 8_000
 
-    @Option(name: .customLong("push-samples"), help: "Push-latency samples.")
+    @Option(name: .customLong("push-samples"), parsing: .unconditional, help: "Push-latency samples, 1 to 10,000.")
     var pushSamples = 100
 
     func validate() throws {
@@ -79,6 +80,9 @@ struct BenchCommand: AsyncParsableCommand {
     }
 
     func runHTTP() async throws {
+        #if DEBUG
+        FileHandle.standardError.write(Data("warning: this is a debug build; figures are meaningful only with `swift run -c release syncscope bench`.\n".utf8))
+        #endif
         var target: (url: URL, token: String, user: String)
         var serverTask: Task<Void, any Error>?
         if let server, let url = URL(string: server), let token {
@@ -91,7 +95,16 @@ struct BenchCommand: AsyncParsableCommand {
         defer { serverTask?.cancel() }
         let suite = HTTPBenchmarkSuite(
             baseURL: target.url, webAuthToken: target.token, user: target.user, clients: httpClients, saves: httpSaves, pushSamples: pushSamples)
-        let results = try await suite.run()
+        let results: BenchmarkResults
+        do {
+            results = try await suite.run()
+        } catch let error as CloudError {
+            throw ClientFailure(error)
+        }
         print(json ? results.json() : results.table())
+        if server != nil {
+            FileHandle.standardError.write(Data(
+                "note: push latency includes the server's coalescing window; start it with --coalescing-window 0 for that figure.\n".utf8))
+        }
     }
 }

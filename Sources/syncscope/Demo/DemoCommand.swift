@@ -8,10 +8,10 @@ struct DemoCommand: AsyncParsableCommand {
         abstract: "Print a short headless tour of change-token sync: two devices, a zone, batches and tokens."
     )
 
-    @Option(help: "Seed for the simulation; the same seed prints the same story, byte for byte.")
+    @Option(parsing: .unconditional, help: "Seed for the simulation; the same seed prints the same story, byte for byte.")
     var seed: UInt64 = 1
 
-    @Option(help: "resultsLimit for the first fetch, to show batching with moreComing.")
+    @Option(parsing: .unconditional, help: "resultsLimit for the first fetch, to show batching with moreComing.")
     var resultsLimit: Int = 2
 
     func validate() throws {

@@ -47,10 +47,15 @@ struct HeadlessDemo {
         narrator.databaseBatch(firstDatabase)
         macDatabaseToken = firstDatabase.serverChangeToken
 
-        narrator.step("Mac fetches zone Notes with NO token, resultsLimit \(resultsLimit): the server answers in batches")
+        let batching = resultsLimit < saves.count
+            ? "the server answers in batches"
+            : "all \(saves.count) notes fit in one batch (try --results-limit 2 to see batches)"
+        narrator.step("Mac fetches zone Notes with NO token, resultsLimit \(resultsLimit): \(batching)")
         var macZoneToken: ServerChangeToken?
         macZoneToken = try await narrator.fetchAll(mac, zone: notes, from: nil, resultsLimit: resultsLimit)
-        narrator.say("The Mac cached each batch's token as it arrived; a crash between batches would resume from the last one.")
+        if resultsLimit < saves.count {
+            narrator.say("The Mac cached each batch's token as it arrived; a crash between batches would resume from the last one.")
+        }
         clock.advance(by: 5_000)
 
         // 3. Changes on the iPhone.

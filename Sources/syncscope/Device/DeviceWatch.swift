@@ -9,12 +9,14 @@ struct DeviceWatch {
     let world: RemoteWorld
     /// Stop after this many seconds; `nil`: until the task is cancelled (or the process is stopped).
     var seconds: Double?
-    var write: (String) -> Void
+    /// Writes text; false when nobody reads any more (a closed pipe), which ends the watch.
+    var write: (String) -> Bool
     /// Asked between waits: stop when it says so (checked at least every quarter second when given).
     var shouldStop: (@Sendable () -> Bool)? = nil
 
     func run() async {
         let device = world.device
+        let output = Sink(write: write)
         var lines = ["\(device.user)'s \(device.name) on \(world.serverObserver.source), device ID \(device.deviceID)"]
         if let folder = world.dataDirectory {
             lines.append("cache: \(folder.path) (" + (world.resumedFromCache ? "resumed from its cached tokens)" : "no cached tokens yet)"))
@@ -23,13 +25,13 @@ struct DeviceWatch {
         }
         lines.append(contentsOf: zoneLines())
         lines.append("listening for pushes; " + (seconds.map { "stopping after \(Self.seconds($0))" } ?? "Ctrl-C stops"))
-        write(lines.joined(separator: "\n") + "\n")
-        for event in world.events { write(Self.line(event) + "\n") }
-        world.eventObserver = { event in write(Self.line(event) + "\n") }
+        output.send(lines.joined(separator: "\n") + "\n")
+        for event in world.events { output.send(Self.line(event) + "\n") }
+        world.eventObserver = { event in output.send(Self.line(event) + "\n") }
         defer { world.eventObserver = nil }
 
         let deadline = seconds.map { ContinuousClock.now + .milliseconds(Int64(($0 * 1000).rounded())) }
-        while !Task.isCancelled, shouldStop?() != true {
+        while !Task.isCancelled, !output.isGone, shouldStop?() != true {
             var wait = shouldStop == nil ? Duration.seconds(30) : .milliseconds(250)
             if let deadline {
                 let left = deadline - ContinuousClock.now
@@ -41,6 +43,18 @@ struct DeviceWatch {
             }
             _ = await world.waitForPushActivity(timeout: wait)
             await world.advance(by: 0)
+        }
+    }
+
+    /// Where the lines go, and whether anyone still reads them.
+    private final class Sink {
+        let write: (String) -> Bool
+        private(set) var isGone = false
+
+        init(write: @escaping (String) -> Bool) { self.write = write }
+
+        func send(_ text: String) {
+            if !isGone, !write(text) { isGone = true }
         }
     }
 

@@ -35,13 +35,24 @@ struct ClientOptions: ParsableArguments {
     @Option(help: "development or production.")
     var environment: ContainerEnvironment = .development
 
-    @Option(help: "Device ID sent as X-SyncScope-Device (the server does not push a device its own changes).")
+    @Option(help: "Device ID sent as X-SyncScope-Device (the server does not push a device its own changes). Default: none.")
     var device: String?
 
-    func service() throws -> HTTPCloudService {
-        guard let url = URL(string: server), url.scheme == "http" || url.scheme == "https" else {
-            throw ValidationError("--server must be an http:// address, such as http://127.0.0.1:8400 (got '\(server)').")
+    func validate() throws {
+        _ = try serverURL()
+    }
+
+    /// `--server` as a URL: http or https, with a host.
+    func serverURL() throws -> URL {
+        guard let url = URL(string: server), url.scheme == "http" || url.scheme == "https", let host = url.host, !host.isEmpty else {
+            let hint = server.contains("://") || server.isEmpty ? "" : " Did you mean http://\(server)?"
+            throw ValidationError("--server must be an http:// address with a host, such as http://127.0.0.1:8400 (got '\(server)').\(hint)")
         }
+        return url
+    }
+
+    func service() throws -> HTTPCloudService {
+        let url = try serverURL()
         return HTTPCloudService(
             baseURL: url, webAuthToken: try webAuthToken(), userRecordName: user, deviceID: device, container: container,
             environment: environment)
@@ -56,10 +67,11 @@ struct ClientOptions: ParsableArguments {
             var users: [User]
         }
         guard let data = try? Data(contentsOf: file), let users = try? JSONDecoder().decode(Users.self, from: data) else {
-            throw ValidationError("No --token given and \(file.path) cannot be read; pass --token (syncscope serve prints each user's token).")
+            throw ClientFailure(
+                "No --token given and \(file.path) cannot be read. Pass --token (syncscope serve prints each user's token), or --data with the server's data folder.")
         }
         guard let found = users.users.first(where: { $0.name == user }) else {
-            throw ValidationError("\(file.path) has no user '\(user)'; it has \(users.users.map(\.name).joined(separator: ", ")).")
+            throw ClientFailure("\(file.path) has no user '\(user)'; it has \(users.users.map(\.name).joined(separator: ", ")).")
         }
         return found.webAuthToken
     }
@@ -67,18 +79,40 @@ struct ClientOptions: ParsableArguments {
 
 extension ContainerEnvironment: ExpressibleByArgument {}
 
+/// A client call that failed at run time (the server said no, or could not
+/// be reached): printed as `Error: …` with exit status 1. Usage mistakes stay
+/// `ValidationError`s (exit status 64, with the command's usage).
+struct ClientFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+
+    /// The server's code and reason, and what to do next where that is clear.
+    init(_ error: CloudError) {
+        var text = "\(error.serverErrorCode): \(error.reason)"
+        switch error.code {
+        case .networkFailure:
+            text += "\nIs `syncscope serve` running there? Pass --server http://HOST:PORT for another address."
+        case .changeTokenExpired:
+            text += "\nFetch again without --since to get everything, then reconcile."
+        default:
+            break
+        }
+        description = text
+    }
+}
+
 /// Runs a client call, printing a CloudError as its reason rather than a stack of types.
 func clientRun(_ body: () async throws -> Void) async throws {
     do {
         try await body()
     } catch let error as CloudError {
-        throw ValidationError("\(error.serverErrorCode): \(error.reason)")
+        throw ClientFailure(error)
     }
 }
 
 func describe(_ record: Record) -> String {
-    let fields = record.fields.map { "\($0.name)=\($0.value.displayString)" }.joined(separator: " ")
-    return "\(record.recordID.recordName) (\(record.recordType), tag \(record.recordChangeTag ?? "-")) \(fields)"
+    let fields = record.fields.map { " \($0.name)=\($0.value.displayString)" }.joined()
+    return "\(record.recordID.recordName) (\(record.recordType), tag \(record.recordChangeTag ?? "-"))\(fields)"
 }
 
 struct ClientZones: AsyncParsableCommand {
@@ -120,13 +154,17 @@ struct ClientSave: AsyncParsableCommand {
     @Argument(help: "Record name.") var record: String
     @Argument(help: "Fields as name=value (integers become INT64, decimals DOUBLE, the rest STRING).") var fields: [String] = []
     @Option(help: "Record type.") var type = "Note"
-    @Option(help: "The owner of the zone, for a zone shared with you (then the shared database is used).") var owner: String?
+    @Option(help: "The owner of the zone, for a zone shared with you (then the shared database is used). Default: you.") var owner: String?
 
-    func run() async throws {
+    func validate() throws { _ = try parsedFields() }
+
+    func parsedFields() throws -> RecordFields {
         var values = RecordFields()
         for field in fields {
-            let parts = field.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, !parts[0].isEmpty else { throw ValidationError("'\(field)' is not name=value.") }
+            let parts = field.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty else {
+                throw ValidationError("'\(field)' is not name=value (for example title=Hello).")
+            }
             if let integer = Int64(parts[1]) {
                 values[parts[0]] = .int64(integer)
             } else if let double = Double(parts[1]), double.isFinite, parts[1].contains(".") {
@@ -135,6 +173,11 @@ struct ClientSave: AsyncParsableCommand {
                 values[parts[0]] = .string(parts[1])
             }
         }
+        return values
+    }
+
+    func run() async throws {
+        let values = try parsedFields()
         let scope: DatabaseScope = owner == nil || owner == options.user ? .private : .shared
         let zoneID = RecordZoneID(zoneName: zone, ownerName: owner ?? options.user)
         let saved = Record(recordID: RecordID(recordName: record, zoneID: zoneID), recordType: type, fields: values)
@@ -152,12 +195,14 @@ struct ClientDelete: AsyncParsableCommand {
     @OptionGroup var options: ClientOptions
     @Argument(help: "Zone name.") var zone: String
     @Argument(help: "Record name.") var record: String
+    @Option(help: "The owner of the zone, for a zone shared with you (then the shared database is used). Default: you.") var owner: String?
 
     func run() async throws {
-        let zoneID = RecordZoneID(zoneName: zone, ownerName: options.user)
+        let scope: DatabaseScope = owner == nil || owner == options.user ? .private : .shared
+        let zoneID = RecordZoneID(zoneName: zone, ownerName: owner ?? options.user)
         try await clientRun {
             for result in try await options.service().modifyRecords(
-                in: .private, zoneID: zoneID, operations: [.delete(RecordID(recordName: record, zoneID: zoneID))]) {
+                in: scope, zoneID: zoneID, operations: [.delete(RecordID(recordName: record, zoneID: zoneID))]) {
                 _ = try result.get()
                 print("deleted \(record)")
             }
@@ -170,9 +215,14 @@ struct ClientFetch: AsyncParsableCommand {
         commandName: "fetch", abstract: "Fetch a zone's changes since a token (none: everything), and print the new token.")
     @OptionGroup var options: ClientOptions
     @Argument(help: "Zone name.") var zone: String
-    @Option(help: "The token of your last fetch.") var since: String?
-    @Option(help: "The owner of the zone, for a zone shared with you.") var owner: String?
-    @Option(name: .customLong("results-limit"), help: "Entries per batch.") var resultsLimit: Int?
+    @Option(help: "The token of your last fetch (default: none, fetch everything).") var since: String?
+    @Option(help: "The owner of the zone, for a zone shared with you. Default: you.") var owner: String?
+    @Option(name: .customLong("results-limit"), parsing: .unconditional, help: "Entries per batch (default: the server's limit). The command fetches every batch.")
+    var resultsLimit: Int?
+
+    func validate() throws {
+        if let resultsLimit, resultsLimit < 1 { throw ValidationError("--results-limit must be at least 1 (got \(resultsLimit)).") }
+    }
 
     func run() async throws {
         let scope: DatabaseScope = owner == nil || owner == options.user ? .private : .shared
@@ -205,8 +255,8 @@ struct ClientChanges: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "changes", abstract: "Fetch which zones of a database changed since a token (changes/database).")
     @OptionGroup var options: ClientOptions
-    @Option(help: "The token of your last fetch.") var since: String?
-    @Option(help: "private or shared.") var database: DatabaseScope = .private
+    @Option(help: "The token of your last `changes` (default: none, list every zone).") var since: String?
+    @Option(help: "private or shared (the public database has no change fetching).") var database: DatabaseScope = .private
 
     func run() async throws {
         try await clientRun {
@@ -218,7 +268,8 @@ struct ClientChanges: AsyncParsableCommand {
                 case .zoneRemoved(let id, let reason): print("  removed zone \(id.zoneName) (\(reason.rawValue))")
                 }
             }
-            print("new token:\n\(batch.serverChangeToken.rawValue)")
+            if batch.changes.isEmpty { print("  no zone changed") }
+            print("new token (pass it as --since next time):\n\(batch.serverChangeToken.rawValue)")
         }
     }
 }
@@ -228,8 +279,13 @@ struct ClientWatch: AsyncParsableCommand {
         commandName: "watch",
         abstract: "Register a device, subscribe to your private database, and print push notifications as they arrive.")
     @OptionGroup var options: ClientOptions
-    @Option(help: "Stop after this many seconds.") var seconds: Double = 300
-    @Option(help: "Stop after this many notifications.") var count: Int = 1_000_000
+    @Option(parsing: .unconditional, help: "Stop after this many seconds.") var seconds: Double = 300
+    @Option(parsing: .unconditional, help: "Stop after this many notifications (default: no limit).") var count: Int?
+
+    func validate() throws {
+        guard seconds > 0, seconds.isFinite else { throw ValidationError("--seconds must be more than 0 (got \(seconds)).") }
+        if let count, count < 1 { throw ValidationError("--count must be at least 1 (got \(count)).") }
+    }
 
     func run() async throws {
         try await clientRun {
@@ -238,13 +294,16 @@ struct ClientWatch: AsyncParsableCommand {
             let results = try await device.modifySubscriptions(
                 in: .private, saving: [.database(DatabaseSubscription(subscriptionID: "syncscope-watch"))], deleting: [])
             for result in results { _ = try result.get() }
-            print("device \(device.deviceID ?? "") registered; subscribed to \(options.user)'s private database; waiting…")
+            // Written straight through, so each line shows at once even when the output is a pipe or a file.
+            // A reader that went away (`watch | head -3`) ends the watch.
+            guard StandardOutput.write("device \(device.deviceID ?? "") registered; subscribed to \(options.user)'s private database; waiting…\n")
+            else { return }
             let deadline = Date().addingTimeInterval(seconds)
             var received = 0
-            while received < count, Date() < deadline {
+            while received < count ?? .max, Date() < deadline {
                 let wait = min(30, max(0, deadline.timeIntervalSinceNow))
                 for notification in try await device.waitForPushNotifications(timeout: wait) {
-                    print("push: \(notification)")
+                    guard StandardOutput.write("push: \(notification)\n") else { return }
                     received += 1
                 }
             }
@@ -275,7 +334,9 @@ struct ClientExport: AsyncParsableCommand {
         try await clientRun {
             let data = try await options.service().exportServerState()
             if let output {
-                try data.write(to: URL(fileURLWithPath: output))
+                do { try data.write(to: URL(fileURLWithPath: output)) } catch {
+                    throw ClientFailure("Cannot write \(output): \((error as NSError).localizedDescription)")
+                }
                 print("wrote \(data.count) bytes to \(output)")
             } else {
                 print(String(decoding: data, as: UTF8.self))
@@ -292,7 +353,7 @@ struct ClientImport: AsyncParsableCommand {
 
     func run() async throws {
         let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: file)) } catch { throw ValidationError("Cannot read \(file): \(error.localizedDescription)") }
+        do { data = try Data(contentsOf: URL(fileURLWithPath: file)) } catch { throw ClientFailure("Cannot read \(file): \(error.localizedDescription)") }
         try await clientRun {
             try await options.service().importServerState(data)
             print("imported \(file)")

@@ -19,7 +19,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Address to listen on. Keep the loopback address unless other machines must reach it.")
     var host = "127.0.0.1"
 
-    @Option(help: "Port to listen on; 0 picks a free one (printed at start-up).")
+    @Option(parsing: .unconditional, help: "Port to listen on; 0 picks a free one (printed at start-up).")
     var port = 8400
 
     @Option(help: "Folder for the server's state (default: $XDG_DATA_HOME/syncscope or ~/.local/share/syncscope).")
@@ -31,19 +31,19 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("user"), help: "A user of the server (repeat for more; default: alice and bob).")
     var users: [String] = []
 
-    @Option(help: "Keep this many changes of history per zone and database; older tokens expire. Default: keep all.")
+    @Option(parsing: .unconditional, help: "Keep this many changes of history per zone and database; older tokens expire. Default: keep all.")
     var retention: Int?
 
-    @Option(name: .customLong("coalescing-window"), help: "Milliseconds a push notification waits for newer ones to merge into it.")
+    @Option(name: .customLong("coalescing-window"), parsing: .unconditional, help: "Milliseconds a push notification waits for newer ones to merge into it.")
     var coalescingWindow: Int64 = 200
 
     @Option(name: .customLong("import"), help: "A state file (from admin/export) that replaces the state at start-up.")
     var importFile: String?
 
-    @Option(help: "Seed of a new data folder (signing key, tokens); an existing folder keeps its own. Default: random.")
+    @Option(parsing: .unconditional, help: "Seed of a new data folder (signing key, tokens); an existing folder keeps its own. Default: random.")
     var seed: UInt64?
 
-    @Option(name: .customLong("offline-after"), help: "Milliseconds without a long-poll after which a device counts as offline.")
+    @Option(name: .customLong("offline-after"), parsing: .unconditional, help: "Milliseconds without a long-poll after which a device counts as offline.")
     var offlineAfter: Int64 = 60_000
 
     @Flag(help: "Do not log each request.")
@@ -64,13 +64,16 @@ struct ServeCommand: AsyncParsableCommand {
             importFile: importFile.map { URL(fileURLWithPath: $0) }, seed: seed, quiet: quiet, offlineAfter: offlineAfter)
         let serverHost: ServerHost
         do {
+            // Before the data folder is touched: a port in use changes nothing.
+            try ListenCheck.check(host: host, port: port)
             serverHost = try ServerHost(options: options)
-        } catch {
-            throw ValidationError("\(error)")
+        } catch let error as ServeError {
+            // Not a usage mistake: say what is wrong, exit with status 1.
+            throw ServeFailure(description: error.description)
         }
         let logger = Logger(label: "syncscope") { _ in LineLogHandler() }
         let server = SyncScopeHTTPServer(host: serverHost, logger: logger)
-        let stop = StopOnSignal(host: serverHost)
+        let stop = StopOnSignal(host: serverHost, inMemory: directory == nil)
         stop.install()
         try await server.run { port in
             let shownHost = host.contains(":") ? "[\(host)]" : host
@@ -90,10 +93,29 @@ struct ServeCommand: AsyncParsableCommand {
     }
 }
 
+/// `syncscope serve` could not start: printed as `Error: …`, exit status 1.
+struct ServeFailure: Error, CustomStringConvertible {
+    var description: String
+}
+
 /// Writes straight to standard output, so lines show up at once even in a pipe.
+///
+/// A reader that went away (`syncscope serve | head`, a closed terminal) is
+/// not an error worth crashing for: `FileHandle.write` traps on `EPIPE`, so
+/// this writes with `write(2)` and reports whether the text got out.
 enum StandardOutput {
-    static func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+    @discardableResult
+    static func write(_ text: String) -> Bool {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Foundation.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            bytes = bytes.dropFirst(written)
+        }
+        return true
     }
 }
 
@@ -117,17 +139,21 @@ struct LineLogHandler: LogHandler {
 /// Ctrl-C or SIGTERM: write a checkpoint, then exit.
 final class StopOnSignal: Sendable {
     let host: ServerHost
+    let inMemory: Bool
     nonisolated(unsafe) private var sources: [any DispatchSourceSignal] = []
 
-    init(host: ServerHost) { self.host = host }
+    init(host: ServerHost, inMemory: Bool) {
+        self.host = host
+        self.inMemory = inMemory
+    }
 
     func install() {
         for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [host] in
+            source.setEventHandler { [host, inMemory] in
                 host.checkpointNow()
-                StandardOutput.write("stopped; state saved\n")
+                StandardOutput.write(inMemory ? "stopped; nothing kept (in memory)\n" : "stopped; state saved\n")
                 exit(0)
             }
             source.resume()

@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+
+/// `syncscope bench` as a person reads it: figures that agree with their
+/// labels, a table whose columns line up, and errors in a sentence.
+@Suite struct CLIBenchTests {
+    static let small = ["--records", "10000", "--save-records", "1000", "--routing-saves", "100", "--burst-saves", "100"]
+
+    @Test func aBurstShorterThanOneCoalescingWindowExpectsOnePushPerOtherDevice() throws {
+        let result = try BinaryRunner.run(["bench", "--json"] + Self.small)
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Double])
+        // 100 saves within one 200 ms window: each of the 99 other devices gets one push (it used to say 0).
+        #expect(object["burst_pushes_expected"] == 99)
+        #expect(object["burst_pushes_delivered"] == 99)
+    }
+
+    @Test func theTableGroupsLargeNumbersAndKeepsItsColumnsAligned() throws {
+        let result = try BinaryRunner.run(["bench"] + Self.small)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("fetch 100 changes, 10,000-change history") })
+        #expect(lines.contains { $0.hasPrefix("full fetch from nil, 10,000 records") && $0.contains("≥ 1,000,000") })
+        // Every goal starts in the same column, however wide the value before it.
+        let goalColumns = Set(lines.compactMap { line -> Int? in
+            guard let range = line.range(of: "≤ ") ?? line.range(of: "≥ ") else { return nil }
+            return line.distance(from: line.startIndex, to: range.lowerBound)
+        })
+        #expect(goalColumns.count == 1, "\(result.stdout)")
+        let header = try #require(lines.first)
+        #expect(goalColumns.first == header.distance(from: header.startIndex, to: try #require(header.range(of: "goal")).lowerBound))
+    }
+
+    @Test func anUnreachableServerIsAnErrorSentenceWithStatus1() throws {
+        let server = try ServerProcess()
+        let address = server.baseURL.absoluteString
+        server.stop()
+        server.removeData()
+        let result = try BinaryRunner.run(["bench", "--server", address, "--token", "t", "--http-saves", "10", "--push-samples", "1"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("Error: NETWORK_FAILURE: The server at \(address) could not be reached"))
+        #expect(!result.stderr.contains("networkFailure ("))
+    }
+}
