@@ -10,8 +10,10 @@ struct SyncScopeCommand: AsyncParsableCommand {
             signed change tokens) and devices that sync with it. With no subcommand it \
             runs the demo.
             """,
+        version: "0.1.0",
         subcommands: [
-            DemoCommand.self, RunCommand.self, LessonsCommand.self, ServeCommand.self, ClientCommand.self, BenchCommand.self,
+            DemoCommand.self, RunCommand.self, LessonsCommand.self, ServeCommand.self, ClientCommand.self, DeviceCommand.self,
+            BenchCommand.self,
         ],
         defaultSubcommand: DemoCommand.self
     )
