@@ -78,7 +78,7 @@ let package = Package(
             name: "syncscope",
             dependencies: [
                 "SyncCore", "SyncServer", "SyncNetwork", "SyncServerHTTP", "SyncSimulation",
-                "SyncScenario", "SyncScenarioRunner", "SyncScopeAssets",
+                "SyncScenario", "SyncScenarioRunner", "SyncScopeAssets", "SyncInspector",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -91,12 +91,19 @@ let package = Package(
         ),
         .target(
             name: "SyncInspector",
-            dependencies: ["SyncCore", "CNcurses"],
+            dependencies: [
+                "SyncCore", "SyncServer", "SyncSimulation", "SyncScenario", "SyncScenarioRunner", "SyncScopeAssets", "CNcurses",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "SyncCoreTests", dependencies: ["SyncCore", "SyncServer"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncServerTests", dependencies: ["SyncCore", "SyncServer"], swiftSettings: swiftSettings),
-        .testTarget(name: "SyncInspectorTests", dependencies: ["SyncInspector", "SyncCore"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SyncInspectorTests",
+            dependencies: [
+                "SyncInspector", "SyncCore", "SyncServer", "SyncSimulation", "SyncScenario", "SyncScenarioRunner", "SyncScopeAssets",
+            ],
+            swiftSettings: swiftSettings),
         .testTarget(name: "SyncSimulationTests", dependencies: ["SyncSimulation", "SyncCore", "SyncServer"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncScenarioTests", dependencies: ["SyncScenario", "SyncCore", "SyncScopeAssets"], swiftSettings: swiftSettings),
         .testTarget(

@@ -8,13 +8,13 @@ struct SyncScopeCommand: AsyncParsableCommand {
         discussion: """
             SyncScope simulates a CloudKit server (databases, zones, change history, \
             signed change tokens) and devices that sync with it. With no subcommand it \
-            runs the demo.
+            opens the inspector.
             """,
         version: "0.1.0",
         subcommands: [
-            DemoCommand.self, RunCommand.self, LessonsCommand.self, ServeCommand.self, ClientCommand.self, DeviceCommand.self,
-            BenchCommand.self,
+            InspectCommand.self, LessonCommand.self, DemoCommand.self, RunCommand.self, LessonsCommand.self, ServeCommand.self,
+            ClientCommand.self, DeviceCommand.self, BenchCommand.self,
         ],
-        defaultSubcommand: DemoCommand.self
+        defaultSubcommand: InspectCommand.self
     )
 }

@@ -1,0 +1,802 @@
+import SyncCore
+import SyncServer
+import SyncSimulation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A monotonic real-time clock in milliseconds (the inspector maps it to the
+/// simulation's virtual time with the speed factor).
+public protocol RealClock {
+    func now() -> Milliseconds
+}
+
+/// `CLOCK_MONOTONIC`.
+public struct MonotonicClock: RealClock {
+    public init() {}
+
+    public func now() -> Milliseconds {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Milliseconds(spec.tv_sec) * 1000 + Milliseconds(spec.tv_nsec / 1_000_000)
+    }
+}
+
+/// Runs the inspector: keys → ``InspectorKeys`` → commands on the
+/// ``Simulation`` → a fresh snapshot → ``InspectorView`` → the terminal.
+///
+/// Not thread-safe; everything, curses included, happens on the task that
+/// calls ``run(backend:)``. Simulation calls never suspend, so nothing hops
+/// threads.
+public final class InspectorController {
+    /// The world on screen (a lesson's restart replaces it).
+    public private(set) var simulation: Simulation
+    /// The lesson being played, if any.
+    public let lesson: LessonSession?
+    /// Whatever must live as long as the simulation (the runner that owns its files).
+    public let keepAlive: AnyObject?
+    public private(set) var state: InspectorState
+    public var view: InspectorView
+    public var log: InspectorLog?
+    public let realClock: any RealClock
+    /// Simulation-driven frames come at most this often (keys draw at once).
+    public var frameInterval: Milliseconds = 33
+
+    /// Bumped by every sync event of a device: its cache may have changed.
+    private var generations: [String: Int] = [:]
+    /// Set while an action runs: something worth saying that happened meanwhile.
+    private var actionDepth = 0
+    private var notableDuringAction: InspectorMessage?
+    private var anchorReal: Milliseconds = 0
+    private var anchorVirtual: Milliseconds = 0
+    private var repaintRequested = false
+    /// How many times the record rows were rebuilt (they are cached otherwise).
+    private(set) var recordListBuilds = 0
+
+    /// - Parameters:
+    ///   - simulation: the world to show (ignored when `lesson` is given: its world is shown).
+    ///   - lesson: a lesson to play step by step (Enter), with its narrative pane.
+    ///   - keepAlive: kept as long as the controller (for example the runner that built the world).
+    public init(
+        simulation: Simulation, lesson: LessonSession? = nil, keepAlive: AnyObject? = nil, paused: Bool = false, speed: Double = 1,
+        screenSize: Size = Size(width: 80, height: 24), theme: Theme = .monochrome, realClock: any RealClock = MonotonicClock(),
+        log: InspectorLog? = nil
+    ) {
+        self.simulation = lesson?.simulation ?? simulation
+        self.lesson = lesson
+        self.keepAlive = keepAlive
+        self.realClock = realClock
+        self.log = log
+        self.view = InspectorView(theme: theme)
+        state = InspectorState(
+            clock: ClockStatus(now: self.simulation.clock.now(), isPaused: paused, speed: max(0.01, speed)), screenSize: screenSize)
+        if let lesson {
+            state.message = InspectorMessage("Lesson: \(lesson.scenario.title ?? lesson.scenario.name). Enter runs the next step; b goes back to the start.")
+            lesson.onRestart = { [unowned self] simulation in self.switchTo(simulation) }
+        } else {
+            state.message = InspectorMessage(
+                "alice's iPhone and Mac and bob's iPad sync through a simulated server. ? shows every key.")
+        }
+        installObserver()
+        reanchor()
+        refresh()
+    }
+
+    /// A lesson's runner watches its simulation itself and passes events on.
+    private func installObserver() {
+        if let lesson {
+            lesson.runner.simulationEventObserver = { [unowned self] event in self.observe(event) }
+        } else {
+            simulation.eventObserver = { [unowned self] event in self.observe(event) }
+        }
+    }
+
+    /// Shows another world (a restarted lesson): selections start over.
+    private func switchTo(_ simulation: Simulation) {
+        self.simulation = simulation
+        generations = [:]
+        let keep = (state.focusedDevice, state.pane, state.recordsMode, state.screenSize, state.clock.speed, state.clock.isPaused)
+        state = InspectorState(clock: ClockStatus(now: simulation.clock.now(), isPaused: keep.5, speed: keep.4), screenSize: keep.3)
+        state.focusedDevice = keep.0
+        state.pane = keep.1
+        state.recordsMode = keep.2
+        installObserver()
+        reanchor()
+    }
+
+    // MARK: Reading the simulation
+
+    /// Fills the snapshot from the simulation and brings selections in line with it.
+    public func refresh() {
+        var snapshot = state.snapshot
+        snapshot.devices = simulation.devices.map { device in
+            DeviceSummary(
+                name: device.name, user: device.user, deviceID: device.deviceID, isOnline: device.isOnline,
+                autoFetchOnPush: device.engine.autoFetchOnPush, pendingChanges: device.pendingChangeCount,
+                fetchRuns: device.engine.fetchRuns.count, lastError: device.lastError)
+        }
+        if !snapshot.devices.indices.contains(state.focusedDevice) { state.focusedDevice = 0 }
+        snapshot.events = Array(simulation.events.suffix(100))
+        snapshot.eventCount = simulation.eventCount
+        snapshot.writer = simulation.writer.map { WriterStatus(isRunning: $0.isRunning, interval: $0.interval, actions: $0.actions) }
+        state.clock.now = simulation.clock.now()
+        snapshot.lesson = lesson.map { lesson in
+            LessonStatus(
+                title: lesson.scenario.title ?? lesson.scenario.name, stepsRun: lesson.stepsRun, stepCount: lesson.stepCount,
+                narrative: lesson.narrative, lastStep: lesson.lastStep, nextStep: lesson.nextStepSummary,
+                failure: lesson.failure?.message)
+        }
+        let layout = InspectorLayout(size: state.screenSize, hasLesson: snapshot.lesson != nil)
+
+        guard simulation.devices.indices.contains(state.focusedDevice) else {
+            state.snapshot = snapshot
+            return
+        }
+        let device = simulation.devices[state.focusedDevice]
+
+        // Zones.
+        snapshot.zones = readZones(of: device)
+        let entries = snapshot.zones.enumerated().compactMap { index, item in item.entry.map { (index, $0) } }
+        // Until the person picks a zone, the first custom zone is shown (one may appear later, in a lesson).
+        let preferred = entries.first { !$0.1.zoneID.isDefaultZone && $0.1.scope != .public } ?? entries.first
+        if state.selectedZone == nil || !entries.contains(where: { $0.1.key == state.selectedZone })
+            || (!state.zoneChosen && preferred?.1.key != state.selectedZone) {
+            state.selectedZone = preferred?.1.key
+            state.selectedRecordName = nil
+            state.recordTable = TableState()
+        }
+        if let index = entries.first(where: { $0.1.key == state.selectedZone })?.0 {
+            state.zoneTable.select(index, rowCount: snapshot.zones.count, visibleRows: layout.visibleRows(of: .zones))
+        }
+
+        // Records of the selected zone (rebuilt only when the zone changed).
+        if let zone = entries.first(where: { $0.1.key == state.selectedZone })?.1 {
+            let key = RecordListKey(
+                zone: zone.key, device: device.name, serverSequence: zone.lastSequence, serverRecordCount: zone.recordCount,
+                deviceToken: zone.deviceToken, deviceGeneration: generations[device.name, default: 0])
+            if snapshot.records.key != key {
+                snapshot.records = RecordList(key: key, rows: readRecords(of: zone, device: device))
+                recordListBuilds += 1
+            }
+        } else {
+            snapshot.records = RecordList()
+        }
+        snapshot.records.apply(filter: state.filter, mode: state.recordsMode)
+        let recordRows = snapshot.records.count
+        let recordVisible = layout.visibleRows(of: .records)
+        if let name = state.selectedRecordName {
+            let (index, _) = snapshot.records.index(of: name)
+            state.recordTable.select(min(index, max(0, recordRows - 1)), rowCount: recordRows, visibleRows: recordVisible)
+        } else {
+            state.recordTable.clamp(rowCount: recordRows, visibleRows: recordVisible)
+        }
+        state.selectedRecordName = state.recordTable.selection.flatMap { snapshot.records.row(at: $0)?.name }
+
+        // Tokens, newest first on screen.
+        let history = lesson?.tokenReceipts(for: device) ?? device.tokenHistory
+        snapshot.tokens = Array(history.suffix(InspectorSnapshot.tokenLimit))
+        snapshot.tokenTotal = history.count
+        let tokenRows = snapshot.tokens.count
+        let tokenRow = state.tokenSelection.map { snapshot.tokenTotal - 1 - $0 } ?? 0
+        state.tokenTable.select(min(max(0, tokenRow), max(0, tokenRows - 1)), rowCount: tokenRows, visibleRows: layout.visibleRows(of: .tokens))
+        if state.pane == .tokens, let row = state.tokenTable.selection, tokenRows > 0 {
+            let receipt = snapshot.tokens[tokenRows - 1 - row]
+            if snapshot.rewind?.receipt != receipt || snapshot.eventCount != state.snapshot.eventCount || snapshot.rewind == nil {
+                snapshot.rewind = rewind(to: receipt, device: device)
+            }
+        } else if tokenRows == 0 {
+            snapshot.rewind = nil
+        }
+
+        // Notifications: on their way first, then delivered, newest first.
+        snapshot.notifications = readNotifications(of: device)
+        snapshot.notificationTotal = device.notifications.count
+        let notificationRows = snapshot.notifications.count
+        var notificationRow = 0
+        if let selected = state.notificationSelection,
+           let index = snapshot.notifications.firstIndex(where: { $0.index == selected }) {
+            notificationRow = index
+        }
+        state.notificationTable.select(notificationRow, rowCount: notificationRows, visibleRows: layout.visibleRows(of: .notifications))
+
+        state.snapshot = snapshot
+        state.needsRedraw = true
+    }
+
+    private func readZones(of device: SimulatedDevice) -> [ZoneListItem] {
+        let user = device.user
+        let container = simulation.setup.container
+        let (summaries, removed, publicZone) = simulation.server.withEngine { engine in
+            (engine.zoneSummaries(user: user, container: container), engine.removedZones(user: user, container: container),
+             engine.publicZoneSummary(container: container))
+        }
+        let pendingZones = Set(((try? device.engine.pendingChanges()) ?? []).filter { $0.kind == .saveZone }.map(\.zoneID))
+        var privateZones: [ZoneEntry] = []
+        var sharedZones: [ZoneEntry] = []
+        var listed = Set<RecordZoneID>()
+        for summary in summaries {
+            listed.insert(summary.zoneID)
+            let deviceToken = summary.zoneID.isDefaultZone ? nil : device.cachedZoneToken(for: summary.zoneID)
+            var entry = ZoneEntry(
+                scope: summary.scope, zoneID: summary.zoneID, recordCount: summary.recordCount, lastSequence: summary.lastSequence,
+                serverToken: summary.currentToken, deviceToken: deviceToken, state: .inSync)
+            entry.state = syncState(of: summary, deviceToken: deviceToken, user: user)
+            if summary.scope == .private { privateZones.append(entry) } else { sharedZones.append(entry) }
+        }
+        for zone in removed where !listed.contains(zone.zoneID) {
+            listed.insert(zone.zoneID)
+            let state: ZoneSyncState = switch zone.reason {
+            case .deleted: .deleted
+            case .purged: .purged
+            case .encryptedDataReset: .reset
+            }
+            privateZones.append(ZoneEntry(
+                scope: .private, zoneID: zone.zoneID, recordCount: nil, lastSequence: nil, serverToken: nil,
+                deviceToken: device.cachedZoneToken(for: zone.zoneID), state: pendingZones.contains(zone.zoneID) ? .notSent : state))
+        }
+        for zoneID in device.knownZones() where !listed.contains(zoneID) {
+            listed.insert(zoneID)
+            let scope = device.engine.scope(of: zoneID)
+            let entry = ZoneEntry(
+                scope: scope, zoneID: zoneID, recordCount: nil, lastSequence: nil, serverToken: nil,
+                deviceToken: device.cachedZoneToken(for: zoneID), state: pendingZones.contains(zoneID) ? .notSent : .deleted)
+            if scope == .private { privateZones.append(entry) } else { sharedZones.append(entry) }
+        }
+        for zoneID in pendingZones.sorted() where !listed.contains(zoneID) {
+            privateZones.append(ZoneEntry(
+                scope: .private, zoneID: zoneID, recordCount: nil, lastSequence: nil, serverToken: nil, deviceToken: nil, state: .notSent))
+        }
+        func order(_ a: ZoneEntry, _ b: ZoneEntry) -> Bool {
+            if a.zoneID.isDefaultZone != b.zoneID.isDefaultZone { return !a.zoneID.isDefaultZone }
+            return a.zoneID < b.zoneID
+        }
+        var items: [ZoneListItem] = [.header(.private)]
+        items += privateZones.sorted(by: order).map(ZoneListItem.zone)
+        items.append(.header(.shared))
+        items += sharedZones.sorted(by: order).map(ZoneListItem.zone)
+        items.append(.header(.public))
+        items.append(.zone(ZoneEntry(
+            scope: .public, zoneID: publicZone.zoneID, recordCount: publicZone.recordCount, lastSequence: publicZone.lastSequence,
+            serverToken: nil, deviceToken: nil, state: .noChangeFetching)))
+        return items
+    }
+
+    private func syncState(of summary: ZoneSummary, deviceToken: ServerChangeToken?, user: String) -> ZoneSyncState {
+        if summary.zoneID.isDefaultZone { return .noChangeFetching }
+        guard let deviceToken else { return .notFetched(summary.recordCount) }
+        let container = simulation.setup.container
+        let (pending, problem) = simulation.server.withEngine { engine in
+            let pending = engine.pendingChangeCount(
+                since: deviceToken, zoneID: summary.zoneID, user: user, scope: summary.scope, container: container)
+            let problem = pending == nil
+                ? engine.validate(deviceToken, zoneID: summary.zoneID, user: user, scope: summary.scope, container: container)
+                : nil
+            return (pending, problem)
+        }
+        if let pending { return pending == 0 ? .inSync : .behind(pending) }
+        if let problem, problem.code == .changeTokenExpired { return .tokenExpired }
+        return .tokenRefused(problem?.reason ?? "The server does not accept this token.")
+    }
+
+    private func readRecords(of zone: ZoneEntry, device: SimulatedDevice) -> [RecordRow] {
+        let user = device.user
+        let container = simulation.setup.container
+        let server: [Record] = zone.recordCount == nil ? [] : simulation.server.withEngine { engine in
+            engine.records(in: zone.zoneID, scope: zone.scope, user: user, container: container)
+        }
+        let cached: [Record] = zone.scope == .public ? [] : device.cachedRecords(in: zone.zoneID)
+        let pending = Set(((try? device.engine.pendingChanges()) ?? [])
+            .filter { $0.isRecordChange && $0.zoneID == zone.zoneID }
+            .compactMap(\.recordName))
+        var rows: [RecordRow] = []
+        rows.reserveCapacity(max(server.count, cached.count))
+        var s = 0
+        var c = 0
+        while s < server.count || c < cached.count {
+            let serverName = s < server.count ? server[s].recordID.recordName : nil
+            let cachedName = c < cached.count ? cached[c].recordID.recordName : nil
+            let name: String
+            var onServer: Record?
+            var onDevice: Record?
+            if let serverName, let cachedName, serverName == cachedName {
+                name = serverName
+                onServer = server[s]
+                onDevice = cached[c]
+                s += 1
+                c += 1
+            } else if let serverName, cachedName == nil || serverName < cachedName! {
+                name = serverName
+                onServer = server[s]
+                s += 1
+            } else if let cachedName {
+                name = cachedName
+                onDevice = cached[c]
+                c += 1
+            } else {
+                break
+            }
+            let isPending = pending.contains(name)
+            let marker: RecordMarker
+            switch (onServer, onDevice) {
+            case (let server?, let local?): marker = server.recordChangeTag == local.recordChangeTag ? .same : .changed
+            case (_?, nil): marker = isPending ? .same : .new
+            case (nil, let local?): marker = local.recordChangeTag == nil && isPending ? .localOnly : .deleted
+            case (nil, nil): marker = .same
+            }
+            rows.append(RecordRow(name: name, server: onServer, device: onDevice, marker: marker, hasPendingChange: isPending))
+        }
+        return rows
+    }
+
+    private func rewind(to receipt: TokenReceipt, device: SimulatedDevice) -> Rewind {
+        let caller = Caller(user: device.user, deviceID: device.deviceID)
+        let database = DatabaseID(container: simulation.setup.container, scope: receipt.scope)
+        let limit = 50
+        let (meaning, outcome) = simulation.server.withEngine { engine -> (String, Result<([Rewind.Change], Bool, [RecordID]), CloudError>) in
+            let meaning = engine.describe(receipt.token)
+            do throws(CloudError) {
+                if let zone = receipt.zoneID {
+                    let results = try engine.fetchRecordZoneChanges(
+                        caller: caller, database: database,
+                        [ZoneChangesRequest(zoneID: zone, previousServerChangeToken: receipt.token, resultsLimit: limit)])
+                    guard let result = results.first else { return (meaning, .success(([], false, []))) }
+                    let batch = try result.get()
+                    var ids: [RecordID] = []
+                    let changes = batch.changes.map { change -> Rewind.Change in
+                        switch change {
+                        case .changed(let record):
+                            ids.append(record.recordID)
+                            return .changed(record.recordID.recordName, type: record.recordType, isNew: false)
+                        case .deleted(let id, let type):
+                            return .deleted(id.recordName, type: type)
+                        }
+                    }
+                    return (meaning, .success((changes, batch.moreComing, ids)))
+                }
+                let batch = try engine.fetchDatabaseChanges(caller: caller, database: database, since: receipt.token, resultsLimit: limit)
+                let changes = batch.changes.map { change -> Rewind.Change in
+                    switch change {
+                    case .zoneChanged(let zone): .zoneChanged(zone)
+                    case .zoneRemoved(let zone, let reason): .zoneRemoved(zone, reason)
+                    }
+                }
+                return (meaning, .success((changes, batch.moreComing, [])))
+            } catch {
+                return (meaning, .failure(error))
+            }
+        }
+        switch outcome {
+        case .success(let (changes, moreComing, _)):
+            // "New" if the device does not have the record at all.
+            let marked = changes.map { change -> Rewind.Change in
+                guard case .changed(let name, let type, _) = change, let zone = receipt.zoneID else { return change }
+                let cached = (try? device.engine.record(RecordID(recordName: name, zoneID: zone))) ?? nil
+                return .changed(name, type: type, isNew: cached == nil)
+            }
+            return Rewind(receipt: receipt, meaning: meaning, changes: marked, moreComing: moreComing, error: nil)
+        case .failure(let error):
+            return Rewind(receipt: receipt, meaning: meaning, changes: [], moreComing: false, error: error)
+        }
+    }
+
+    private func readNotifications(of device: SimulatedDevice) -> [NotificationEntry] {
+        var entries: [NotificationEntry] = simulation.server.pendingNotifications(for: device.deviceID).map { pending in
+            let status: NotificationEntry.Status = switch pending.state {
+            case .coalescing(let until): .coalescing(until: until)
+            case .inTransit(let at): .inTransit(arrivesAt: at)
+            case .heldWhileOffline: .heldWhileOffline
+            }
+            return NotificationEntry(notification: pending.notification, status: status, fetch: nil, index: nil)
+        }
+        let runs = device.engine.fetchRuns
+        let all = device.notifications
+        let first = max(0, all.count - InspectorSnapshot.tokenLimit)
+        for index in stride(from: all.count - 1, through: first, by: -1) {
+            let received = all[index]
+            var run: FetchRun?
+            if let id = received.fetchRunID {
+                run = runs.indices.contains(id - 1) && runs[id - 1].id == id ? runs[id - 1] : runs.last { $0.id == id }
+            }
+            entries.append(NotificationEntry(
+                notification: received.notification, status: .delivered(at: received.deliveredAt, latency: received.latency),
+                fetch: run, index: index))
+        }
+        return entries
+    }
+
+    // MARK: Events
+
+    private func observe(_ event: SimulationEvent) {
+        log?.write("\(Format.clock(event.time)) \(event)")
+        guard let name = event.device else { return }
+        if case .sync = event.kind { generations[name, default: 0] += 1 }
+        if let message = Self.notable(event) {
+            if actionDepth > 0 {
+                if notableDuringAction?.kind != .error { notableDuringAction = message }
+            } else {
+                state.message = message
+                state.needsRedraw = true
+            }
+        }
+    }
+
+    /// Events worth a line at the bottom of the screen, whoever caused them.
+    static func notable(_ event: SimulationEvent) -> InspectorMessage? {
+        let who = event.device.map { "\($0): " } ?? ""
+        guard case .sync(let sync) = event.kind else { return nil }
+        switch sync {
+        case .error(let report):
+            let code = report.code.map { "\($0.rawValue) (\($0.serverErrorCode)): " } ?? ""
+            return InspectorMessage("\(who)\(report.operation) failed: \(code)\(report.message)", kind: .error)
+        case .tokenExpired(let kind, let scope, let zoneID):
+            let place = zoneID.map { "zone \($0.zoneName)" } ?? "the \(scope.rawValue) database"
+            return InspectorMessage("\(who)changeTokenExpired: its \(kind) token for \(place) expired; it fetches again from no token.", kind: .warning)
+        case .conflictMerged(_, let recordID, let tag, let keys):
+            return InspectorMessage(
+                "\(who)serverRecordChanged on \(recordID.recordName): the server had version \(tag ?? "?"); merged \(keys.sorted().joined(separator: ", ")) into it and sent again.",
+                kind: .warning)
+        case .zonePurged(_, let zoneID, let removed, _):
+            return InspectorMessage("\(who)zone \(zoneID.zoneName) was purged (userDeletedZone): wiped \(removed) records; it will not upload them again.", kind: .warning)
+        case .zoneEncryptedDataReset(_, let zoneID, let queued):
+            return InspectorMessage("\(who)zone \(zoneID.zoneName) was reset (encrypted data): uploading its \(queued) records again.", kind: .warning)
+        case .zoneDeleted(_, let zoneID, let reason, let removed, _) where reason != .deletedLocally:
+            return InspectorMessage("\(who)zone \(zoneID.zoneName) is gone from the server (\(reason.rawValue)): dropped \(removed) records.", kind: .warning)
+        default:
+            return nil
+        }
+    }
+
+    // MARK: Keys and commands
+
+    /// Handles a key: updates the state, runs the commands, refreshes.
+    /// - Returns: false when the person asked to quit.
+    @discardableResult
+    public func handle(_ key: KeyEvent) async -> Bool {
+        log?.write("key \(key)")
+        let wasWaitingToDraw = state.needsRedraw
+        state.needsRedraw = false
+        let commands = InspectorKeys.handle(key, state: &state)
+        for command in commands {
+            guard await execute(command) else { return false }
+        }
+        // A key that changed nothing (an unbound key) draws nothing.
+        if state.needsRedraw || !commands.isEmpty { refresh() }
+        state.needsRedraw = state.needsRedraw || wasWaitingToDraw
+        return true
+    }
+
+    /// Runs one command. Returns false for `.quit`.
+    @discardableResult
+    public func execute(_ command: InspectorCommand) async -> Bool {
+        log?.write("command \(command)")
+        switch command {
+        case .quit:
+            return false
+        case .redraw:
+            repaintRequested = true
+        case .setPaused(let paused):
+            reanchor()
+            state.clock.isPaused = paused
+            say(paused ? "Clock paused: nothing happens until you press Space (or . to step)." : "Clock running.")
+        case .setSpeed(let speed):
+            reanchor()
+            state.clock.speed = speed
+            say("Clock speed \(Format.speed(speed)): one real second is \(Format.seconds(Milliseconds(speed * 1000))) of simulated time.")
+        case .step:
+            let before = simulation.eventCount
+            if let next = simulation.nextEventTime, next > simulation.clock.now() {
+                await simulation.advance(by: next - simulation.clock.now())
+            } else {
+                await simulation.advance(by: simulation.nextEventTime == nil ? 1_000 : 0)
+            }
+            reanchor()
+            let happened = simulation.events.suffix(max(0, min(simulation.eventCount - before, simulation.events.count)))
+            say("Stepped to \(Format.clock(simulation.clock.now()))" + (happened.last.map { ": \($0)" } ?? ": nothing was due."))
+        case .lessonNext:
+            guard let lesson else { break }
+            guard !lesson.isFinished else {
+                say("The lesson is over: b starts it again, q quits.")
+                break
+            }
+            let index = lesson.stepsRun
+            let summary = lesson.nextStepSummary ?? ""
+            let outcome = await lesson.next()
+            reanchor()
+            for line in lesson.lastStep { log?.write("lesson: \(line)") }
+            if let failure = outcome.failure {
+                say("Step \(index + 1): \(failure.stepName) did not hold: \(failure.message)", kind: .error)
+            } else if let error = outcome.error {
+                say("Step \(index + 1) (\(summary)) ended with \(error.code.rawValue) (\(error.serverErrorCode)), as the lesson expects: \(error.reason)", kind: .warning)
+            } else if case .say? = outcome.step?.kind {
+                say("Step \(index + 1) of \(lesson.stepCount): read the lesson pane, then Enter.")
+            } else {
+                say("Step \(index + 1) of \(lesson.stepCount) done: \(summary)", kind: .success)
+            }
+        case .lessonRestart:
+            guard let lesson else { break }
+            do {
+                try lesson.restart()
+                say("Back to the start of the lesson: a fresh world. Enter runs the first step.")
+            } catch {
+                say("The lesson's world could not be built again: \(error)", kind: .error)
+            }
+        case .setWriterRunning(let running):
+            guard let writer = simulation.writer else { break }
+            writer.isRunning = running
+            if running { writer.nextActionTime = simulation.clock.now() + min(writer.interval, 800) }
+            simulation.note(running ? "writer started" : "writer stopped")
+            say(running ? "Writer started: a change every \(Format.seconds(writer.interval))." : "Writer stopped.")
+        default:
+            await runDeviceCommand(command)
+        }
+        return true
+    }
+
+    private func runDeviceCommand(_ command: InspectorCommand) async {
+        let name: String
+        switch command {
+        case .createZone(_, let device), .deleteZone(_, let device), .purgeZone(_, let device), .encryptedDataReset(let device),
+             .saveRecord(_, let device), .deleteRecord(_, let device), .fetch(let device), .fetchOneBatch(_, let device),
+             .sync(let device), .setAutoFetch(_, let device), .setOnline(_, let device), .compact(let device), .burst(_, let device):
+            name = device
+        default:
+            return
+        }
+        guard let device = simulation.device(named: name) else {
+            say("There is no device named \(name).", kind: .error)
+            return
+        }
+        let needsNetwork: Bool = switch command {
+        case .fetch, .fetchOneBatch, .sync, .purgeZone, .encryptedDataReset, .compact: true
+        default: false
+        }
+        if needsNetwork && !device.isOnline {
+            say("\(name) is offline: that needs the network. Press o to bring it back online.", kind: .warning)
+            return
+        }
+        actionDepth += 1
+        notableDuringAction = nil
+        let runsBefore = device.engine.fetchRuns.count
+        let tokensBefore = device.tokenHistory.count
+        let notificationsBefore = device.notifications.count
+        var outcome: ActionOutcome
+        var success: String
+        switch command {
+        case .createZone(let zoneName, _):
+            outcome = await simulation.createZone(zoneName, on: device)
+            success = device.isOnline ? "\(name) created zone \(zoneName) on the server." : "\(name) created zone \(zoneName) locally; it is sent when the device is back online."
+        case .deleteZone(let zone, _):
+            outcome = await simulation.deleteZone(zone, on: device)
+            success = "\(name) deleted zone \(zone.zoneName); the other devices drop it on their next fetch."
+        case .purgeZone(let zone, _):
+            outcome = await simulation.purgeZone(zone, on: device)
+            success = "Zone \(zone.zoneName) purged: devices learn it on their next fetch and must not upload it again."
+        case .encryptedDataReset:
+            outcome = await simulation.encryptedDataReset(on: device)
+            success = "\(device.user)'s encrypted data was reset: every private zone is gone; devices upload their copies again."
+        case .saveRecord(let record, _):
+            outcome = await simulation.save(record, on: device)
+            let tag = device.cachedRecords(in: record.recordID.zoneID).first { $0.recordID == record.recordID }?.recordChangeTag
+            success = device.isOnline
+                ? "\(name) saved \(record.recordID.recordName) in \(record.recordID.zoneID.zoneName)\(tag.map { " (tag \($0))" } ?? ""); the server pushes to the other devices."
+                : "\(name) saved \(record.recordID.recordName) locally; it is sent when the device is back online (o)."
+        case .deleteRecord(let id, _):
+            outcome = await simulation.delete(id, on: device)
+            success = device.isOnline
+                ? "\(name) deleted \(id.recordName); the others remove it with their next fetch."
+                : "\(name) deleted \(id.recordName) locally; the deletion is sent when the device is back online (o)."
+        case .fetch:
+            outcome = await simulation.fetch(on: device)
+            let runs = device.engine.fetchRuns.dropFirst(runsBefore)
+            let applied = runs.reduce(0) { $0 + $1.changesApplied }
+            let tokens = device.tokenHistory.count - tokensBefore
+            success = "\(name) fetched: \(tokens) token\(tokens == 1 ? "" : "s") received, \(applied) change\(applied == 1 ? "" : "s") applied."
+            if let failed = runs.last(where: { $0.succeeded == false }) {
+                outcome = .failed(CloudError(.internalError, failed.errorMessage ?? "The fetch failed."))
+            }
+        case .fetchOneBatch(let limit, _):
+            outcome = await simulation.fetchOneBatch(on: device, resultsLimit: limit)
+            let more = outcome == .done("fetched one batch; more to fetch")
+            if let receipt = device.tokenHistory.dropFirst(tokensBefore).last {
+                let place = receipt.zoneID.map { "zone \($0.zoneName)" } ?? "the \(receipt.scope.rawValue) database"
+                success = "\(name) fetched one batch of \(place) (resultsLimit \(limit)): \(receipt.changeCount) change\(receipt.changeCount == 1 ? "" : "s"), token …\(receipt.token.shortForm), moreComing=\(receipt.moreComing)"
+                    + (more ? ". F fetches the next batch." : "; nothing more to fetch.")
+            } else {
+                success = "\(name) fetched one batch: nothing new."
+            }
+        case .sync:
+            outcome = await simulation.sync(device)
+            success = "\(name) sent its changes and fetched."
+        case .setAutoFetch(let on, _):
+            device.engine.autoFetchOnPush = on
+            simulation.note("auto-fetch on push \(on ? "on" : "off")", device: name)
+            outcome = .done("auto-fetch")
+            success = on ? "\(name) fetches when a push arrives." : "\(name) now only records pushes; press f to fetch by hand."
+        case .setOnline(let online, _):
+            outcome = await simulation.setOnline(online, device: device)
+            let held = device.notifications.count - notificationsBefore
+            success = online
+                ? "\(name) is back online: \(held) held notification\(held == 1 ? "" : "s") arrived; it sent its changes and fetches."
+                : "\(name) is offline: its changes wait, and the push service holds only the latest notification for it."
+        case .compact:
+            outcome = await simulation.compact(on: device)
+            success = "\(device.user)'s history was compacted: every older token has expired. Fetch (f) on a device to see changeTokenExpired."
+        case .burst(let count, _):
+            guard let writer = simulation.writer else {
+                outcome = .failed(CloudError(.invalidArguments, "This world has no writer for a burst."))
+                success = ""
+                break
+            }
+            guard writer.zones[name] != nil else {
+                outcome = .failed(CloudError(.invalidArguments, "The writer has no zone for \(name)."))
+                success = ""
+                break
+            }
+            await writer.burst(count, on: device, in: simulation)
+            outcome = .done("burst")
+            success = "\(name) saved \(count) notes at once: watch the other devices' pushes coalesce (\(count) → 1)."
+        default:
+            outcome = .done("")
+            success = ""
+        }
+        actionDepth -= 1
+        switch outcome {
+        case .done:
+            if let notable = notableDuringAction {
+                state.message = notable
+            } else {
+                say(success, kind: .success)
+            }
+        case .failed(let error):
+            say("\(name): \(Self.describe(command)) failed: \(error.code.rawValue) (\(error.serverErrorCode)): \(error.reason)", kind: .error)
+        }
+        log?.write("outcome \(state.message?.text ?? "")")
+        notableDuringAction = nil
+    }
+
+    static func describe(_ command: InspectorCommand) -> String {
+        switch command {
+        case .createZone(let name, _): "create zone \(name)"
+        case .deleteZone(let zone, _): "delete zone \(zone.zoneName)"
+        case .purgeZone(let zone, _): "purge zone \(zone.zoneName)"
+        case .encryptedDataReset: "encrypted-data reset"
+        case .saveRecord(let record, _): "save \(record.recordID.recordName)"
+        case .deleteRecord(let id, _): "delete \(id.recordName)"
+        case .fetch: "fetch"
+        case .fetchOneBatch(let limit, _): "fetch one batch (resultsLimit \(limit))"
+        case .sync: "sync"
+        case .setAutoFetch: "auto-fetch"
+        case .setOnline(let on, _): on ? "going online" : "going offline"
+        case .compact: "compact history"
+        case .burst(let n, _): "burst of \(n)"
+        case .setWriterRunning: "writer"
+        case .setPaused: "pause"
+        case .step: "step"
+        case .setSpeed: "speed"
+        case .lessonNext: "next step"
+        case .lessonRestart: "restart the lesson"
+        case .redraw: "repaint"
+        case .quit: "quit"
+        }
+    }
+
+    private func say(_ text: String, kind: InspectorMessage.Kind = .info) {
+        InspectorKeys.say(text, kind: kind, state: &state)
+    }
+
+    // MARK: Time
+
+    private func reanchor() {
+        anchorReal = realClock.now()
+        anchorVirtual = simulation.clock.now()
+    }
+
+    /// Moves the simulation to the virtual time that corresponds to real
+    /// `now` (nothing while paused). When the simulation falls far behind
+    /// (a slow machine, a huge burst), it skips ahead rather than racing to catch up.
+    public func catchUp(toReal now: Milliseconds) async {
+        guard !state.clock.isPaused else { return }
+        let target = anchorVirtual + Milliseconds((Double(now - anchorReal) * state.clock.speed).rounded(.down))
+        let current = simulation.clock.now()
+        guard target > current else { return }
+        let maximum = Milliseconds(max(100, 500 * state.clock.speed))
+        if target - current > maximum {
+            await simulation.advance(by: maximum)
+            reanchor()
+        } else {
+            await simulation.advance(by: target - current)
+        }
+    }
+
+    /// Real milliseconds until something is due: the simulation's next event,
+    /// the next change of the clock on screen (at most four a second), or a
+    /// frame that was held back. `nil`: nothing, wait for a key for ever.
+    public func millisecondsUntilDue(realNow now: Milliseconds, lastDraw: Milliseconds) -> Milliseconds? {
+        var waits: [Milliseconds] = []
+        if state.needsRedraw { waits.append(max(0, lastDraw + frameInterval - now)) }
+        if !state.clock.isPaused {
+            let speed = state.clock.speed
+            let virtualNow = simulation.clock.now()
+            func realWait(_ virtual: Milliseconds) -> Milliseconds {
+                Milliseconds((Double(max(0, virtual)) / speed).rounded(.up))
+            }
+            if let next = simulation.nextEventTime {
+                // Events are processed in batches at most once a frame.
+                waits.append(max(realWait(next - virtualNow), lastDraw + frameInterval - now))
+            }
+            let nextSecond = (virtualNow / 1000 + 1) * 1000
+            waits.append(max(realWait(nextSecond - virtualNow), lastDraw + 250 - now))
+        }
+        return waits.min().map { max(0, $0) }
+    }
+
+    // MARK: The loop
+
+    /// Runs until the person quits. Draws only when something changed, at
+    /// most once a frame for simulation changes; blocks in `readKey` the rest
+    /// of the time (for ever while the clock is paused).
+    public func run(backend: some TerminalBackend) async throws(TerminalError) {
+        state.screenSize = backend.size
+        reanchor()
+        refresh()
+        var drawnSize: Size?
+        var lastDraw: Milliseconds = realClock.now() - frameInterval
+        var drawNow = true
+        var shownSecond = state.clock.now / 1000
+        var seenEvents = simulation.eventCount
+        while true {
+            let size = backend.size
+            if size != state.screenSize {
+                state.screenSize = size
+                refresh()
+                drawNow = true
+            }
+            let now = realClock.now()
+            if repaintRequested {
+                (backend as? NcursesBackend)?.invalidate()
+                repaintRequested = false
+                drawNow = true
+            }
+            if drawnSize != size || (state.needsRedraw && (drawNow || now - lastDraw >= frameInterval)) {
+                try backend.draw(view.render(state, size: size))
+                drawnSize = size
+                lastDraw = now
+                state.needsRedraw = false
+                drawNow = false
+                shownSecond = state.clock.now / 1000
+            }
+            let timeout = millisecondsUntilDue(realNow: realClock.now(), lastDraw: lastDraw)
+            let key = try backend.readKey(timeoutMs: timeout.map { Int(clamping: $0) } ?? -1)
+            if let key {
+                if key == .resize {
+                    state.screenSize = backend.size
+                    refresh()
+                }
+                guard await handle(key) else { return }
+                drawNow = true
+            }
+            await catchUp(toReal: realClock.now())
+            if simulation.eventCount != seenEvents {
+                seenEvents = simulation.eventCount
+                refresh()
+            } else {
+                state.clock.now = simulation.clock.now()
+                if state.clock.now / 1000 != shownSecond { state.needsRedraw = true }
+            }
+        }
+    }
+
+    /// The frame for the current state (for tests and the benchmark).
+    public func frame(size: Size? = nil) -> CellBuffer {
+        view.render(state, size: size ?? state.screenSize)
+    }
+
+    /// Lays the state out for another terminal size.
+    public func resize(to size: Size) {
+        state.screenSize = size
+        refresh()
+    }
+}

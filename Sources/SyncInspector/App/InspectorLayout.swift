@@ -1,0 +1,179 @@
+import SyncCore
+
+/// Where everything goes on a screen of a given size. Pure: the view draws
+/// with it and the key handler pages with it, so both agree.
+///
+/// ```
+/// row 0            devices
+/// ┌ Zones ─────────┐┌ Records ───────────┐
+/// └────────────────┘└────────────────────┘
+/// ┌ Tokens ────────┐┌ Notifications ─────┐
+/// └────────────────┘└────────────────────┘
+/// ┌ Events ─────────────────────────────┐   (only on tall screens)
+/// row h-2          last action's result
+/// row h-1          status line
+/// ```
+public struct InspectorLayout: Hashable, Sendable {
+    public var size: Size
+    public var header: Rect
+    public var zones: Rect
+    public var records: Rect
+    public var tokens: Rect
+    public var notifications: Rect
+    public var events: Rect?
+    /// The lesson's narrative pane (lessons only; it takes the events pane's place).
+    public var lesson: Rect?
+    public var message: Rect
+    public var status: Rect
+
+    /// Screens at least this tall get an events pane.
+    public static let eventsPaneMinimumHeight = 34
+    /// Screens at least this tall give the message line two rows.
+    public static let twoLineMessageMinimumHeight = 30
+
+    public init(size: Size, hasLesson: Bool = false) {
+        self.size = size
+        let width = size.width
+        let height = size.height
+        header = Rect(x: 0, y: 0, width: width, height: min(1, height))
+        status = Rect(x: 0, y: max(0, height - 1), width: width, height: height >= 2 ? 1 : 0)
+        // Two lines for the last action's result on screens with room for them.
+        let messageHeight = height >= Self.twoLineMessageMinimumHeight ? 2 : 1
+        message = Rect(x: 0, y: max(0, height - 1 - messageHeight), width: width, height: height >= 3 ? messageHeight : 0)
+        let gridTop = 1
+        var gridHeight = max(0, height - 2 - messageHeight)
+        events = nil
+        lesson = nil
+        if hasLesson {
+            let lessonHeight = min(16, max(8, gridHeight * 2 / 5))
+            gridHeight -= lessonHeight
+            lesson = Rect(x: 0, y: gridTop + gridHeight, width: width, height: lessonHeight)
+        } else if height >= Self.eventsPaneMinimumHeight {
+            let eventsHeight = min(12, max(6, gridHeight / 4))
+            gridHeight -= eventsHeight
+            events = Rect(x: 0, y: gridTop + gridHeight, width: width, height: eventsHeight)
+        }
+        let leftWidth = min(max(44, width * 45 / 100), 76, width)
+        let rightWidth = max(0, width - leftWidth)
+        let topHeight = (gridHeight * 55 + 99) / 100
+        let bottomHeight = gridHeight - topHeight
+        zones = Rect(x: 0, y: gridTop, width: leftWidth, height: topHeight)
+        records = Rect(x: leftWidth, y: gridTop, width: rightWidth, height: topHeight)
+        tokens = Rect(x: 0, y: gridTop + topHeight, width: leftWidth, height: bottomHeight)
+        notifications = Rect(x: leftWidth, y: gridTop + topHeight, width: rightWidth, height: bottomHeight)
+    }
+
+    public func rect(of pane: InspectorPane) -> Rect {
+        switch pane {
+        case .zones: zones
+        case .records: records
+        case .tokens: tokens
+        case .notifications: notifications
+        }
+    }
+
+    /// Rows a pane's table shows (inside the border, under the column header,
+    /// above the pane's footer lines).
+    public func visibleRows(of pane: InspectorPane) -> Int {
+        let inner = rect(of: pane).inset(by: 1)
+        return max(0, inner.height - 1 - footerLines(of: pane))
+    }
+
+    /// Lines under a pane's table (the records legend, the notification details).
+    func footerLines(of pane: InspectorPane) -> Int {
+        let inner = rect(of: pane).inset(by: 1)
+        switch pane {
+        case .records: return inner.height >= 6 ? 1 : 0
+        case .notifications: return inner.height >= 6 ? 1 : 0
+        case .tokens: return inner.height >= 6 ? 1 : 0
+        case .zones: return 0
+        }
+    }
+}
+
+/// A table column that can be dropped when the pane is narrow.
+struct ColumnSpec {
+    var title: String
+    /// Columns a fixed column takes; the least a flexible one takes.
+    var width: Int
+    var alignment: Alignment = .left
+    /// 0: always shown; higher numbers are dropped first.
+    var priority: Int = 0
+    var flexible = false
+    /// How much of the spare room a flexible column takes, relative to the others.
+    var weight = 1
+
+    /// The columns that fit in `width` (with one space between neighbours),
+    /// as indices into `specs` and table columns.
+    static func fit(_ specs: [ColumnSpec], width: Int) -> (indices: [Int], columns: [TableColumn]) {
+        var kept = Array(specs.indices)
+        func needed(_ indices: [Int]) -> Int {
+            indices.reduce(0) { $0 + specs[$1].width } + max(0, indices.count - 1)
+        }
+        while needed(kept) > width,
+              let drop = kept.filter({ specs[$0].priority > 0 }).max(by: { (specs[$0].priority, $0) < (specs[$1].priority, $1) }) {
+            kept.removeAll { $0 == drop }
+        }
+        let columns = kept.map { index -> TableColumn in
+            let spec = specs[index]
+            return TableColumn(spec.title, width: spec.flexible ? .ratio(spec.weight) : .fixed(spec.width), alignment: spec.alignment)
+        }
+        return (kept, columns)
+    }
+}
+
+/// Text for times, counts and tokens.
+enum Format {
+    /// "14:03:07" (UTC) for a simulation time.
+    static func clock(_ time: Milliseconds) -> String {
+        let seconds = Int((time / 1000) % 86_400 + 86_400) % 86_400
+        return pad2(seconds / 3600) + ":" + pad2(seconds / 60 % 60) + ":" + pad2(seconds % 60)
+    }
+
+    /// "03:07" (minutes and seconds) for narrow columns.
+    static func shortClock(_ time: Milliseconds) -> String {
+        let seconds = Int((time / 1000) % 86_400 + 86_400) % 86_400
+        return pad2(seconds / 60 % 60) + ":" + pad2(seconds % 60)
+    }
+
+    static func pad2(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+
+    /// "…abc1234", or "—" for none.
+    static func token(_ token: ServerChangeToken?) -> String {
+        token.map { "…" + $0.shortForm } ?? "—"
+    }
+
+    /// "250ms", "1.2s", "3m".
+    static func duration(_ milliseconds: Milliseconds) -> String {
+        if milliseconds < 1000 { return "\(milliseconds)ms" }
+        if milliseconds < 10_000 {
+            let tenths = milliseconds / 100
+            return "\(tenths / 10).\(tenths % 10)s"
+        }
+        if milliseconds < 120_000 { return "\(milliseconds / 1000)s" }
+        return "\(milliseconds / 60_000)m"
+    }
+
+    /// "999", "1.2k", "100k".
+    static func count(_ value: Int) -> String {
+        if value < 1000 { return "\(value)" }
+        if value < 10_000 {
+            let hundreds = value / 100
+            return "\(hundreds / 10).\(hundreds % 10)k"
+        }
+        if value < 1_000_000 { return "\(value / 1000)k" }
+        return "\(value / 1_000_000)M"
+    }
+
+    /// "×1", "×0.5", "×20".
+    static func speed(_ speed: Double) -> String {
+        if speed == speed.rounded() { return "×\(Int(speed))" }
+        return "×\(speed)"
+    }
+
+    /// "3 s", "1.5 s".
+    static func seconds(_ milliseconds: Milliseconds) -> String {
+        if milliseconds % 1000 == 0 { return "\(milliseconds / 1000) s" }
+        return "\(Double(milliseconds) / 1000) s"
+    }
+}

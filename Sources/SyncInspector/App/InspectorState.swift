@@ -1,0 +1,519 @@
+import SyncCore
+import SyncServer
+import SyncSimulation
+
+/// The four panes, in Tab order.
+public enum InspectorPane: Int, CaseIterable, Hashable, Sendable {
+    case zones
+    case records
+    case tokens
+    case notifications
+
+    /// Column (0 left, 1 right) and row (0 top, 1 bottom) in the grid.
+    var gridPosition: (column: Int, row: Int) {
+        switch self {
+        case .zones: (0, 0)
+        case .records: (1, 0)
+        case .tokens: (0, 1)
+        case .notifications: (1, 1)
+        }
+    }
+
+    static func at(column: Int, row: Int) -> InspectorPane {
+        allCases.first { $0.gridPosition == (column, row) } ?? .zones
+    }
+}
+
+/// Which side of a zone the records pane shows.
+public enum RecordsMode: String, CaseIterable, Hashable, Sendable {
+    /// Server and device cache side by side, one row per record name.
+    case both
+    /// What the server holds.
+    case server
+    /// What the focused device has cached.
+    case device
+}
+
+/// A line at the bottom of the screen saying what just happened.
+public struct InspectorMessage: Hashable, Sendable {
+    public enum Kind: Hashable, Sendable {
+        case info
+        case success
+        case warning
+        case error
+    }
+
+    public var text: String
+    public var kind: Kind
+
+    public init(_ text: String, kind: Kind = .info) {
+        self.text = text
+        self.kind = kind
+    }
+}
+
+/// An action that asks "are you sure?" first.
+public enum ConfirmAction: Hashable, Sendable {
+    case deleteRecord(RecordID)
+    case deleteZone(RecordZoneID)
+    case purgeZone(RecordZoneID)
+    case encryptedDataReset
+    case compact
+}
+
+/// What a form is for.
+public enum FormPurpose: Hashable, Sendable {
+    case newRecord(RecordZoneID)
+    /// Editing this version of the record (the device's copy, or the server's
+    /// when the device has not fetched it).
+    case editRecord(Record)
+    case newZone
+    case resultsLimit
+}
+
+/// A box drawn over the panes that takes the keys while it is open.
+public enum InspectorOverlay: Hashable, Sendable {
+    case help
+    case form(FormPurpose, FormState)
+    case confirm(ConfirmAction, question: String)
+    case recordDetail
+}
+
+/// The simulation clock as the status line shows it.
+public struct ClockStatus: Hashable, Sendable {
+    public var now: Milliseconds
+    public var isPaused: Bool
+    /// Virtual seconds per real second.
+    public var speed: Double
+
+    public init(now: Milliseconds, isPaused: Bool, speed: Double) {
+        self.now = now
+        self.isPaused = isPaused
+        self.speed = speed
+    }
+
+    /// The speeds `+` and `-` step through.
+    public static let speeds: [Double] = [0.25, 0.5, 1, 2, 5, 10, 20, 50]
+}
+
+/// Everything the screen shows, as values: what the person chose (focus,
+/// selections, forms) and a snapshot of the simulation.
+///
+/// `InspectorKeys.handle` changes it for a key, `InspectorController.refresh`
+/// fills the snapshot from the simulation, and `InspectorView.render` draws it.
+public struct InspectorState: Sendable {
+    public var snapshot = InspectorSnapshot()
+    /// Index into `snapshot.devices`.
+    public var focusedDevice = 0
+    public var pane: InspectorPane = .zones
+    public var recordsMode: RecordsMode = .both
+    /// The zone whose records are shown (kept by identity, not by row).
+    public var selectedZone: ZoneKey?
+    /// Whether the person chose the zone (otherwise the first custom zone is followed).
+    public var zoneChosen = false
+    public var zoneTable = TableState()
+    /// The selected record, by name (rows are sorted by name).
+    public var selectedRecordName: String?
+    public var recordTable = TableState()
+    /// The selected token as an index into the device's whole history
+    /// (0: the first it ever received); `nil` follows the newest.
+    public var tokenSelection: Int?
+    public var tokenTable = TableState()
+    /// The selected notification, as for tokens.
+    public var notificationSelection: Int?
+    public var notificationTable = TableState()
+    /// Shows only records whose name or fields contain this text.
+    public var filter = ""
+    public var isEditingFilter = false
+    public var overlay: InspectorOverlay?
+    public var message: InspectorMessage?
+    /// `resultsLimit` for one-batch fetches (`b`).
+    public var resultsLimit = 2
+    /// Saves in a write burst (`W`).
+    public var burstSize = 20
+    public var clock: ClockStatus
+    /// The terminal size the state was last laid out for (for paging).
+    public var screenSize: Size
+    /// Set when a key or an event changed what is on screen.
+    public var needsRedraw = true
+
+    public init(clock: ClockStatus, screenSize: Size = Size(width: 80, height: 24)) {
+        self.clock = clock
+        self.screenSize = screenSize
+    }
+
+    /// Where everything goes on the screen this state was laid out for.
+    public var layout: InspectorLayout {
+        InspectorLayout(size: screenSize, hasLesson: snapshot.lesson != nil)
+    }
+
+    /// The device keys act on.
+    public var device: DeviceSummary? {
+        snapshot.devices.indices.contains(focusedDevice) ? snapshot.devices[focusedDevice] : nil
+    }
+
+    /// The zone entry of the selected zone, when it is listed.
+    public var zone: ZoneEntry? {
+        guard let selectedZone else { return nil }
+        return snapshot.zones.lazy.compactMap(\.entry).first { $0.key == selectedZone }
+    }
+
+    /// The selected record row, if any.
+    public var record: RecordRow? {
+        guard let index = recordTable.selection else { return nil }
+        return snapshot.records.row(at: index)
+    }
+}
+
+// MARK: - Snapshot
+
+/// A device as the header and the status line show it.
+public struct DeviceSummary: Hashable, Sendable {
+    public var name: String
+    public var user: String
+    public var deviceID: String
+    public var isOnline: Bool
+    public var autoFetchOnPush: Bool
+    public var pendingChanges: Int
+    public var fetchRuns: Int
+    public var lastError: CloudError?
+
+    /// "iPhone (alice)".
+    public var label: String { "\(name) (\(user))" }
+}
+
+/// A zone, named by database and ID.
+public struct ZoneKey: Hashable, Sendable {
+    public var scope: DatabaseScope
+    public var zoneID: RecordZoneID
+
+    public init(scope: DatabaseScope, zoneID: RecordZoneID) {
+        self.scope = scope
+        self.zoneID = zoneID
+    }
+}
+
+/// How the focused device's copy of a zone compares with the server's.
+public enum ZoneSyncState: Hashable, Sendable {
+    /// The device's token is the server's latest: nothing to fetch.
+    case inSync
+    /// A fetch from the device's token would return this many changes.
+    case behind(Int)
+    /// The device has no token for the zone: a fetch returns every record.
+    case notFetched(Int)
+    /// The zone was deleted on the server (or is no longer shared).
+    case deleted
+    /// The user deleted the app's data in the zone (`userDeletedZone`).
+    case purged
+    /// The user reset their encrypted data: the zone is gone until it is uploaded again.
+    case reset
+    /// The server refuses the device's token (`changeTokenExpired`).
+    case tokenExpired
+    /// The server refuses the device's token for another reason.
+    case tokenRefused(String)
+    /// The device created it; the server does not have it yet.
+    case notSent
+    /// The default zones: no change tokens there.
+    case noChangeFetching
+
+    /// A few words for a narrow column.
+    public var short: String {
+        switch self {
+        case .inSync: "in sync"
+        case .behind(let n): "behind \(n)"
+        case .notFetched: "no token"
+        case .deleted: "deleted"
+        case .purged: "purged"
+        case .reset: "reset"
+        case .tokenExpired: "expired"
+        case .tokenRefused: "refused"
+        case .notSent: "not sent"
+        case .noChangeFetching: "—"
+        }
+    }
+
+    /// A phrase for a wide column.
+    public var long: String {
+        switch self {
+        case .inSync: "in sync"
+        case .behind(let n): "behind by \(n) change\(n == 1 ? "" : "s")"
+        case .notFetched(let n): "not fetched (\(n) to get)"
+        case .deleted: "deleted"
+        case .purged: "purged"
+        case .reset: "reset"
+        case .tokenExpired: "token expired"
+        case .tokenRefused: "token refused"
+        case .notSent: "not on the server yet"
+        case .noChangeFetching: "no change fetching"
+        }
+    }
+
+    var isProblem: Bool {
+        switch self {
+        case .deleted, .purged, .reset, .tokenExpired, .tokenRefused: true
+        default: false
+        }
+    }
+}
+
+/// One zone of the zones pane.
+public struct ZoneEntry: Hashable, Sendable {
+    public var scope: DatabaseScope
+    public var zoneID: RecordZoneID
+    /// Records on the server (`nil` when the server no longer has the zone).
+    public var recordCount: Int?
+    /// The sequence of the zone's latest change on the server.
+    public var lastSequence: Int64?
+    public var serverToken: ServerChangeToken?
+    public var deviceToken: ServerChangeToken?
+    public var state: ZoneSyncState
+
+    public var key: ZoneKey { ZoneKey(scope: scope, zoneID: zoneID) }
+
+    /// "Notes", or "Notes@alice" for another user's zone.
+    public func displayName(for user: String) -> String {
+        if zoneID.ownerName == user || zoneID.ownerName == RecordZoneID.publicOwnerName {
+            return zoneID.isDefaultZone ? "default" : zoneID.zoneName
+        }
+        return "\(zoneID.zoneName)@\(zoneID.ownerName)"
+    }
+}
+
+/// A row of the zones pane: a database heading or a zone.
+public enum ZoneListItem: Hashable, Sendable {
+    case header(DatabaseScope)
+    case zone(ZoneEntry)
+
+    public var entry: ZoneEntry? {
+        if case .zone(let entry) = self { return entry }
+        return nil
+    }
+}
+
+/// How a record's server version and the device's copy differ.
+public enum RecordMarker: Hashable, Sendable {
+    /// Both have the same version.
+    case same
+    /// On the server, not (yet) on the device: a fetch brings it.
+    case new
+    /// The server's version is newer than the device's copy.
+    case changed
+    /// The device still has it; the server deleted it.
+    case deleted
+    /// Only on the device: created there and not sent yet.
+    case localOnly
+
+    /// One character for the table.
+    public var symbol: String {
+        switch self {
+        case .same: " "
+        case .new: "+"
+        case .changed: "~"
+        case .deleted: "−"
+        case .localOnly: "↑"
+        }
+    }
+
+    public var explanation: String {
+        switch self {
+        case .same: "the device has the server's version"
+        case .new: "new on the server since the device's token: the next fetch brings it"
+        case .changed: "changed on the server since the device's token: the next fetch brings the new version"
+        case .deleted: "deleted on the server since the device's token: the next fetch removes it"
+        case .localOnly: "created on the device, not sent yet"
+        }
+    }
+}
+
+/// One record name of the selected zone, with the server's and the device's version.
+public struct RecordRow: Hashable, Sendable {
+    public var name: String
+    public var server: Record?
+    public var device: Record?
+    public var marker: RecordMarker
+    /// The device has a change to this record waiting to be sent.
+    public var hasPendingChange: Bool
+
+    public var type: String { server?.recordType ?? device?.recordType ?? "" }
+
+    /// The first string field (the title of a note), for the list.
+    public static func summary(of record: Record?) -> String {
+        guard let record else { return "" }
+        for key in ["title", "caption", "text", "name"] {
+            if case .string(let s)? = record[key] { return s }
+        }
+        for field in record.fields {
+            if case .string(let s) = field.value { return s }
+        }
+        return record.fields.first.map { "\($0.name)=\($0.value.displayString)" } ?? ""
+    }
+
+    /// Who changed it last, for example "alice-iPhone".
+    public static func modifiedBy(_ record: Record?) -> String {
+        guard let stamp = record?.modified else { return "" }
+        return stamp.deviceID ?? stamp.userRecordName
+    }
+}
+
+/// What the rows of a record list were built from: when none of it changed,
+/// the sorted rows are reused.
+public struct RecordListKey: Hashable, Sendable {
+    public var zone: ZoneKey
+    public var device: String
+    public var serverSequence: Int64?
+    public var serverRecordCount: Int?
+    public var deviceToken: ServerChangeToken?
+    /// Bumped by every sync event of the device.
+    public var deviceGeneration: Int
+}
+
+/// The records of the selected zone, sorted by name, and the rows the filter keeps.
+public struct RecordList: Sendable {
+    public var key: RecordListKey?
+    public private(set) var rows: [RecordRow] = []
+    /// Indices into `rows` that the filter keeps (`nil`: all).
+    public private(set) var visible: [Int]?
+    public private(set) var filter = ""
+    /// Counts by marker, for the title.
+    public private(set) var counts: [RecordMarker: Int] = [:]
+    /// Rows with a change waiting to be sent.
+    public private(set) var unsent = 0
+
+    public init() {}
+
+    init(key: RecordListKey?, rows: [RecordRow]) {
+        self.key = key
+        self.rows = rows
+        var counts: [RecordMarker: Int] = [:]
+        for row in rows where row.marker != .same { counts[row.marker, default: 0] += 1 }
+        self.counts = counts
+        unsent = rows.lazy.filter(\.hasPendingChange).count
+    }
+
+    /// Rows shown (after the filter).
+    public var count: Int { visible?.count ?? rows.count }
+
+    public func row(at index: Int) -> RecordRow? {
+        let actual = visible.map { index >= 0 && index < $0.count ? $0[index] : -1 } ?? index
+        return rows.indices.contains(actual) ? rows[actual] : nil
+    }
+
+    /// The shown row of this name, or where it would be.
+    public func index(of name: String) -> (index: Int, found: Bool) {
+        var low = 0
+        var high = count
+        while low < high {
+            let mid = (low + high) / 2
+            if (row(at: mid)?.name ?? "") < name { low = mid + 1 } else { high = mid }
+        }
+        return (low, low < count && row(at: low)?.name == name)
+    }
+
+    /// Keeps the rows the filter (case-insensitive, on names and string
+    /// fields) and the mode (rows the side shown has) let through. Only
+    /// recomputes when the filter, the mode or the rows changed.
+    mutating func apply(filter newFilter: String, mode: RecordsMode) {
+        let selection = Selection(filter: newFilter, mode: mode)
+        guard selection != applied else { return }
+        applied = selection
+        filter = newFilter
+        guard !newFilter.isEmpty || mode != .both else {
+            visible = nil
+            return
+        }
+        let needle = newFilter.lowercased()
+        visible = rows.indices.filter { index in
+            let row = rows[index]
+            switch mode {
+            case .both: break
+            case .server: if row.server == nil { return false }
+            case .device: if row.device == nil { return false }
+            }
+            guard !needle.isEmpty else { return true }
+            if row.name.lowercased().contains(needle) { return true }
+            for record in [row.server, row.device].compactMap({ $0 }) {
+                for field in record.fields {
+                    if case .string(let s) = field.value, s.lowercased().contains(needle) { return true }
+                }
+            }
+            return false
+        }
+    }
+
+    private struct Selection: Hashable {
+        var filter: String
+        var mode: RecordsMode
+    }
+
+    private var applied: Selection?
+}
+
+/// A notification of the focused device: delivered, or still on its way.
+public struct NotificationEntry: Hashable, Sendable {
+    public enum Status: Hashable, Sendable {
+        case delivered(at: Milliseconds, latency: Milliseconds)
+        case coalescing(until: Milliseconds)
+        case inTransit(arrivesAt: Milliseconds)
+        case heldWhileOffline
+    }
+
+    public var notification: CloudNotification
+    public var status: Status
+    /// The fetch run it triggered, as the device recorded it.
+    public var fetch: FetchRun?
+    /// Index in the device's whole notification list (`nil` while on its way).
+    public var index: Int?
+}
+
+/// What a fetch from an old token would return now.
+public struct Rewind: Hashable, Sendable {
+    public enum Change: Hashable, Sendable {
+        case changed(String, type: String, isNew: Bool)
+        case deleted(String, type: String)
+        case zoneChanged(RecordZoneID)
+        case zoneRemoved(RecordZoneID, ZoneDeletionReason)
+    }
+
+    public var receipt: TokenReceipt
+    /// The server's words for what the token stands for.
+    public var meaning: String
+    /// The first batch a fetch from the token would return now…
+    public var changes: [Change]
+    public var moreComing: Bool
+    /// …or why the server would refuse it.
+    public var error: CloudError?
+}
+
+/// The writer, as the status line shows it.
+public struct WriterStatus: Hashable, Sendable {
+    public var isRunning: Bool
+    public var interval: Milliseconds
+    public var actions: Int
+}
+
+/// What the inspector read from the simulation at its last refresh.
+public struct InspectorSnapshot: Sendable {
+    public var devices: [DeviceSummary] = []
+    /// Database headings and zones as the focused device's user sees them.
+    public var zones: [ZoneListItem] = []
+    public var records = RecordList()
+    /// The newest tokens of the focused device, oldest first (at most ``tokenLimit``).
+    public var tokens: [TokenReceipt] = []
+    /// How many tokens the device received in all.
+    public var tokenTotal = 0
+    public var rewind: Rewind?
+    /// Notifications still on their way, then delivered ones, newest first.
+    public var notifications: [NotificationEntry] = []
+    public var notificationTotal = 0
+    /// The latest simulation events, oldest first.
+    public var events: [SimulationEvent] = []
+    public var eventCount = 0
+    public var writer: WriterStatus?
+    /// The lesson being played, if any.
+    public var lesson: LessonStatus?
+
+    /// The most tokens and notifications kept for display.
+    public static let tokenLimit = 500
+
+    public init() {}
+}

@@ -1,0 +1,116 @@
+import SyncCore
+import SyncScenario
+import SyncScenarioRunner
+import SyncSimulation
+
+/// A lesson played step by step in the inspector: Enter runs the next step,
+/// the panes show the world it changes, `b` starts again.
+public final class LessonSession {
+    public let scenario: Scenario
+    public private(set) var runner: ScenarioRunner
+    /// The latest narrative (`say`) text.
+    public private(set) var narrative: String?
+    /// What the latest step did, as transcript lines.
+    public private(set) var lastStep: [String] = []
+    /// The latest step's failure (a check that did not hold), if any.
+    public private(set) var failure: ScenarioFailure?
+    /// Called when ``restart()`` built a new world.
+    var onRestart: ((Simulation) -> Void)?
+
+    /// The simulation's clock when the run began (transcript times count from it).
+    private var startTime: Milliseconds
+    /// Tokens each device received, from the transcript, and how much of it was read.
+    private var receipts: [String: [TokenReceipt]] = [:]
+    private var transcriptRead = 0
+
+    public init(scenario: Scenario, seed: UInt64? = nil) throws {
+        self.scenario = scenario
+        runner = try ScenarioRunner(scenario: scenario, seed: seed)
+        startTime = runner.simulation.clock.now()
+        narrative = scenario.summary
+    }
+
+    /// Every token `device` received, oldest first: those of the engine's
+    /// fetches and of the lesson's own `fetch` steps (which the engine's
+    /// token history does not see), read from the runner's transcript.
+    public func tokenReceipts(for device: SimulatedDevice) -> [TokenReceipt] {
+        let transcript = runner.transcript
+        if transcriptRead < transcript.count {
+            for event in transcript[transcriptRead...] {
+                let time = startTime + event.time
+                switch event.kind {
+                case .databaseChanges(let name, let scope, let batch, let answer):
+                    receipts[name, default: []].append(TokenReceipt(
+                        deviceID: nil, kind: .database, scope: scope, zoneID: nil, token: answer.serverChangeToken,
+                        operation: "changes/database", batchIndex: batch, moreComing: answer.moreComing,
+                        changeCount: answer.changes.count, time: time))
+                case .zoneChanges(let name, let scope, let batch, let answer):
+                    receipts[name, default: []].append(TokenReceipt(
+                        deviceID: nil, kind: .recordZone, scope: scope, zoneID: answer.zoneID, token: answer.serverChangeToken,
+                        operation: "changes/zone", batchIndex: batch, moreComing: answer.moreComing,
+                        changeCount: answer.changes.count, time: time))
+                default:
+                    break
+                }
+            }
+            transcriptRead = transcript.count
+        }
+        return receipts[device.name] ?? []
+    }
+
+    public var simulation: Simulation { runner.simulation }
+    public var stepCount: Int { scenario.steps.count }
+    /// How many steps ran.
+    public var stepsRun: Int { runner.nextStepIndex }
+    public var isFinished: Bool { runner.isFinished }
+
+    /// "say", "fetch: Mac fetches…": what the next step is, or `nil` at the end.
+    public var nextStepSummary: String? {
+        guard runner.nextStepIndex < scenario.steps.count else { return nil }
+        let step = scenario.steps[runner.nextStepIndex]
+        if case .say = step.kind { return "narrative" }
+        return "\(step.kind.name): \(runner.summary(of: step.kind))"
+    }
+
+    /// Runs the next step.
+    @discardableResult
+    public func next() async -> StepOutcome {
+        let outcome = await runner.runNextStep()
+        if case .say(let text)? = outcome.step?.kind { narrative = text }
+        lastStep = outcome.events.compactMap { event -> [String]? in
+            switch event.kind {
+            case .say, .step, .scenario: return nil  // the narrative and the footer say these
+            default: break
+            }
+            guard let text = TranscriptFormatter.text(event) else { return nil }
+            return text.split(separator: "\n", omittingEmptySubsequences: true).map {
+                String($0.drop { $0 == " " })
+            }
+        }.flatMap { $0 }
+        failure = outcome.failure
+        return outcome
+    }
+
+    /// Throws the world away and builds it again: the next step is the first.
+    public func restart() throws {
+        try runner.reset()
+        startTime = runner.simulation.clock.now()
+        receipts = [:]
+        transcriptRead = 0
+        narrative = scenario.summary
+        lastStep = []
+        failure = nil
+        onRestart?(runner.simulation)
+    }
+}
+
+/// The lesson as the lesson pane shows it.
+public struct LessonStatus: Hashable, Sendable {
+    public var title: String
+    public var stepsRun: Int
+    public var stepCount: Int
+    public var narrative: String?
+    public var lastStep: [String]
+    public var nextStep: String?
+    public var failure: String?
+}

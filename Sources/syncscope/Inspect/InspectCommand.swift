@@ -1,0 +1,145 @@
+import ArgumentParser
+import Foundation
+import SyncCore
+import SyncInspector
+import SyncScenario
+import SyncScenarioRunner
+import SyncSimulation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+struct InspectCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "inspect",
+        abstract: "Open the inspector on a simulated server with demo data (the default).",
+        discussion: """
+            Two users and three devices (alice's iPhone and Mac, bob's iPad sharing \
+            alice's Notes zone) sync through an embedded simulated server while a \
+            writer changes a note every few seconds. The world comes from \
+            Assets/demo/demo.yaml. Press ? in the inspector for every key.
+            """
+    )
+
+    @Option(help: "Seed for the simulation (default: the demo file's); the same seed gives the same world and writer.")
+    var seed: UInt64?
+
+    @Option(help: "Simulated seconds per real second (0.25 to 50).")
+    var speed: Double = 1
+
+    @Flag(help: "Start with the clock paused (Space runs it).")
+    var paused = false
+
+    @Option(help: "Write a log of every event, key and action to this file.")
+    var log: String?
+
+    @Flag(help: "Start with the demo writer stopped (w starts it).")
+    var noWriter = false
+
+    func validate() throws {
+        guard speed >= 0.25, speed <= 50 else { throw ValidationError("--speed must be between 0.25 and 50 (got \(speed)).") }
+    }
+
+    func run() async throws {
+        try InspectorLauncher.requireTerminal(hint: "try `syncscope demo` for the headless tour")
+        let seed = seed
+        let writer = !noWriter
+        try await InspectorLauncher.run(paused: paused, speed: speed, logPath: log) {
+            let built = try await DemoWorld.make(seed: seed, writerRunning: writer)
+            return (built.simulation, nil, built.runner)
+        }
+    }
+}
+
+struct LessonCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lesson",
+        abstract: "Play a lesson in the inspector, one step at a time.",
+        discussion: """
+            NAME is a lesson's name or number (see `syncscope lessons`) or a scenario file. \
+            The lesson pane tells the story; Enter runs the next step and the panes show \
+            what it did; b goes back to the start. The clock stays paused unless you run it \
+            (Space), so the lesson plays exactly as written.
+            """
+    )
+
+    @Argument(help: "The lesson's name or number, or a scenario file.")
+    var name: String
+
+    @Option(help: "Seed for the run (default: the lesson's).")
+    var seed: UInt64?
+
+    @Option(help: "Write a log of every event, key and action to this file.")
+    var log: String?
+
+    func run() async throws {
+        try InspectorLauncher.requireTerminal(hint: "try `syncscope run \(name)` for the headless version")
+        let scenario: Scenario
+        do {
+            scenario = try ScenarioLocator.load(name)
+        } catch {
+            InspectorLauncher.printError(error.rendered())
+            throw ExitCode(2)
+        }
+        let seed = seed
+        try await InspectorLauncher.run(paused: true, speed: 1, logPath: log) {
+            let lesson = try LessonSession(scenario: scenario, seed: seed)
+            return (lesson.simulation, lesson, nil)
+        }
+    }
+}
+
+/// Starts the inspector on a terminal and gives the terminal back afterwards.
+enum InspectorLauncher {
+    /// Standard input and output must be a terminal; otherwise say so and fail.
+    static func requireTerminal(hint: String) throws {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+            printError("syncscope needs a terminal; \(hint).")
+            throw ExitCode(2)
+        }
+    }
+
+    /// Builds the world, then runs the inspector. Everything curses touches
+    /// runs here, on the main actor (one thread).
+    @MainActor
+    static func run(
+        paused: Bool, speed: Double, logPath: String?,
+        world: () async throws -> (Simulation, LessonSession?, AnyObject?)
+    ) async throws {
+        let log: InspectorLog?
+        do {
+            log = try logPath.map { path throws(TerminalError) in try InspectorLog(path: path) }
+        } catch {
+            printError("syncscope: \(error)")
+            throw ExitCode(1)
+        }
+        let (simulation, lesson, keepAlive) = try await world()
+        let backend: NcursesBackend
+        do {
+            backend = try NcursesBackend()
+        } catch {
+            printError("syncscope: \(error)")
+            throw ExitCode(1)
+        }
+        let controller = InspectorController(
+            simulation: simulation, lesson: lesson, keepAlive: keepAlive, paused: paused, speed: speed, screenSize: backend.size,
+            theme: backend.environmentTheme(), log: log)
+        log?.write("inspector started: \(lesson.map { "lesson \($0.scenario.name)" } ?? "demo world"), speed \(speed), \(paused ? "paused" : "running")")
+        do {
+            try await controller.run(backend: backend)
+            backend.restore()
+        } catch {
+            backend.restore()
+            printError("syncscope: \(error)")
+            throw ExitCode(1)
+        }
+        log?.write("inspector ended")
+    }
+
+    static func printError(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+}

@@ -1,0 +1,116 @@
+import SyncCore
+import SyncScenario
+import SyncScenarioRunner
+import SyncScopeAssets
+import SyncSimulation
+import Testing
+@testable import SyncInspector
+
+/// A lesson played in the inspector: Enter runs the next step, b starts again.
+@Suite("Inspector lessons")
+struct InspectorLessonTests {
+    static let yaml = """
+        name: tiny
+        title: "A tiny lesson"
+        summary: The Mac fetches what the iPhone saved.
+        seed: 3
+        users: [alice]
+        devices:
+          - {name: iPhone, user: alice}
+          - {name: Mac, user: alice}
+        steps:
+          - say: The iPhone creates Notes and saves a note.
+          - createZone: {device: iPhone, zone: Notes}
+          - save: {device: iPhone, zone: Notes, record: note-1, type: Note, fields: {title: Groceries}}
+          - send: iPhone
+          - say: The Mac fetches the zone with no token.
+          - fetch: {device: Mac, zone: Notes, token: nil}
+          - expect: {cache: {device: Mac, zone: Notes, count: 1}}
+          - expect: {cache: {device: Mac, zone: Notes, count: 5}}
+        """
+
+    func makeLesson(size: Size = Size(width: 100, height: 30)) throws -> InspectorController {
+        let scenario = try ScenarioParser.parse(yaml: Self.yaml, fileName: "tiny.yaml")
+        let lesson = try LessonSession(scenario: scenario)
+        return InspectorController(simulation: lesson.simulation, lesson: lesson, paused: true, screenSize: size, realClock: FakeRealClock())
+    }
+
+    func lessonPane(_ inspector: InspectorController) throws -> [String] {
+        let rect = try #require(inspector.state.layout.lesson)
+        return Array(inspector.lines[rect.y..<rect.maxY])
+    }
+
+    @Test func theLessonPaneTellsTheStoryAndEnterRunsEachStep() async throws {
+        let inspector = try makeLesson()
+        var pane = try lessonPane(inspector).joined(separator: "\n")
+        #expect(pane.contains("Lesson · A tiny lesson · step 0 of 8"), "\(pane)")
+        #expect(pane.contains("The Mac fetches what the iPhone saved."))
+        #expect(pane.contains("Enter: narrative"))
+
+        await inspector.press(.enter)
+        pane = try lessonPane(inspector).joined(separator: "\n")
+        #expect(pane.contains("The iPhone creates Notes and saves a note."), "\(pane)")
+        #expect(pane.contains("Enter: createZone:"), "\(pane)")
+        #expect(inspector.state.message?.text.contains("Step 1 of 8") == true)
+
+        for _ in 0..<3 { await inspector.press(.enter) }
+        // Notes appeared and is shown without the person choosing it.
+        #expect(inspector.state.zone?.zoneID == RecordZoneID(zoneName: "Notes", ownerName: "alice"))
+        #expect(inspector.pane(.records).line(containing: "note-1") != nil, "\(inspector.lines.joined(separator: "\n"))")
+
+        await inspector.press(.enter, .enter)  // the narrative, then the Mac's fetch step
+        try await inspector.focus("Mac")
+        pane = try lessonPane(inspector).joined(separator: "\n")
+        #expect(pane.contains("Mac <- changes/zone Notes, batch 1: 1 record"), "\(pane)")
+        // The step's fetch is not the engine's, yet its token is in the Mac's history.
+        let tokens = inspector.pane(.tokens)
+        #expect(tokens.line(containing: "Notes")?.contains("1") == true, "\(inspector.lines.joined(separator: "\n"))")
+        #expect(inspector.state.snapshot.tokenTotal == 1)
+
+        await inspector.press(.enter)
+        #expect(inspector.state.message?.kind == .success)
+        await inspector.press(.enter)
+        #expect(inspector.state.message?.kind == .error)
+        #expect(inspector.state.message?.text.contains("did not hold") == true, "\(String(describing: inspector.state.message))")
+        pane = try lessonPane(inspector).joined(separator: "\n")
+        #expect(pane.contains("✗ "), "\(pane)")
+        #expect(pane.contains("The lesson is over: b starts it again, q quits."), "\(pane)")
+        await inspector.press(.enter)
+        #expect(inspector.state.message?.text.hasPrefix("The lesson is over") == true)
+    }
+
+    @Test func bGoesBackToTheStartWithAFreshWorld() async throws {
+        let inspector = try makeLesson()
+        for _ in 0..<6 { await inspector.press(.enter) }
+        let before = inspector.simulation
+        #expect(inspector.simulation.device(named: "Mac")?.cachedRecords(in: RecordZoneID(zoneName: "Notes", ownerName: "alice")).count == 1)
+        await inspector.press(.character("b"))
+        #expect(inspector.simulation !== before)
+        #expect(inspector.state.snapshot.lesson?.stepsRun == 0)
+        #expect(inspector.state.snapshot.tokenTotal == 0)
+        #expect(inspector.simulation.device(named: "Mac")?.cachedRecords(in: RecordZoneID(zoneName: "Notes", ownerName: "alice")).isEmpty == true)
+        #expect(try lessonPane(inspector).joined().contains("step 0 of 8"))
+        #expect(inspector.state.message?.text.hasPrefix("Back to the start") == true)
+        // The fresh world is watched: its events reach the inspector.
+        for _ in 0..<4 { await inspector.press(.enter) }
+        #expect(inspector.state.snapshot.records.rows.map(\.name) == ["note-1"])
+    }
+
+    @Test func everyShippedLessonPlaysToItsEndInTheInspector() async throws {
+        let lessons = AssetCatalog.lessons()
+        #expect(!lessons.isEmpty)
+        for (name, _) in lessons {
+            let lesson = try LessonSession(scenario: try ScenarioLocator.load(name))
+            let inspector = InspectorController(
+                simulation: lesson.simulation, lesson: lesson, paused: true, screenSize: Size(width: 80, height: 24), realClock: FakeRealClock())
+            var presses = 0
+            while !lesson.isFinished && presses < 500 {
+                await inspector.press(.enter)
+                presses += 1
+                #expect(inspector.state.message?.kind != .error, "\(name): \(inspector.state.message?.text ?? "")")
+                #expect(inspector.lines.count == 24)
+            }
+            #expect(lesson.isFinished, "\(name) did not finish")
+        }
+    }
+}
