@@ -39,6 +39,12 @@ public enum ScenarioParser {
     /// Parses the scenario file at `url`; diagnostics name it by the path as given.
     public static func parse(fileAt url: URL) throws(ScenarioFileError) -> Scenario {
         let fileName = url.isFileURL ? url.relativePath : url.absoluteString
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw ScenarioFileError(diagnostics: [ScenarioDiagnostic(
+                .error, at: SourceLocation(file: fileName, line: 0, column: 0), "this is a folder, not a scenario file",
+                hint: "give the path of a .yaml file")])
+        }
         let data: Data
         do {
             data = try Data(contentsOf: url)

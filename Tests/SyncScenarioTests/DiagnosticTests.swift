@@ -200,6 +200,20 @@ struct DiagnosticTests {
         ])
     }
 
+    @Test func aFolderIsReportedAsAFolderNotAnUnreadableFile() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("syncscope-folder-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        do {
+            _ = try ScenarioParser.parse(fileAt: folder)
+            Issue.record("a folder must not parse")
+        } catch {
+            #expect(error.diagnostics.map(\.description) == [
+                "\(folder.path): error: this is a folder, not a scenario file; give the path of a .yaml file",
+            ])
+        }
+    }
+
     @Test func anUnclosedQuotePointsAtWhereItOpensAndShowsThatLine() throws {
         let yaml = "steps:\n  - say: hi\n  - say: \"unclosed\n  - say: bye\n"
         #expect(problems(yaml) == [
