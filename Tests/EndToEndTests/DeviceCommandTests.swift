@@ -39,6 +39,11 @@ import Testing
         #expect(given.options.dataDirectory.path == "/tmp/phone")
     }
 
+    @Test func theInspectorIsTheDefaultAndHeadlessIsAFlag() throws {
+        #expect(try parse(["--user", "alice", "--name", "iPhone", "--token", "t"]).headless == false)
+        #expect(try parse(["--user", "alice", "--name", "iPhone", "--token", "t", "--headless"]).headless)
+    }
+
     @Test func anUnreachableServerIsNamedInTheMessage() async throws {
         let folder = temporaryFolder("unreachable")
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SyncCore
+import SyncInspector
 import SyncServerHTTP
 import SyncSimulation
 
@@ -19,14 +20,22 @@ struct DeviceCommand: AsyncParsableCommand {
             (--data-of-server, default: the server's default folder, as `syncscope serve` writes it). `syncscope serve` \
             also prints each user's token when it starts.
 
-            It prints what the device does, one line per event, until Ctrl-C (or --seconds).
+            On a terminal it opens the inspector for the device (live: pushes redraw it, q quits). With --headless, \
+            or when standard output is not a terminal, it prints what the device does, one line per event, until \
+            Ctrl-C (or --seconds).
             """
     )
 
     @OptionGroup var options: DeviceOptions
 
-    @Option(help: "Stop after this many seconds (default: run until Ctrl-C).")
+    @Option(help: "Stop after this many seconds (default: run until Ctrl-C; --headless only).")
     var seconds: Double?
+
+    @Flag(help: "Print events one a line instead of opening the inspector (the default when standard output is not a terminal).")
+    var headless = false
+
+    @Option(help: "Write a log of every event, key and action to this file (inspector only).")
+    var log: String?
 
     func validate() throws {
         try options.validate()
@@ -34,9 +43,51 @@ struct DeviceCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let onTerminal = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
+        if headless || seconds != nil || !onTerminal {
+            if !headless, seconds == nil {
+                InspectorLauncher.printError("syncscope device: not a terminal, printing events instead of the inspector (--headless).")
+            }
+            let world = try await options.connect()
+            defer { world.close() }
+            await DeviceWatch(world: world, seconds: seconds, write: StandardOutput.write).run()
+            return
+        }
+        let (options, log) = (options, log)
+        try await TerminalActor().run { try await Self.inspect(options: options, logPath: log) }
+    }
+
+    /// Connects the device, then runs the inspector on it; everything curses
+    /// touches runs on the caller's isolation (``TerminalActor``: one thread).
+    static func inspect(options: DeviceOptions, logPath: String?) async throws {
+        let log: InspectorLog?
+        do {
+            log = try logPath.map { path throws(TerminalError) in try InspectorLog(path: path) }
+        } catch {
+            InspectorLauncher.printError("syncscope: \(error)")
+            throw ExitCode(1)
+        }
         let world = try await options.connect()
         defer { world.close() }
-        await DeviceWatch(world: world, seconds: seconds, write: StandardOutput.write).run()
+        let backend: NcursesBackend
+        do {
+            backend = try NcursesBackend()
+        } catch {
+            InspectorLauncher.printError("syncscope: \(error)")
+            throw ExitCode(1)
+        }
+        let controller = InspectorController(
+            world: world, screenSize: backend.size, theme: backend.environmentTheme(), log: log)
+        log?.write("inspector started: device \(world.device.name) on \(world.serverObserver.source)")
+        do {
+            try await controller.run(backend: backend)
+            backend.restore()
+        } catch {
+            backend.restore()
+            InspectorLauncher.printError("syncscope: \(error)")
+            throw ExitCode(1)
+        }
+        log?.write("inspector ended")
     }
 }
 
