@@ -52,7 +52,7 @@ let package = Package(
         // A simulated world: server, devices, virtual clock, push delivery, writer.
         .target(
             name: "SyncSimulation",
-            dependencies: ["SyncCore", "SyncServer"],
+            dependencies: ["SyncCore", "SyncServer", "SyncNetwork"],
             swiftSettings: swiftSettings
         ),
         // The CloudService client over HTTP (URLSession); never links the server.
@@ -77,9 +77,8 @@ let package = Package(
         .executableTarget(
             name: "syncscope",
             dependencies: [
-                "SyncCore", "SyncServer", "SyncNetwork", "SyncServerHTTP",
-                "SyncScenario", "SyncScenarioRunner", "SyncScopeAssets",
-                "SyncSimulation", "SyncInspector",
+                "SyncCore", "SyncServer", "SyncNetwork", "SyncServerHTTP", "SyncSimulation",
+                "SyncScenario", "SyncScenarioRunner", "SyncScopeAssets", "SyncInspector",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -113,7 +112,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         // Runs the built `syncscope` binary as a person would.
         .testTarget(
-            name: "EndToEndTests", dependencies: ["syncscope", "SyncCore", "SyncNetwork"], exclude: ["Goldens"],
+            name: "EndToEndTests", dependencies: ["syncscope", "SyncCore", "SyncNetwork", "SyncSimulation"], exclude: ["Goldens"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "SyncServerHTTPTests", dependencies: ["SyncServerHTTP", "SyncServer", "SyncNetwork", "SyncCore"],

@@ -39,6 +39,12 @@ public enum ScenarioParser {
     /// Parses the scenario file at `url`; diagnostics name it by the path as given.
     public static func parse(fileAt url: URL) throws(ScenarioFileError) -> Scenario {
         let fileName = url.isFileURL ? url.relativePath : url.absoluteString
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw ScenarioFileError(diagnostics: [ScenarioDiagnostic(
+                .error, at: SourceLocation(file: fileName, line: 0, column: 0), "this is a folder, not a scenario file",
+                hint: "give the path of a .yaml file")])
+        }
         let data: Data
         do {
             data = try Data(contentsOf: url)
@@ -80,6 +86,20 @@ public enum ScenarioParser {
         case .scanner(let context, let problem, let mark, _),
              .parser(let context, let problem, let mark, _),
              .composer(let context, let problem, let mark, _):
+            // An unclosed quote runs to the end of the file; the mistake is
+            // where the quote opens, so point there and show that line.
+            if let context, context.text.contains("quoted scalar"), problem.contains("unexpected end") {
+                var quote = "quote"
+                if context.mark.line >= 1, context.mark.line <= lines.count {
+                    let line = Array(lines[context.mark.line - 1].unicodeScalars)
+                    if context.mark.column >= 1, context.mark.column <= line.count {
+                        quote = "quote \(line[context.mark.column - 1])"
+                    }
+                }
+                return ScenarioDiagnostic(
+                    .error, at: at(context.mark), "invalid YAML: the \(quote) that opens here is never closed",
+                    hint: "end the value with the same quote")
+            }
             var hints: [String] = []
             if let tip = tip(for: problem, at: mark, in: yaml) { hints.append(tip) }
             if let context {

@@ -22,8 +22,11 @@ public enum ScenarioLocator {
             return try ScenarioParser.parse(yaml: yaml, fileName: display)
         }
         let lessons = AssetCatalog.lessons().map { AssetCatalog.shortName(of: $0.name) }
+        var hints: [String] = []
+        if let match = Suggestions.closest(to: name, in: lessons), match != name { hints.append("did you mean '\(match)'?") }
+        if !lessons.isEmpty { hints.append("lessons: \(lessons.joined(separator: ", ")); see `syncscope lessons`") }
         throw ScenarioFileError(diagnostics: [ScenarioDiagnostic(
             .error, at: SourceLocation(file: name, line: 0, column: 0), "no such file, and no lesson of that name",
-            hint: lessons.isEmpty ? nil : "lessons: \(lessons.joined(separator: ", ")); see `syncscope lessons`")])
+            hint: hints.isEmpty ? nil : hints.joined(separator: "; "))])
     }
 }

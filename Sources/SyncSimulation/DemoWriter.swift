@@ -1,6 +1,6 @@
 import SyncCore
 
-/// Keeps a simulation alive: every `interval` of virtual time, one of the
+/// Keeps a world alive: every `interval` of its time (virtual, or real on a live server), one of the
 /// writing devices creates, edits or deletes a note.
 public final class DemoWriter {
     public var interval: Milliseconds
@@ -31,7 +31,7 @@ public final class DemoWriter {
         set { scheduled = newValue }
     }
 
-    func act(in simulation: Simulation) async {
+    func act(in simulation: SyncWorld) async {
         lastTime = simulation.clock.now()
         scheduled = lastTime + interval
         let candidates = writers.compactMap { name in simulation.device(named: name) }.filter { $0.isOnline && zones[$0.name] != nil }
@@ -42,7 +42,7 @@ public final class DemoWriter {
     }
 
     /// Makes `count` saves at once from one device (a write burst).
-    public func burst(_ count: Int, on device: SimulatedDevice, in simulation: Simulation) async {
+    public func burst(_ count: Int, on device: SimulatedDevice, in simulation: SyncWorld) async {
         guard let zoneID = zones[device.name] else { return }
         simulation.note("write burst: \(count) saves", device: device.name)
         for _ in 0..<max(0, count) {
@@ -56,7 +56,7 @@ public final class DemoWriter {
         actions += count
     }
 
-    private func write(on device: SimulatedDevice, zoneID: RecordZoneID, in simulation: Simulation) async {
+    private func write(on device: SimulatedDevice, zoneID: RecordZoneID, in simulation: SyncWorld) async {
         actions += 1
         let existing = device.cachedRecords(in: zoneID)
         let roll = random.next() % 10

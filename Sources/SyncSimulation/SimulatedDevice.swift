@@ -17,24 +17,29 @@ public enum ActionOutcome: Sendable, Hashable {
 public struct ReceivedNotification: Sendable, Hashable {
     public var notification: CloudNotification
     public var deliveredAt: Milliseconds
-    /// From the first change it stands for to its delivery.
+    /// From the first change it stands for to its delivery (0 when unknown: see ``latencyIsKnown``).
     public var latency: Milliseconds
+    /// Whether ``latency`` was measured: the in-process push service knows
+    /// when each change happened; a notification from a real server's
+    /// long-poll does not say.
+    public var latencyIsKnown: Bool
     /// The fetch run it triggered (filled in when the run starts).
     public var fetchRunID: Int?
 }
 
-/// One simulated device: a user's connection to the server, a local cache
-/// and a sync engine.
+/// One device: a user's connection to a server, a local cache and a sync
+/// engine. The connection is any ``CloudService``: the in-process simulated
+/// server (in a ``Simulation``) or a real one over HTTP (in a ``RemoteWorld``).
 public final class SimulatedDevice {
     public let name: String
     public let user: String
     /// The push token / device ID the server knows it by.
     public let deviceID: String
-    /// The in-process connection, unwrapped.
-    public let service: InProcessCloudService
-    /// The connection the device's sync engine and the simulation's actions
-    /// use: ``service`` passed through `SimulationSetup.connectionWrapper`.
+    /// The connection the device's sync engine and the world's actions use
+    /// (passed through `SimulationSetup.connectionWrapper` when one is set).
     public let connection: any CloudService
+    /// The in-process connection, unwrapped; `nil` for a device on a real server.
+    public let inProcessService: InProcessCloudService?
     public let store: any LocalStore
     public private(set) var engine: DeviceSyncEngine!
     public private(set) var isOnline = true
@@ -45,22 +50,58 @@ public final class SimulatedDevice {
     /// The most recent error an action or a sync step ran into.
     public private(set) var lastError: CloudError?
 
-    init(setup: SimulationSetup.Device, server: SimulatedServer, container: String, clock: any SyncClock,
-         wrapper: (@Sendable (any CloudService, String) -> any CloudService)?,
-         onEvent: @escaping (SimulatedDevice, SyncEvent) -> Void) throws {
-        name = setup.name
-        user = setup.user
-        deviceID = "\(setup.user)-\(setup.name)"
-        let service = try server.connect(user: setup.user, deviceID: deviceID, container: container)
-        self.service = service
-        connection = wrapper.map { $0(service, setup.name) } ?? service
-        try server.registerDevice(user: setup.user, deviceID: deviceID, container: container)
-        store = try setup.storePath.map { try SQLiteLocalStore(path: $0) } ?? InMemoryLocalStore()
+    /// The in-process connection, unwrapped, for code that talks to the
+    /// simulated server directly. Only devices of a ``Simulation`` have one:
+    /// code that may see a device on a real server uses ``connection`` (or
+    /// ``inProcessService``) instead.
+    public var service: InProcessCloudService {
+        guard let inProcessService else {
+            preconditionFailure("Device '\(name)' talks to a real server over HTTP: it has no in-process service; use `connection`.")
+        }
+        return inProcessService
+    }
+
+    /// A device over any connection.
+    /// - Parameters:
+    ///   - connection: what its engine talks to (already wrapped, if it is to be observed).
+    ///   - onEvent: called with each of the engine's events, after the device recorded it.
+    public convenience init(
+        name: String, user: String, deviceID: String, connection: any CloudService, store: any LocalStore, clock: any SyncClock,
+        autoFetchOnPush: Bool = true, onEvent: @escaping (SimulatedDevice, SyncEvent) -> Void = { _, _ in }
+    ) {
+        self.init(
+            name: name, user: user, deviceID: deviceID, connection: connection, inProcessService: connection as? InProcessCloudService,
+            store: store, clock: clock, autoFetchOnPush: autoFetchOnPush, onEvent: onEvent)
+    }
+
+    init(
+        name: String, user: String, deviceID: String, connection: any CloudService, inProcessService: InProcessCloudService?,
+        store: any LocalStore, clock: any SyncClock, autoFetchOnPush: Bool, onEvent: @escaping (SimulatedDevice, SyncEvent) -> Void
+    ) {
+        self.name = name
+        self.user = user
+        self.deviceID = deviceID
+        self.connection = connection
+        self.inProcessService = inProcessService
+        self.store = store
         engine = DeviceSyncEngine(service: connection, store: store, clock: clock) { [unowned self] event in
             self.record(event)
             onEvent(self, event)
         }
-        engine.autoFetchOnPush = setup.autoFetchOnPush
+        engine.autoFetchOnPush = autoFetchOnPush
+    }
+
+    /// A device of an in-process simulation: connected to `server` and registered for push.
+    convenience init(setup: SimulationSetup.Device, server: SimulatedServer, container: String, clock: any SyncClock,
+                     wrapper: (@Sendable (any CloudService, String) -> any CloudService)?,
+                     onEvent: @escaping (SimulatedDevice, SyncEvent) -> Void) throws {
+        let deviceID = "\(setup.user)-\(setup.name)"
+        let service = try server.connect(user: setup.user, deviceID: deviceID, container: container)
+        try server.registerDevice(user: setup.user, deviceID: deviceID, container: container)
+        let store: any LocalStore = try setup.storePath.map { try SQLiteLocalStore(path: $0) } ?? InMemoryLocalStore()
+        self.init(
+            name: setup.name, user: setup.user, deviceID: deviceID, connection: wrapper.map { $0(service, setup.name) } ?? service,
+            inProcessService: service, store: store, clock: clock, autoFetchOnPush: setup.autoFetchOnPush, onEvent: onEvent)
     }
 
     private func record(_ event: SyncEvent) {
@@ -79,9 +120,11 @@ public final class SimulatedDevice {
         }
     }
 
-    func received(_ notification: CloudNotification, delivery: Delivery?) {
+    /// A notification reached the device: it records it and tells its engine
+    /// (which schedules a fetch; the world runs it).
+    func received(_ notification: CloudNotification, deliveredAt: Milliseconds, latency: Milliseconds?) {
         notifications.append(ReceivedNotification(
-            notification: notification, deliveredAt: delivery?.deliveredAt ?? 0, latency: delivery?.latency ?? 0, fetchRunID: nil))
+            notification: notification, deliveredAt: deliveredAt, latency: latency ?? 0, latencyIsKnown: latency != nil, fetchRunID: nil))
         engine.notificationReceived(notification)
     }
 

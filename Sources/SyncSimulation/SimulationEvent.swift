@@ -1,15 +1,18 @@
 import SyncCore
 import SyncServer
 
-/// Something that happened in a simulation, stamped with the virtual time.
+/// Something that happened in a world, stamped with its time (virtual in a ``Simulation``).
 public struct SimulationEvent: Sendable, Hashable, CustomStringConvertible {
     public enum Kind: Sendable, Hashable {
         /// A device's sync engine did something.
         case sync(SyncEvent)
         /// The push layer did something (created, coalesced, held, pruned a notification…).
         case push(PushEvent)
-        /// A notification reached a device.
+        /// A notification reached a device (in-process: the push service's delivery, with its timing).
         case delivered(Delivery)
+        /// A notification reached a device over the network: its long-poll of
+        /// the server's webcourier URL answered with it.
+        case pushReceived(CloudNotification)
         /// A person, a scenario or the writer did something on a device.
         case action(String)
         /// An action failed.
@@ -31,6 +34,7 @@ public struct SimulationEvent: Sendable, Hashable, CustomStringConvertible {
         case .sync(let event): return who + SimulationEvent.describe(event)
         case .push(let event): return "push: \(event)"
         case .delivered(let delivery): return who + "push delivered \(delivery)"
+        case .pushReceived(let notification): return who + "push received \(notification)"
         case .action(let text): return who + text
         case .failed(let action, let error): return who + "\(action) failed: \(error.serverErrorCode) \(error.reason)"
         case .connectivity(let online): return who + (online ? "back online" : "offline")

@@ -10,9 +10,10 @@ struct SyncScopeCommand: AsyncParsableCommand {
             signed change tokens) and devices that sync with it. With no subcommand it \
             opens the inspector.
             """,
+        version: "0.1.0",
         subcommands: [
             InspectCommand.self, LessonCommand.self, DemoCommand.self, RunCommand.self, LessonsCommand.self, ServeCommand.self,
-            ClientCommand.self, BenchCommand.self,
+            ClientCommand.self, DeviceCommand.self, BenchCommand.self,
         ],
         defaultSubcommand: InspectCommand.self
     )

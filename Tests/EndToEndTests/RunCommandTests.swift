@@ -58,6 +58,13 @@ import Testing
         #expect(unknown.stderr.contains("first-fetch"))
     }
 
+    @Test func aNegativeSeedIsReportedAsAnInvalidValueNotAMissingOne() throws {
+        let result = try BinaryRunner.run(["run", "1", "--seed", "-1"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("The value '-1' is invalid for '--seed"))
+        #expect(!result.stderr.contains("Missing value"))
+    }
+
     @Test func aCheckThatDoesNotHoldExitsWithOneAndNamesTheLine() throws {
         let path = try Self.file(Self.passing.replacingOccurrences(of: "records: [note-1]", with: "records: [note-9]"), name: "wrong.yaml")
         let result = try BinaryRunner.run(["run", path])

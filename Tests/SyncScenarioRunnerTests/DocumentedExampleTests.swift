@@ -19,4 +19,21 @@ struct DocumentedExampleTests {
         #expect(failure == nil, "\(String(describing: failure))")
         #expect(runner.checksPassed >= 10)
     }
+
+    @Test func booleansAreDocumentedAndShownAsTheInt64ValuesCloudKitStores() async throws {
+        let article = try String(contentsOf: Self.articleURL, encoding: .utf8)
+        #expect(article.contains("`done: false` shows as `done=0`"))
+        let (text, failure) = await textTranscript(try runner("""
+            users: [alice]
+            devices: [{name: iPhone, user: alice}, {name: Mac, user: alice}]
+            steps:
+              - createZone: {device: iPhone, zone: Notes}
+              - save: {device: iPhone, zone: Notes, record: note-1, type: Note, fields: {done: false, starred: true}}
+              - send: iPhone
+              - fetch: {device: Mac, zone: Notes, token: nil}
+            """))
+        #expect(failure == nil)
+        #expect(text.contains("done=0"))
+        #expect(text.contains("starred=1"))
+    }
 }

@@ -248,6 +248,21 @@ struct RunnerTests {
         #expect(throws: ScenarioFileError.self) { try ScenarioLocator.load("no-such-lesson") }
     }
 
+    @Test func aMisspelledLessonNameSuggestsTheClosestLesson() {
+        do {
+            _ = try ScenarioLocator.load("first-fetc")
+            Issue.record("'first-fetc' is not a lesson")
+        } catch {
+            #expect(error.diagnostics.map(\.hint).first??.hasPrefix("did you mean 'first-fetch'?; lessons: ") == true)
+        }
+        do {
+            _ = try ScenarioLocator.load("no-such-lesson")
+            Issue.record("'no-such-lesson' is not a lesson")
+        } catch {
+            #expect(error.diagnostics.map(\.hint).first??.contains("did you mean") == false)
+        }
+    }
+
     @Test func aDetachedRunnerNoLongerRecordsWhatTheSimulationDoes() async throws {
         let runner = try runner(twoNotes)
         _ = await runner.runToEnd()

@@ -195,9 +195,39 @@ struct DiagnosticTests {
     }
 
     @Test func anErrorAtTheEndOfAFileWithoutAFinalNewlinePointsAtItsLastLine() {
-        #expect(problems("steps:\n  - say: \"unclosed") == [
-            "lesson.yaml:2:19: error: invalid YAML: found unexpected end of stream; a quote or bracket is not closed; while scanning a quoted scalar at line 2, column 10",
+        #expect(problems("steps:\n  - say: [unclosed") == [
+            "lesson.yaml:2:19: error: invalid YAML: did not find expected ',' or ']'; a […] list is not closed, or two of its items lack a ',' between them; while parsing a flow sequence at line 2, column 10",
         ])
+    }
+
+    @Test func aFolderIsReportedAsAFolderNotAnUnreadableFile() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("syncscope-folder-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        do {
+            _ = try ScenarioParser.parse(fileAt: folder)
+            Issue.record("a folder must not parse")
+        } catch {
+            #expect(error.diagnostics.map(\.description) == [
+                "\(folder.path): error: this is a folder, not a scenario file; give the path of a .yaml file",
+            ])
+        }
+    }
+
+    @Test func anUnclosedQuotePointsAtWhereItOpensAndShowsThatLine() throws {
+        let yaml = "steps:\n  - say: hi\n  - say: \"unclosed\n  - say: bye\n"
+        #expect(problems(yaml) == [
+            "lesson.yaml:3:10: error: invalid YAML: the quote \" that opens here is never closed; end the value with the same quote",
+        ])
+        #expect(problems("steps:\n  - say: 'unclosed") == [
+            "lesson.yaml:2:10: error: invalid YAML: the quote ' that opens here is never closed; end the value with the same quote",
+        ])
+        do {
+            _ = try ScenarioParser.parse(yaml: yaml, fileName: "lesson.yaml")
+            Issue.record("an unclosed quote must not parse")
+        } catch {
+            #expect(error.rendered().contains("\n  - say: \"unclosed\n         ^\n"))
+        }
     }
 
     @Test func duplicateKeysPointAtTheRepeat() {

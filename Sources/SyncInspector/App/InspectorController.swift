@@ -32,8 +32,18 @@ public struct MonotonicClock: RealClock {
 /// calls ``run(backend:)``. Simulation calls never suspend, so nothing hops
 /// threads.
 public final class InspectorController {
-    /// The world on screen (a lesson's restart replaces it).
-    public private(set) var simulation: Simulation
+    /// The world on screen (a lesson's restart replaces it): an in-process
+    /// ``Simulation`` or one device on a real server (``RemoteWorld``).
+    public private(set) var world: SyncWorld
+    /// The world as an in-process simulation, for callers that built the
+    /// controller with one (tests, benchmarks). The controller itself goes
+    /// through ``world``; nothing calls this for a device on a real server.
+    public var simulation: Simulation {
+        guard let simulation = world as? Simulation else {
+            preconditionFailure("InspectorController.simulation asked of a world that is not a Simulation; use world.")
+        }
+        return simulation
+    }
     /// The lesson being played, if any.
     public let lesson: LessonSession?
     /// Whatever must live as long as the simulation (the runner that owns its files).
@@ -44,6 +54,9 @@ public final class InspectorController {
     public let realClock: any RealClock
     /// Simulation-driven frames come at most this often (keys draw at once).
     public var frameInterval: Milliseconds = 33
+    /// On a live world, how long the loop waits for a key before looking for
+    /// pushes that arrived (it blocks in between, it does not spin).
+    public var liveTick: Milliseconds = 200
 
     /// Bumped by every sync event of a device: its cache may have changed.
     private var generations: [String: Int] = [:]
@@ -53,6 +66,22 @@ public final class InspectorController {
     private var anchorReal: Milliseconds = 0
     private var anchorVirtual: Milliseconds = 0
     private var repaintRequested = false
+    /// What a server that is not in process said at the last ``refreshServer()``
+    /// (its observer is asked asynchronously, once per tick and after actions).
+    private var served = Served()
+    private struct ServedZone: Hashable {
+        var scope: DatabaseScope
+        var zoneID: RecordZoneID
+        var token: ServerChangeToken?
+    }
+    private struct Served {
+        var summaries: [ServerZoneSummary] = []
+        var removed: [ServerRemovedZone] = []
+        var publicZone: ServerZoneSummary?
+        var pending: [ServedZone: Int] = [:]
+        var problems: [ServedZone: CloudError] = [:]
+        var records: [ServedZone: [Record]] = [:]
+    }
     /// How many times the record rows were rebuilt (they are cached otherwise).
     private(set) var recordListBuilds = 0
 
@@ -60,22 +89,38 @@ public final class InspectorController {
     ///   - simulation: the world to show (ignored when `lesson` is given: its world is shown).
     ///   - lesson: a lesson to play step by step (Enter), with its narrative pane.
     ///   - keepAlive: kept as long as the controller (for example the runner that built the world).
-    public init(
+    public convenience init(
         simulation: Simulation, lesson: LessonSession? = nil, keepAlive: AnyObject? = nil, paused: Bool = false, speed: Double = 1,
         screenSize: Size = Size(width: 80, height: 24), theme: Theme = .monochrome, realClock: any RealClock = MonotonicClock(),
         log: InspectorLog? = nil
     ) {
-        self.simulation = lesson?.simulation ?? simulation
+        self.init(
+            world: simulation, lesson: lesson, keepAlive: keepAlive, paused: paused, speed: speed, screenSize: screenSize,
+            theme: theme, realClock: realClock, log: log)
+    }
+
+    /// - Parameter world: the world to show; a world on real time (a device on
+    ///   a real server) shows "live", and the clock keys do not apply to it.
+    public init(
+        world: SyncWorld, lesson: LessonSession? = nil, keepAlive: AnyObject? = nil, paused: Bool = false, speed: Double = 1,
+        screenSize: Size = Size(width: 80, height: 24), theme: Theme = .monochrome, realClock: any RealClock = MonotonicClock(),
+        log: InspectorLog? = nil
+    ) {
+        self.world = lesson?.simulation ?? world
         self.lesson = lesson
         self.keepAlive = keepAlive
         self.realClock = realClock
         self.log = log
         self.view = InspectorView(theme: theme)
         state = InspectorState(
-            clock: ClockStatus(now: self.simulation.clock.now(), isPaused: paused, speed: max(0.01, speed)), screenSize: screenSize)
+            clock: ClockStatus(now: self.world.clock.now(), isPaused: paused, speed: max(0.01, speed)), screenSize: screenSize)
         if let lesson {
             state.message = InspectorMessage("Lesson: \(lesson.scenario.title ?? lesson.scenario.name). Enter runs the next step; b goes back to the start.")
             lesson.onRestart = { [unowned self] simulation in self.switchTo(simulation) }
+        } else if !self.world.isVirtualTime {
+            state.clock.isLive = true
+            state.message = InspectorMessage(
+                "\(self.world.devices.map(\.name).joined(separator: ", ")) on \(self.world.serverObserver.source), live. ? shows every key.")
         } else {
             state.message = InspectorMessage(
                 "alice's iPhone and Mac and bob's iPad sync through a simulated server. ? shows every key.")
@@ -90,16 +135,16 @@ public final class InspectorController {
         if let lesson {
             lesson.runner.simulationEventObserver = { [unowned self] event in self.observe(event) }
         } else {
-            simulation.eventObserver = { [unowned self] event in self.observe(event) }
+            world.eventObserver = { [unowned self] event in self.observe(event) }
         }
     }
 
     /// Shows another world (a restarted lesson): selections start over.
     private func switchTo(_ simulation: Simulation) {
-        self.simulation = simulation
+        self.world = simulation
         generations = [:]
         let keep = (state.focusedDevice, state.pane, state.recordsMode, state.screenSize, state.clock.speed, state.clock.isPaused)
-        state = InspectorState(clock: ClockStatus(now: simulation.clock.now(), isPaused: keep.5, speed: keep.4), screenSize: keep.3)
+        state = InspectorState(clock: ClockStatus(now: world.clock.now(), isPaused: keep.5, speed: keep.4), screenSize: keep.3)
         state.focusedDevice = keep.0
         state.pane = keep.1
         state.recordsMode = keep.2
@@ -109,20 +154,58 @@ public final class InspectorController {
 
     // MARK: Reading the simulation
 
+    /// Asks a server that is not in process (``SyncWorld/serverObserver``)
+    /// what the focused device's zones look like there, then refreshes. Does
+    /// nothing for an in-process simulation, whose server is read directly.
+    public func refreshServer() async {
+        guard !(world is Simulation), world.devices.indices.contains(state.focusedDevice) else { return }
+        let device = world.devices[state.focusedDevice]
+        let observer = world.serverObserver
+        let user = device.user
+        var next = Served()
+        do {
+            next.summaries = try await observer.zoneSummaries(user: user)
+            next.removed = try await observer.removedZones(user: user)
+            next.publicZone = try await observer.publicZoneSummary()
+            for summary in next.summaries + [next.publicZone].compactMap({ $0 }) {
+                if summary.recordCount != nil {
+                    next.records[ServedZone(scope: summary.scope, zoneID: summary.zoneID, token: nil)] =
+                        try await observer.records(in: summary.zoneID, scope: summary.scope, user: user)
+                }
+                guard !summary.zoneID.isDefaultZone, let token = device.cachedZoneToken(for: summary.zoneID) else { continue }
+                let key = ServedZone(scope: summary.scope, zoneID: summary.zoneID, token: token)
+                if let pending = try await observer.pendingChangeCount(
+                    since: token, zoneID: summary.zoneID, scope: summary.scope, user: user) {
+                    next.pending[key] = pending
+                } else if let problem = try await observer.validate(token, zoneID: summary.zoneID, scope: summary.scope, user: user) {
+                    next.problems[key] = problem
+                }
+            }
+        } catch {
+            let error = error as? CloudError ?? CloudError(.internalError, "\(error)")
+            say("Cannot read the server (\(observer.source)): \(error.reason)", kind: .error)
+            refresh()
+            return
+        }
+        served = next
+        generations[device.name, default: 0] += 1
+        refresh()
+    }
+
     /// Fills the snapshot from the simulation and brings selections in line with it.
     public func refresh() {
         var snapshot = state.snapshot
-        snapshot.devices = simulation.devices.map { device in
+        snapshot.devices = world.devices.map { device in
             DeviceSummary(
                 name: device.name, user: device.user, deviceID: device.deviceID, isOnline: device.isOnline,
                 autoFetchOnPush: device.engine.autoFetchOnPush, pendingChanges: device.pendingChangeCount,
                 fetchRuns: device.engine.fetchRuns.count, lastError: device.lastError)
         }
         if !snapshot.devices.indices.contains(state.focusedDevice) { state.focusedDevice = 0 }
-        snapshot.events = Array(simulation.events.suffix(100))
-        snapshot.eventCount = simulation.eventCount
-        snapshot.writer = simulation.writer.map { WriterStatus(isRunning: $0.isRunning, interval: $0.interval, actions: $0.actions) }
-        state.clock.now = simulation.clock.now()
+        snapshot.events = Array(world.events.suffix(100))
+        snapshot.eventCount = world.eventCount
+        snapshot.writer = world.writer.map { WriterStatus(isRunning: $0.isRunning, interval: $0.interval, actions: $0.actions) }
+        state.clock.now = world.clock.now()
         snapshot.lesson = lesson.map { lesson in
             LessonStatus(
                 title: lesson.scenario.title ?? lesson.scenario.name, stepsRun: lesson.stepsRun, stepCount: lesson.stepCount,
@@ -131,11 +214,11 @@ public final class InspectorController {
         }
         let layout = InspectorLayout(size: state.screenSize, hasLesson: snapshot.lesson != nil)
 
-        guard simulation.devices.indices.contains(state.focusedDevice) else {
+        guard world.devices.indices.contains(state.focusedDevice) else {
             state.snapshot = snapshot
             return
         }
-        let device = simulation.devices[state.focusedDevice]
+        let device = world.devices[state.focusedDevice]
 
         // Zones.
         snapshot.zones = readZones(of: device)
@@ -208,10 +291,28 @@ public final class InspectorController {
 
     private func readZones(of device: SimulatedDevice) -> [ZoneListItem] {
         let user = device.user
-        let container = simulation.setup.container
-        let (summaries, removed, publicZone) = simulation.server.withEngine { engine in
-            (engine.zoneSummaries(user: user, container: container), engine.removedZones(user: user, container: container),
-             engine.publicZoneSummary(container: container))
+        let container = world.container
+        let summaries: [ServerZoneSummary]
+        let removed: [ServerRemovedZone]
+        let publicZone: ServerZoneSummary
+        if let simulation = world as? Simulation {
+            func summary(_ zone: ZoneSummary) -> ServerZoneSummary {
+                ServerZoneSummary(
+                    scope: zone.scope, zoneID: zone.zoneID, recordCount: zone.recordCount, lastSequence: zone.lastSequence,
+                    currentToken: zone.currentToken)
+            }
+            (summaries, removed, publicZone) = simulation.server.withEngine { engine in
+                (engine.zoneSummaries(user: user, container: container).map(summary),
+                 engine.removedZones(user: user, container: container).map {
+                     ServerRemovedZone(scope: $0.scope, zoneID: $0.zoneID, reason: $0.reason)
+                 },
+                 summary(engine.publicZoneSummary(container: container)))
+            }
+        } else {
+            summaries = served.summaries
+            removed = served.removed
+            publicZone = served.publicZone ?? ServerZoneSummary(
+                scope: .public, zoneID: .defaultZone(ownerName: user), recordCount: nil, lastSequence: nil, currentToken: nil)
         }
         let pendingZones = Set(((try? device.engine.pendingChanges()) ?? []).filter { $0.kind == .saveZone }.map(\.zoneID))
         var privateZones: [ZoneEntry] = []
@@ -264,10 +365,18 @@ public final class InspectorController {
         return items
     }
 
-    private func syncState(of summary: ZoneSummary, deviceToken: ServerChangeToken?, user: String) -> ZoneSyncState {
+    private func syncState(of summary: ServerZoneSummary, deviceToken: ServerChangeToken?, user: String) -> ZoneSyncState {
         if summary.zoneID.isDefaultZone { return .noChangeFetching }
-        guard let deviceToken else { return .notFetched(summary.recordCount) }
-        let container = simulation.setup.container
+        guard let deviceToken else { return .notFetched(summary.recordCount ?? 0) }
+        let container = world.container
+        guard let simulation = world as? Simulation else {
+            let key = ServedZone(scope: summary.scope, zoneID: summary.zoneID, token: deviceToken)
+            if let pending = served.pending[key] { return pending == 0 ? .inSync : .behind(pending) }
+            if let problem = served.problems[key] {
+                return problem.code == .changeTokenExpired ? .tokenExpired : .tokenRefused(problem.reason)
+            }
+            return .inSync
+        }
         let (pending, problem) = simulation.server.withEngine { engine in
             let pending = engine.pendingChangeCount(
                 since: deviceToken, zoneID: summary.zoneID, user: user, scope: summary.scope, container: container)
@@ -283,9 +392,15 @@ public final class InspectorController {
 
     private func readRecords(of zone: ZoneEntry, device: SimulatedDevice) -> [RecordRow] {
         let user = device.user
-        let container = simulation.setup.container
-        let server: [Record] = zone.recordCount == nil ? [] : simulation.server.withEngine { engine in
-            engine.records(in: zone.zoneID, scope: zone.scope, user: user, container: container)
+        let container = world.container
+        let server: [Record] = if zone.recordCount == nil {
+            []
+        } else if let simulation = world as? Simulation {
+            simulation.server.withEngine { engine in
+                engine.records(in: zone.zoneID, scope: zone.scope, user: user, container: container)
+            }
+        } else {
+            served.records[ServedZone(scope: zone.scope, zoneID: zone.zoneID, token: nil)] ?? []
         }
         let cached: [Record] = zone.scope == .public ? [] : device.cachedRecords(in: zone.zoneID)
         let pending = Set(((try? device.engine.pendingChanges()) ?? [])
@@ -333,8 +448,12 @@ public final class InspectorController {
 
     private func rewind(to receipt: TokenReceipt, device: SimulatedDevice) -> Rewind {
         let caller = Caller(user: device.user, deviceID: device.deviceID)
-        let database = DatabaseID(container: simulation.setup.container, scope: receipt.scope)
+        let database = DatabaseID(container: world.container, scope: receipt.scope)
         let limit = 50
+        guard let simulation = world as? Simulation else {
+            let error = CloudError(.internalError, "Rewinding a token needs the server's inside; a server over HTTP only shows the token as \(receipt.token).")
+            return Rewind(receipt: receipt, meaning: "an opaque token from \(world.serverObserver.source)", changes: [], moreComing: false, error: error)
+        }
         let (meaning, outcome) = simulation.server.withEngine { engine -> (String, Result<([Rewind.Change], Bool, [RecordID]), CloudError>) in
             let meaning = engine.describe(receipt.token)
             do throws(CloudError) {
@@ -383,7 +502,8 @@ public final class InspectorController {
     }
 
     private func readNotifications(of device: SimulatedDevice) -> [NotificationEntry] {
-        var entries: [NotificationEntry] = simulation.server.pendingNotifications(for: device.deviceID).map { pending in
+        let onTheWay = (world as? Simulation)?.server.pendingNotifications(for: device.deviceID) ?? []
+        var entries: [NotificationEntry] = onTheWay.map { pending in
             let status: NotificationEntry.Status = switch pending.state {
             case .coalescing(let until): .coalescing(until: until)
             case .inTransit(let at): .inTransit(arrivesAt: at)
@@ -477,6 +597,8 @@ public final class InspectorController {
             return false
         case .redraw:
             repaintRequested = true
+        case .setPaused where !world.isVirtualTime, .setSpeed where !world.isVirtualTime, .step where !world.isVirtualTime:
+            say("The clock is live (a device on a real server): pause, speed and step do not apply.")
         case .setPaused(let paused):
             reanchor()
             state.clock.isPaused = paused
@@ -486,15 +608,15 @@ public final class InspectorController {
             state.clock.speed = speed
             say("Clock speed \(Format.speed(speed)): one real second is \(Format.seconds(Milliseconds(speed * 1000))) of simulated time.")
         case .step:
-            let before = simulation.eventCount
-            if let next = simulation.nextEventTime, next > simulation.clock.now() {
-                await simulation.advance(by: next - simulation.clock.now())
+            let before = world.eventCount
+            if let next = world.nextEventTime, next > world.clock.now() {
+                await world.advance(by: next - world.clock.now())
             } else {
-                await simulation.advance(by: simulation.nextEventTime == nil ? 1_000 : 0)
+                await world.advance(by: world.nextEventTime == nil ? 1_000 : 0)
             }
             reanchor()
-            let happened = simulation.events.suffix(max(0, min(simulation.eventCount - before, simulation.events.count)))
-            say("Stepped to \(Format.clock(simulation.clock.now()))" + (happened.last.map { ": \($0)" } ?? ": nothing was due."))
+            let happened = world.events.suffix(max(0, min(world.eventCount - before, world.events.count)))
+            say("Stepped to \(Format.clock(world.clock.now()))" + (happened.last.map { ": \($0)" } ?? ": nothing was due."))
         case .lessonNext:
             guard let lesson else { break }
             guard !lesson.isFinished else {
@@ -524,10 +646,10 @@ public final class InspectorController {
                 say("The lesson's world could not be built again: \(error)", kind: .error)
             }
         case .setWriterRunning(let running):
-            guard let writer = simulation.writer else { break }
+            guard let writer = world.writer else { break }
             writer.isRunning = running
-            if running { writer.nextActionTime = simulation.clock.now() + min(writer.interval, 800) }
-            simulation.note(running ? "writer started" : "writer stopped")
+            if running { writer.nextActionTime = world.clock.now() + min(writer.interval, 800) }
+            world.note(running ? "writer started" : "writer stopped")
             say(running ? "Writer started: a change every \(Format.seconds(writer.interval))." : "Writer stopped.")
         default:
             await runDeviceCommand(command)
@@ -545,7 +667,7 @@ public final class InspectorController {
         default:
             return
         }
-        guard let device = simulation.device(named: name) else {
+        guard let device = world.device(named: name) else {
             say("There is no device named \(name).", kind: .error)
             return
         }
@@ -566,30 +688,30 @@ public final class InspectorController {
         var success: String
         switch command {
         case .createZone(let zoneName, _):
-            outcome = await simulation.createZone(zoneName, on: device)
+            outcome = await world.createZone(zoneName, on: device)
             success = device.isOnline ? "\(name) created zone \(zoneName) on the server." : "\(name) created zone \(zoneName) locally; it is sent when the device is back online."
         case .deleteZone(let zone, _):
-            outcome = await simulation.deleteZone(zone, on: device)
+            outcome = await world.deleteZone(zone, on: device)
             success = "\(name) deleted zone \(zone.zoneName); the other devices drop it on their next fetch."
         case .purgeZone(let zone, _):
-            outcome = await simulation.purgeZone(zone, on: device)
+            outcome = await world.purgeZone(zone, on: device)
             success = "Zone \(zone.zoneName) purged: devices learn it on their next fetch and must not upload it again."
         case .encryptedDataReset:
-            outcome = await simulation.encryptedDataReset(on: device)
+            outcome = await world.encryptedDataReset(on: device)
             success = "\(device.user)'s encrypted data was reset: every private zone is gone; devices upload their copies again."
         case .saveRecord(let record, _):
-            outcome = await simulation.save(record, on: device)
+            outcome = await world.save(record, on: device)
             let tag = device.cachedRecords(in: record.recordID.zoneID).first { $0.recordID == record.recordID }?.recordChangeTag
             success = device.isOnline
                 ? "\(name) saved \(record.recordID.recordName) in \(record.recordID.zoneID.zoneName)\(tag.map { " (tag \($0))" } ?? ""); the server pushes to the other devices."
                 : "\(name) saved \(record.recordID.recordName) locally; it is sent when the device is back online (o)."
         case .deleteRecord(let id, _):
-            outcome = await simulation.delete(id, on: device)
+            outcome = await world.delete(id, on: device)
             success = device.isOnline
                 ? "\(name) deleted \(id.recordName); the others remove it with their next fetch."
                 : "\(name) deleted \(id.recordName) locally; the deletion is sent when the device is back online (o)."
         case .fetch:
-            outcome = await simulation.fetch(on: device)
+            outcome = await world.fetch(on: device)
             let runs = device.engine.fetchRuns.dropFirst(runsBefore)
             let applied = runs.reduce(0) { $0 + $1.changesApplied }
             let tokens = device.tokenHistory.count - tokensBefore
@@ -598,7 +720,7 @@ public final class InspectorController {
                 outcome = .failed(CloudError(.internalError, failed.errorMessage ?? "The fetch failed."))
             }
         case .fetchOneBatch(let limit, _):
-            outcome = await simulation.fetchOneBatch(on: device, resultsLimit: limit)
+            outcome = await world.fetchOneBatch(on: device, resultsLimit: limit)
             let more = outcome == .done("fetched one batch; more to fetch")
             if let receipt = device.tokenHistory.dropFirst(tokensBefore).last {
                 let place = receipt.zoneID.map { "zone \($0.zoneName)" } ?? "the \(receipt.scope.rawValue) database"
@@ -608,24 +730,24 @@ public final class InspectorController {
                 success = "\(name) fetched one batch: nothing new."
             }
         case .sync:
-            outcome = await simulation.sync(device)
+            outcome = await world.sync(device)
             success = "\(name) sent its changes and fetched."
         case .setAutoFetch(let on, _):
             device.engine.autoFetchOnPush = on
-            simulation.note("auto-fetch on push \(on ? "on" : "off")", device: name)
+            world.note("auto-fetch on push \(on ? "on" : "off")", device: name)
             outcome = .done("auto-fetch")
             success = on ? "\(name) fetches when a push arrives." : "\(name) now only records pushes; press f to fetch by hand."
         case .setOnline(let online, _):
-            outcome = await simulation.setOnline(online, device: device)
+            outcome = await world.setOnline(online, device: device)
             let held = device.notifications.count - notificationsBefore
             success = online
                 ? "\(name) is back online: \(held) held notification\(held == 1 ? "" : "s") arrived; it sent its changes and fetches."
                 : "\(name) is offline: its changes wait, and the push service holds only the latest notification for it."
         case .compact:
-            outcome = await simulation.compact(on: device)
+            outcome = await world.compact(on: device)
             success = "\(device.user)'s history was compacted: every older token has expired. Fetch (f) on a device to see changeTokenExpired."
         case .burst(let count, _):
-            guard let writer = simulation.writer else {
+            guard let writer = world.writer else {
                 outcome = .failed(CloudError(.invalidArguments, "This world has no writer for a burst."))
                 success = ""
                 break
@@ -635,7 +757,7 @@ public final class InspectorController {
                 success = ""
                 break
             }
-            await writer.burst(count, on: device, in: simulation)
+            await writer.burst(count, on: device, in: world)
             outcome = .done("burst")
             success = "\(name) saved \(count) notes at once: watch the other devices' pushes coalesce (\(count) → 1)."
         default:
@@ -691,7 +813,7 @@ public final class InspectorController {
 
     private func reanchor() {
         anchorReal = realClock.now()
-        anchorVirtual = simulation.clock.now()
+        anchorVirtual = world.clock.now()
     }
 
     /// Moves the simulation to the virtual time that corresponds to real
@@ -700,14 +822,14 @@ public final class InspectorController {
     public func catchUp(toReal now: Milliseconds) async {
         guard !state.clock.isPaused else { return }
         let target = anchorVirtual + Milliseconds((Double(now - anchorReal) * state.clock.speed).rounded(.down))
-        let current = simulation.clock.now()
+        let current = world.clock.now()
         guard target > current else { return }
         let maximum = Milliseconds(max(100, 500 * state.clock.speed))
         if target - current > maximum {
-            await simulation.advance(by: maximum)
+            await world.advance(by: maximum)
             reanchor()
         } else {
-            await simulation.advance(by: target - current)
+            await world.advance(by: target - current)
         }
     }
 
@@ -719,11 +841,11 @@ public final class InspectorController {
         if state.needsRedraw { waits.append(max(0, lastDraw + frameInterval - now)) }
         if !state.clock.isPaused {
             let speed = state.clock.speed
-            let virtualNow = simulation.clock.now()
+            let virtualNow = world.clock.now()
             func realWait(_ virtual: Milliseconds) -> Milliseconds {
                 Milliseconds((Double(max(0, virtual)) / speed).rounded(.up))
             }
-            if let next = simulation.nextEventTime {
+            if let next = world.nextEventTime {
                 // Events are processed in batches at most once a frame.
                 waits.append(max(realWait(next - virtualNow), lastDraw + frameInterval - now))
             }
@@ -742,6 +864,7 @@ public final class InspectorController {
         state.screenSize = backend.size
         reanchor()
         refresh()
+        await refreshServer()
         var drawnSize: Size?
         // Frames are paced from when their work began (the wake-up), so the
         // simulation's work for a frame overlaps the interval instead of adding to it.
@@ -749,7 +872,7 @@ public final class InspectorController {
         var woke = realClock.now()
         var drawNow = true
         var shownSecond = state.clock.now / 1000
-        var seenEvents = simulation.eventCount
+        var seenEvents = world.eventCount
         while true {
             let size = backend.size
             if size != state.screenSize {
@@ -770,7 +893,8 @@ public final class InspectorController {
                 drawNow = false
                 shownSecond = state.clock.now / 1000
             }
-            let timeout = millisecondsUntilDue(realNow: realClock.now(), lastDraw: lastDraw)
+            var timeout = millisecondsUntilDue(realNow: realClock.now(), lastDraw: lastDraw)
+            if !world.isVirtualTime { timeout = min(timeout ?? liveTick, liveTick) }
             let key = try backend.readKey(timeoutMs: timeout.map { Int(clamping: $0) } ?? -1)
             woke = realClock.now()
             if let key {
@@ -781,12 +905,18 @@ public final class InspectorController {
                 guard await handle(key) else { return }
                 drawNow = true
             }
-            await catchUp(toReal: realClock.now())
-            if simulation.eventCount != seenEvents {
-                seenEvents = simulation.eventCount
+            if world.isVirtualTime {
+                await catchUp(toReal: realClock.now())
+            } else {
+                // Real time: process whatever pushes and scheduled fetches are due.
+                await world.advance(by: 0)
+            }
+            if world.eventCount != seenEvents || (key != nil && !world.isVirtualTime) {
+                seenEvents = world.eventCount
+                await refreshServer()
                 refresh()
             } else {
-                state.clock.now = simulation.clock.now()
+                state.clock.now = world.clock.now()
                 if state.clock.now / 1000 != shownSecond { state.needsRedraw = true }
             }
         }

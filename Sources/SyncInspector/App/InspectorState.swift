@@ -85,6 +85,8 @@ public struct ClockStatus: Hashable, Sendable {
     public var isPaused: Bool
     /// Virtual seconds per real second.
     public var speed: Double
+    /// Real time (a device on a real server): pause and speed do not apply.
+    public var isLive = false
 
     public init(now: Milliseconds, isPaused: Bool, speed: Double) {
         self.now = now

@@ -94,7 +94,9 @@ public struct InspectorView: Sendable {
     private func drawStatus(_ state: InspectorState, into buffer: inout CellBuffer, area: Rect) {
         guard !area.isEmpty else { return }
         let clock = state.clock
-        var parts = [(clock.isPaused ? "⏸ PAUSED " : "▶ ") + Format.clock(clock.now) + " " + Format.speed(clock.speed)]
+        var parts = [clock.isLive
+            ? "● live " + Format.clock(clock.now)
+            : (clock.isPaused ? "⏸ PAUSED " : "▶ ") + Format.clock(clock.now) + " " + Format.speed(clock.speed)]
         if let device = state.device {
             parts.append("\(device.name) " + (device.isOnline ? "online" : "OFFLINE"))
             parts.append(device.autoFetchOnPush ? "auto-fetch" : "no auto-fetch")

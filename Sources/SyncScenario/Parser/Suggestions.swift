@@ -1,5 +1,5 @@
 /// "Did you mean …?" for misspelled names.
-enum Suggestions {
+public enum Suggestions {
     /// Common other names for keys and steps, and the name this format uses.
     static let aliases: [String: String] = [
         "recordName": "record", "recordType": "type", "name": "record", "zoneName": "zone", "zoneID": "zone",
@@ -21,7 +21,7 @@ enum Suggestions {
 
     /// The candidate closest to `word`, if it is close enough to be a likely
     /// typo (or a known other name for it). Ties go to the earlier candidate.
-    static func closest(to word: String, in candidates: [String]) -> String? {
+    public static func closest(to word: String, in candidates: [String]) -> String? {
         if let alias = aliases[word], candidates.contains(alias) { return alias }
         let lowered = word.lowercased()
         var best: (candidate: String, distance: Int)?

@@ -22,7 +22,7 @@ struct RunCommand: AsyncParsableCommand {
     @Argument(help: "The scenario file, or a lesson's name or number.")
     var file: String
 
-    @Option(help: "Seed for the run (default: the file's seed).")
+    @Option(parsing: .unconditional, help: "Seed for the run (default: the file's seed).")
     var seed: UInt64?
 
     @Flag(help: "Print one JSON object per event instead of text.")

@@ -1,0 +1,436 @@
+import Foundation
+import Synchronization
+import SyncCore
+import SyncNetwork
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Who a device on a real server is, where it keeps its cache, and how it behaves.
+public struct RemoteDeviceSetup: Sendable {
+    /// The `syncscope serve` address, e.g. http://127.0.0.1:8400.
+    public var serverURL: URL
+    /// The user's web auth token (`syncscope serve` prints it and writes it to users.json).
+    public var webAuthToken: String
+    public var user: String
+    /// Shown on screen, e.g. "iPhone".
+    public var name: String
+    /// The device's folder: its SQLite cache (records, pending changes, change
+    /// tokens) and its identity (the device ID the server knows it by). A
+    /// device started again on the same folder resumes from its cached tokens.
+    /// `nil`: a cache in memory and a new device ID, gone when it stops.
+    public var dataDirectory: URL?
+    public var container: String
+    public var environment: ContainerEnvironment
+    /// Whether a push makes the device fetch (the default) or is only recorded.
+    public var autoFetchOnPush: Bool
+    /// Whether to save database subscriptions for the private and shared
+    /// databases (as `CKSyncEngine` does), so that changes made elsewhere push this device.
+    public var subscribeToDatabases: Bool
+    /// Forget the cache (records, pending changes, tokens) before starting; the device ID stays.
+    public var freshCache: Bool
+    /// How long each long-poll of the webcourier URL waits, in seconds.
+    public var pollTimeout: Double
+    public var eventLimit: Int
+    /// Wraps the device's connection before its engine and the world's actions use it.
+    public var connectionWrapper: (@Sendable (any CloudService, _ deviceName: String) -> any CloudService)?
+    public var session: URLSession
+
+    public init(
+        serverURL: URL, webAuthToken: String, user: String, name: String, dataDirectory: URL? = nil,
+        container: String = "iCloud.com.example.SyncScope", environment: ContainerEnvironment = .development,
+        autoFetchOnPush: Bool = true, subscribeToDatabases: Bool = true, freshCache: Bool = false, pollTimeout: Double = 25,
+        eventLimit: Int = 5_000, connectionWrapper: (@Sendable (any CloudService, _ deviceName: String) -> any CloudService)? = nil,
+        session: URLSession = HTTPCloudService.sharedSession
+    ) {
+        self.serverURL = serverURL
+        self.webAuthToken = webAuthToken
+        self.user = user
+        self.name = name
+        self.dataDirectory = dataDirectory
+        self.container = container
+        self.environment = environment
+        self.autoFetchOnPush = autoFetchOnPush
+        self.subscribeToDatabases = subscribeToDatabases
+        self.freshCache = freshCache
+        self.pollTimeout = pollTimeout
+        self.eventLimit = eventLimit
+        self.connectionWrapper = connectionWrapper
+        self.session = session
+    }
+
+    /// The IDs of the subscriptions ``subscribeToDatabases`` saves.
+    public static let privateSubscriptionID = "syncscope-private-changes"
+    public static let sharedSubscriptionID = "syncscope-shared-changes"
+}
+
+/// A device's identity, kept in its data folder next to its cache.
+struct RemoteDeviceIdentity: Codable, Equatable {
+    static let fileName = "device.json"
+    static let cacheFileName = "cache.sqlite"
+
+    var deviceID: String
+    var user: String
+    var name: String
+    var server: String
+    var container: String
+    var environment: String
+
+    static func load(from directory: URL) throws(CloudError) -> RemoteDeviceIdentity? {
+        let file = directory.appendingPathComponent(fileName)
+        guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+        do {
+            return try JSONDecoder().decode(RemoteDeviceIdentity.self, from: Data(contentsOf: file))
+        } catch {
+            throw CloudError(
+                .invalidArguments,
+                "\(file.path) is not a device identity SyncScope can read (\(error.localizedDescription)); move it away or use another data folder.")
+        }
+    }
+
+    func save(in directory: URL) throws(CloudError) {
+        let file = directory.appendingPathComponent(Self.fileName)
+        do {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            try encoder.encode(self).write(to: file, options: .atomic)
+        } catch {
+            throw CloudError(.internalError, "Cannot write \(file.path): \(error.localizedDescription)")
+        }
+    }
+}
+
+/// Whether a device's long-poll is listening.
+public enum PushStatus: Sendable, Hashable {
+    /// A long-poll of the webcourier URL is open (or about to be).
+    case listening
+    /// The long-poll fails (the server went away?); it keeps retrying.
+    case failing(CloudError)
+    /// The device is offline: it does not poll.
+    case offline
+    /// ``RemoteWorld/close()`` was called.
+    case stopped
+}
+
+/// One device connected to a real `syncscope serve` over HTTP, on the wall clock.
+///
+/// The device registers for push (`tokens/create` once, kept in its data
+/// folder, then `tokens/register`), saves database subscriptions, and
+/// long-polls its webcourier URL in a background task that leaves what it
+/// hears in a ``PushMailbox``. Each ``advance(by:)`` (any amount: time here
+/// is real, it cannot be moved or paused) takes the mail, hands the
+/// notifications to the device's engine, and runs the fetches they
+/// scheduled — from the tokens in the device's SQLite cache, so a device
+/// started again resumes where it left off. ``waitForPushActivity(timeout:)``
+/// sleeps until mail arrives. Device actions are ``SyncWorld``'s, the same as
+/// in a ``Simulation``.
+public final class RemoteWorld: SyncWorld {
+    public let setup: RemoteDeviceSetup
+    /// The one device.
+    public let device: SimulatedDevice
+    /// The device's folder, if it has one.
+    public let dataDirectory: URL?
+    /// Whether the cache held change tokens when the device started (it then fetches only what changed since).
+    public let resumedFromCache: Bool
+    public private(set) var pushStatus: PushStatus = .listening
+    /// The long-poll's mailbox.
+    public let mailbox = PushMailbox()
+    private let pushConnection: HTTPCloudService
+    private let pollSwitch = PollSwitch()
+    private var isPolling = false
+
+    /// Connects (checking the address and the credentials), sets up the
+    /// device's identity, cache, push registration and subscriptions. Call
+    /// ``start()`` next (or use ``connect(_:)``, which does both).
+    public init(setup: RemoteDeviceSetup) async throws {
+        self.setup = setup
+        guard let scheme = setup.serverURL.scheme?.lowercased(), scheme == "http" || scheme == "https", setup.serverURL.host != nil else {
+            throw CloudError(
+                .invalidArguments, "'\(setup.serverURL.absoluteString)' is not a server address; give one such as http://127.0.0.1:8400.")
+        }
+        let address = setup.serverURL.absoluteString
+        let signedIn = HTTPCloudService(
+            baseURL: setup.serverURL, webAuthToken: setup.webAuthToken, userRecordName: setup.user, container: setup.container,
+            environment: setup.environment, session: setup.session)
+        try await Self.checkAccess(signedIn, address: address, user: setup.user)
+
+        // Identity and cache.
+        var identity: RemoteDeviceIdentity?
+        if let directory = setup.dataDirectory {
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            } catch {
+                throw CloudError(.invalidArguments, "Cannot create the device's data folder \(directory.path): \(error.localizedDescription)")
+            }
+            identity = try RemoteDeviceIdentity.load(from: directory)
+            if let identity {
+                guard identity.user == setup.user, identity.container == setup.container, identity.environment == setup.environment.rawValue
+                else {
+                    throw CloudError(
+                        .invalidArguments,
+                        "\(directory.path) holds the cache of \(identity.user)'s device '\(identity.name)' (\(identity.container), \(identity.environment)); use another data folder for \(setup.user)'s '\(setup.name)'.")
+                }
+            }
+            if setup.freshCache {
+                for suffix in ["", "-wal", "-shm"] {
+                    try? FileManager.default.removeItem(at: directory.appendingPathComponent(RemoteDeviceIdentity.cacheFileName + suffix))
+                }
+            }
+        }
+        var deviceID = identity?.deviceID ?? ""
+        if identity == nil { deviceID = try await signedIn.withNewDevice().deviceID ?? "" }
+        guard !deviceID.isEmpty else { throw CloudError(.internalError, "The server at \(address) gave no device ID (tokens/create).") }
+        if let directory = setup.dataDirectory {
+            try RemoteDeviceIdentity(
+                deviceID: deviceID, user: setup.user, name: setup.name, server: address, container: setup.container,
+                environment: setup.environment.rawValue
+            ).save(in: directory)
+        }
+        let store: any LocalStore
+        if let directory = setup.dataDirectory {
+            let path = directory.appendingPathComponent(RemoteDeviceIdentity.cacheFileName).path
+            do {
+                store = try SQLiteLocalStore(path: path)
+            } catch {
+                throw CloudError(.internalError, "Cannot open the device's cache \(path): \(error)")
+            }
+        } else {
+            store = InMemoryLocalStore()
+        }
+        let cachedToken = try? store.databaseToken(for: .private)
+        if let cachedToken {
+            try await Self.checkCachedToken(cachedToken, with: signedIn, address: address, directory: setup.dataDirectory)
+        }
+        resumedFromCache = cachedToken != nil
+
+        // Push: register the device, subscribe its user.
+        let deviceConnection = HTTPCloudService(
+            baseURL: setup.serverURL, webAuthToken: setup.webAuthToken, userRecordName: setup.user, deviceID: deviceID,
+            container: setup.container, environment: setup.environment, pushWaitSeconds: setup.pollTimeout, session: setup.session)
+        try await deviceConnection.registerForPushNotifications()
+        if setup.subscribeToDatabases {
+            for (scope, id) in [(DatabaseScope.private, RemoteDeviceSetup.privateSubscriptionID), (.shared, RemoteDeviceSetup.sharedSubscriptionID)] {
+                let results = try await deviceConnection.modifySubscriptions(
+                    in: scope, saving: [.database(DatabaseSubscription(subscriptionID: id))], deleting: [])
+                if case .failure(let error)? = results.first { throw error }
+            }
+        }
+        pushConnection = deviceConnection
+        dataDirectory = setup.dataDirectory
+
+        let observer = HTTPServerObserver(connections: [signedIn])
+        try await observer.beginWatching(user: setup.user)
+
+        let relay = EventRelay()
+        let clock = SystemClock()
+        device = SimulatedDevice(
+            name: setup.name, user: setup.user, deviceID: deviceID,
+            connection: setup.connectionWrapper.map { $0(deviceConnection, setup.name) } ?? deviceConnection, inProcessService: nil,
+            store: store, clock: clock, autoFetchOnPush: setup.autoFetchOnPush
+        ) { device, event in
+            relay.world?.log(.sync(event), device: device.name)
+        }
+        super.init(
+            container: setup.container, clock: clock, isVirtualTime: false, serverObserver: observer, eventLimit: setup.eventLimit)
+        relay.world = self
+        devices = [device]
+        let cache = setup.dataDirectory.map { "cache \($0.path)" } ?? "cache in memory"
+        note(
+            "connected to \(address) as \(setup.user), device ID \(deviceID) (\(cache), "
+                + (resumedFromCache ? "resuming from its cached tokens)" : "no cached tokens: the first fetch brings everything)"),
+            device: setup.name)
+    }
+
+    /// Connects and starts: see ``init(setup:)`` and ``start()``.
+    public static func connect(_ setup: RemoteDeviceSetup) async throws -> RemoteWorld {
+        let world = try await RemoteWorld(setup: setup)
+        await world.start()
+        return world
+    }
+
+    deinit {
+        _ = pollSwitch.next()
+    }
+
+    /// Starts listening for pushes, then sends what the device has pending and
+    /// fetches from its cached tokens (as an app does when it launches).
+    public func start() async {
+        startPolling()
+        device.engine.cameOnline()
+        await perform("start: send pending changes, then fetch from the cached tokens", on: device) { _ in }
+    }
+
+    /// Stops the long-poll and closes the cache. The world is not to be used afterwards.
+    public func close() {
+        stopPolling()
+        pushStatus = .stopped
+        try? (device.store as? SQLiteLocalStore)?.close()
+    }
+
+    // MARK: Time
+
+    /// Takes what the long-poll heard, hands it to the device, and runs the
+    /// fetches it scheduled (and the writer, if due). Time is real: it does not wait.
+    public override func advance(by milliseconds: Milliseconds) async {
+        await processDue()
+    }
+
+    /// Handles what has arrived and fetches what it scheduled. A live server
+    /// may always send more: this does not wait for it.
+    public override func settle(limit: Milliseconds = 600_000) async {
+        await processDue()
+    }
+
+    /// Sleeps until the long-poll hears something (true) or `timeout` passes (false).
+    public func waitForPushActivity(timeout: Duration) async -> Bool {
+        await mailbox.wait(timeout: timeout)
+    }
+
+    override func processDue() async {
+        await runWriterIfDue()
+        takeMail()
+        await runScheduledFetches()
+    }
+
+    private func takeMail() {
+        for item in mailbox.drain() {
+            switch item {
+            case .notifications(let notifications):
+                guard device.isOnline else { continue }
+                for notification in notifications {
+                    log(.pushReceived(notification), device: device.name)
+                    device.received(notification, deliveredAt: clock.now(), latency: nil)
+                }
+            case .pollFailed(let error):
+                guard pushStatus != .offline && pushStatus != .stopped else { continue }
+                pushStatus = .failing(error)
+                device.noteFailure(error)
+                log(.failed(action: "push long-poll", error: error), device: device.name)
+            case .pollRecovered:
+                guard pushStatus != .offline && pushStatus != .stopped else { continue }
+                pushStatus = .listening
+                note("push long-poll works again", device: device.name)
+                // Notifications may have been missed meanwhile.
+                device.engine.cameOnline()
+            }
+        }
+    }
+
+    override func connectivityChanged(_ device: SimulatedDevice, online: Bool) throws(CloudError) {
+        if online {
+            startPolling()
+        } else {
+            stopPolling()
+            pushStatus = .offline
+        }
+    }
+
+    /// Starts a long-poll loop in the background. It is never cancelled (a
+    /// task cancelled inside URLSession can deadlock FoundationNetworking on
+    /// Linux when the request fails at the same moment): stopping bumps the
+    /// switch's generation, and the loop ends after its poll in flight, whose
+    /// answer still goes to the mailbox (dropped there while the device is offline).
+    private func startPolling() {
+        guard !isPolling else { return }
+        isPolling = true
+        pushStatus = .listening
+        let generation = pollSwitch.next()
+        let (connection, mailbox, timeout, pollSwitch) = (pushConnection, mailbox, setup.pollTimeout, pollSwitch)
+        Task {
+            var failing = false
+            var pause = 0.25
+            while pollSwitch.isCurrent(generation) {
+                do {
+                    let notifications = try await connection.waitForPushNotifications(timeout: timeout)
+                    if !notifications.isEmpty { mailbox.post(.notifications(notifications)) }
+                    if failing, pollSwitch.isCurrent(generation) {
+                        failing = false
+                        pause = 0.25
+                        mailbox.post(.pollRecovered)
+                    }
+                } catch {
+                    guard pollSwitch.isCurrent(generation) else { break }
+                    let cloud = error as? CloudError ?? CloudError(.networkFailure, String(describing: error))
+                    if !failing {
+                        failing = true
+                        mailbox.post(.pollFailed(cloud))
+                    }
+                    // A server that no longer knows the device (it started again without its data): register again.
+                    if cloud.code == .unknownItem { try? await connection.registerForPushNotifications() }
+                    // Retry, less and less often, while the server is away.
+                    try? await Task.sleep(for: .seconds(pause))
+                    pause = min(pause * 2, 5)
+                }
+            }
+        }
+    }
+
+    private func stopPolling() {
+        guard isPolling else { return }
+        isPolling = false
+        _ = pollSwitch.next()
+    }
+
+    // MARK: Checks
+
+    /// One call that needs the server and the credentials, with errors a person understands.
+    static func checkAccess(_ service: HTTPCloudService, address: String, user: String) async throws(CloudError) {
+        let zones: [ZoneListing]
+        do {
+            zones = try await service.listRecordZones(in: .private)
+        } catch let error as CloudError {
+            switch error.code {
+            case .networkFailure:
+                throw CloudError(
+                    .networkFailure, "Cannot reach the SyncScope server at \(address): \(error.reason) Is `syncscope serve` running there?")
+            case .authenticationFailed, .notAuthenticated:
+                throw CloudError(
+                    error.code, "The server at \(address) does not accept this web auth token for '\(user)': \(error.reason)")
+            default:
+                throw CloudError(error.code, "The server at \(address) refused to list \(user)'s zones: \(error.reason)")
+            }
+        } catch {
+            throw CloudError(.networkFailure, "Cannot talk to the SyncScope server at \(address): \(error)")
+        }
+        // The token decides who the server takes the caller for: it must be the user named.
+        if let owner = zones.first(where: { $0.zoneID.isDefaultZone })?.zoneID.ownerName, owner != user {
+            throw CloudError(
+                .authenticationFailed, "This web auth token is \(owner)'s on the server at \(address), not \(user)'s: give \(user)'s token.")
+        }
+    }
+
+    /// A cache whose tokens this server does not know (another server, or
+    /// this one after it lost its data) cannot sync: say so rather than fail every fetch.
+    static func checkCachedToken(
+        _ token: ServerChangeToken, with service: HTTPCloudService, address: String, directory: URL?
+    ) async throws(CloudError) {
+        do {
+            _ = try await service.fetchDatabaseChanges(in: .private, since: token, resultsLimit: 1)
+        } catch let error as CloudError where error.code == .invalidArguments {
+            throw CloudError(
+                .invalidArguments,
+                "The device's cache\(directory.map { " in \($0.path)" } ?? "") holds change tokens the server at \(address) does not accept (\(error.reason)) It was synced with another server, or with this one before it lost its data: start with a fresh cache, or use another data folder.")
+        } catch let error as CloudError where error.code == .changeTokenExpired {
+            return  // the engine starts over from no token on its own
+        } catch let error as CloudError {
+            throw error
+        } catch {
+            throw CloudError(.networkFailure, "Cannot talk to the SyncScope server at \(address): \(error)")
+        }
+    }
+}
+
+/// Which long-poll loop is the current one: a loop runs while its generation is.
+private final class PollSwitch: Sendable {
+    private let generation = Mutex(0)
+
+    /// Makes a new generation current (stopping the loop of the old one) and returns it.
+    func next() -> Int { generation.withLock { $0 += 1; return $0 } }
+
+    func isCurrent(_ value: Int) -> Bool { generation.withLock { $0 == value } }
+}
+
+/// Lets a device's event handler reach its world, which is made after the device.
+private final class EventRelay {
+    weak var world: SyncWorld?
+}

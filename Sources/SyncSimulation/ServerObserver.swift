@@ -1,0 +1,251 @@
+import Foundation
+import SyncCore
+import SyncServer
+
+/// One zone as the server has it.
+public struct ServerZoneSummary: Sendable, Hashable {
+    public var scope: DatabaseScope
+    public var zoneID: RecordZoneID
+    /// Live records in the zone; `nil` when the observer cannot count them
+    /// (over HTTP: the default and public zones, which have no change fetching).
+    public var recordCount: Int?
+    /// The sequence of the zone's latest change (0: none yet); `nil` over HTTP,
+    /// where sequences are the server's secret.
+    public var lastSequence: Int64?
+    /// The token for "now", as a fetch that caught up would receive (custom zones only).
+    public var currentToken: ServerChangeToken?
+
+    public init(
+        scope: DatabaseScope, zoneID: RecordZoneID, recordCount: Int?, lastSequence: Int64?, currentToken: ServerChangeToken?
+    ) {
+        self.scope = scope
+        self.zoneID = zoneID
+        self.recordCount = recordCount
+        self.lastSequence = lastSequence
+        self.currentToken = currentToken
+    }
+
+    init(_ summary: ZoneSummary) {
+        self.init(
+            scope: summary.scope, zoneID: summary.zoneID, recordCount: summary.recordCount, lastSequence: summary.lastSequence,
+            currentToken: summary.currentToken)
+    }
+}
+
+/// A private zone that is gone (deleted, purged or reset), until it is created again.
+public struct ServerRemovedZone: Sendable, Hashable {
+    public var scope: DatabaseScope
+    public var zoneID: RecordZoneID
+    public var reason: ZoneDeletionReason
+
+    public init(scope: DatabaseScope, zoneID: RecordZoneID, reason: ZoneDeletionReason) {
+        self.scope = scope
+        self.zoneID = zoneID
+        self.reason = reason
+    }
+}
+
+/// What a fetch from a token would return now (its first batch).
+public enum TokenRewind: Sendable, Hashable {
+    case zone(ZoneChangesBatch)
+    case database(DatabaseChangesBatch)
+}
+
+/// What the inspector reads about the server, whatever the server is: the
+/// in-process simulated server (``InProcessServerObserver``, which sees its
+/// inside) or a `syncscope serve` over HTTP (``HTTPServerObserver``, which
+/// sees only what the API answers).
+///
+/// Questions about a token (is it usable, what would a fetch from it return,
+/// how far behind is it) are answered, not thrown: a refused token is an
+/// answer. What is thrown is a ``CloudError`` for not being able to ask at
+/// all: the server cannot be reached, or does not accept the credentials.
+public protocol ServerObserver: Sendable {
+    /// Where the answers come from, for a status line ("in-process server", or the server's address).
+    var source: String { get }
+    /// Whether the observer sees the server's inside: sequence numbers, what
+    /// a token stands for, notifications on their way to devices. Over HTTP it does not.
+    var seesServerInternals: Bool { get }
+
+    /// The zones `user` sees in the private and shared databases, the private
+    /// default zone included, sorted by scope (private first) and zone.
+    func zoneSummaries(user: String) async throws -> [ServerZoneSummary]
+    /// Private zones of `user` that were deleted, purged or reset, until created again, sorted by zone.
+    func removedZones(user: String) async throws -> [ServerRemovedZone]
+    /// The public database's default zone.
+    func publicZoneSummary() async throws -> ServerZoneSummary
+    /// How many changes a fetch from `token` would bring now in `zoneID`
+    /// (records changed since, plus deletions since), or `nil` when the token
+    /// cannot be used (see ``validate(_:zoneID:scope:user:)`` for why).
+    func pendingChangeCount(since token: ServerChangeToken, zoneID: RecordZoneID, scope: DatabaseScope, user: String) async throws -> Int?
+    /// The live records of a zone as the server has them, sorted by name
+    /// (empty when the zone is gone or cannot be read).
+    func records(in zoneID: RecordZoneID, scope: DatabaseScope, user: String) async throws -> [Record]
+    /// `nil` if a fetch from `token` would work now, otherwise the error it would get.
+    /// `zoneID` `nil`: a database token.
+    func validate(_ token: ServerChangeToken, zoneID: RecordZoneID?, scope: DatabaseScope, user: String) async throws -> CloudError?
+    /// The first batch (at most `resultsLimit` changes) a fetch from `token`
+    /// would return now, or the error it would get. `zoneID` `nil`: a database token.
+    func rewind(
+        from token: ServerChangeToken, zoneID: RecordZoneID?, scope: DatabaseScope, user: String, resultsLimit: Int
+    ) async throws -> Result<TokenRewind, CloudError>
+    /// What a token stands for, in words (over HTTP a token is opaque: only its short form).
+    func describe(_ token: ServerChangeToken) async -> String
+    /// Notifications on their way to a device, or held for it (none known over HTTP).
+    func pendingNotifications(forDevice deviceID: String) async -> [PendingNotification]
+    /// Whether a database fetch from `token` would bring anything now (true
+    /// when the token cannot be used: the fetch then starts over).
+    func databaseChanged(since token: ServerChangeToken, scope: DatabaseScope, user: String) async throws -> Bool
+}
+
+// MARK: - In process
+
+/// Reads a ``SimulatedServer``'s engine directly: exact, and never suspends.
+public struct InProcessServerObserver: ServerObserver {
+    public let server: SimulatedServer
+    public let container: String
+    public let environment: ContainerEnvironment
+
+    public init(server: SimulatedServer, container: String, environment: ContainerEnvironment = .development) {
+        self.server = server
+        self.container = container
+        self.environment = environment
+    }
+
+    public var source: String { "in-process server" }
+    public var seesServerInternals: Bool { true }
+
+    private func database(_ scope: DatabaseScope) -> DatabaseID {
+        DatabaseID(container: container, environment: environment, scope: scope)
+    }
+
+    public func zoneSummaries(user: String) async throws -> [ServerZoneSummary] {
+        let (container, environment) = (container, environment)
+        return server.withEngine { engine in
+            engine.zoneSummaries(user: user, container: container, environment: environment).map(ServerZoneSummary.init)
+        }
+    }
+
+    public func removedZones(user: String) async throws -> [ServerRemovedZone] {
+        let (container, environment) = (container, environment)
+        return server.withEngine { engine in
+            engine.removedZones(user: user, container: container, environment: environment).map {
+                ServerRemovedZone(scope: $0.scope, zoneID: $0.zoneID, reason: $0.reason)
+            }
+        }
+    }
+
+    public func publicZoneSummary() async throws -> ServerZoneSummary {
+        let (container, environment) = (container, environment)
+        return server.withEngine { engine in ServerZoneSummary(engine.publicZoneSummary(container: container, environment: environment)) }
+    }
+
+    public func pendingChangeCount(
+        since token: ServerChangeToken, zoneID: RecordZoneID, scope: DatabaseScope, user: String
+    ) async throws -> Int? {
+        let (container, environment) = (container, environment)
+        return server.withEngine { engine in
+            engine.pendingChangeCount(since: token, zoneID: zoneID, user: user, scope: scope, container: container, environment: environment)
+        }
+    }
+
+    public func records(in zoneID: RecordZoneID, scope: DatabaseScope, user: String) async throws -> [Record] {
+        let (container, environment) = (container, environment)
+        return server.withEngine { engine in
+            engine.records(in: zoneID, scope: scope, user: user, container: container, environment: environment)
+        }
+    }
+
+    public func validate(_ token: ServerChangeToken, zoneID: RecordZoneID?, scope: DatabaseScope, user: String) async throws -> CloudError? {
+        let (container, environment) = (container, environment)
+        return server.withEngine { engine in
+            engine.validate(token, zoneID: zoneID, user: user, scope: scope, container: container, environment: environment)
+        }
+    }
+
+    public func rewind(
+        from token: ServerChangeToken, zoneID: RecordZoneID?, scope: DatabaseScope, user: String, resultsLimit: Int
+    ) async throws -> Result<TokenRewind, CloudError> {
+        let database = database(scope)
+        let caller = Caller(user: user)
+        return server.withEngine { engine in
+            Result { () throws(CloudError) -> TokenRewind in
+                guard let zoneID else {
+                    return .database(try engine.fetchDatabaseChanges(caller: caller, database: database, since: token, resultsLimit: resultsLimit))
+                }
+                let results = try engine.fetchRecordZoneChanges(
+                    caller: caller, database: database,
+                    [ZoneChangesRequest(zoneID: zoneID, previousServerChangeToken: token, resultsLimit: resultsLimit)])
+                guard let first = results.first else {
+                    throw CloudError(.internalError, "The server answered a zone-changes request without a result.", zoneID: zoneID)
+                }
+                return .zone(try first.get())
+            }
+        }
+    }
+
+    public func describe(_ token: ServerChangeToken) async -> String {
+        server.withEngine { engine in engine.describe(token) }
+    }
+
+    public func pendingNotifications(forDevice deviceID: String) async -> [PendingNotification] {
+        server.pendingNotifications(for: deviceID)
+    }
+
+    public func databaseChanged(since token: ServerChangeToken, scope: DatabaseScope, user: String) async throws -> Bool {
+        let database = database(scope)
+        let caller = Caller(user: user)
+        return server.withEngine { engine in
+            guard let batch = try? engine.fetchDatabaseChanges(caller: caller, database: database, since: token, resultsLimit: 1) else {
+                return true
+            }
+            return !batch.changes.isEmpty || batch.moreComing
+        }
+    }
+}
+
+// MARK: - One device's view, in one go
+
+/// How a device's cached zone token stands against the server now.
+public enum ZoneTokenState: Sendable, Hashable {
+    /// A fetch from it would bring this many changes (0: in sync).
+    case behind(Int)
+    /// The server would refuse it (expired, another history…), with the error a fetch would get.
+    case refused(CloudError)
+}
+
+/// Everything the inspector's zone list shows about the server for one
+/// device, read together: one `await` per refresh, over HTTP as in process.
+public struct ServerSnapshot: Sendable, Hashable {
+    public var user: String
+    /// Private zones first, then shared, as ``ServerObserver/zoneSummaries(user:)``.
+    public var zones: [ServerZoneSummary]
+    public var removedZones: [ServerRemovedZone]
+    public var publicZone: ServerZoneSummary?
+    /// For each zone listed in `zones` that the device has a token for.
+    public var zoneTokens: [RecordZoneID: ZoneTokenState]
+    /// Notifications on their way to the device (none known over HTTP).
+    public var pendingNotifications: [PendingNotification]
+}
+
+extension ServerObserver {
+    /// Reads what the server holds for `device`'s user, and how each of the
+    /// device's cached zone tokens stands.
+    public func snapshot(of device: SimulatedDevice) async throws -> ServerSnapshot {
+        let user = device.user
+        let zones = try await zoneSummaries(user: user)
+        var tokens: [RecordZoneID: ZoneTokenState] = [:]
+        for zone in zones where !zone.zoneID.isDefaultZone {
+            guard let token = device.cachedZoneToken(for: zone.zoneID) else { continue }
+            if let pending = try await pendingChangeCount(since: token, zoneID: zone.zoneID, scope: zone.scope, user: user) {
+                tokens[zone.zoneID] = .behind(pending)
+            } else {
+                let problem = try await validate(token, zoneID: zone.zoneID, scope: zone.scope, user: user)
+                tokens[zone.zoneID] = .refused(problem ?? CloudError(.invalidArguments, "The server does not accept this token."))
+            }
+        }
+        return ServerSnapshot(
+            user: user, zones: zones, removedZones: try await removedZones(user: user), publicZone: try? await publicZoneSummary(),
+            zoneTokens: tokens, pendingNotifications: await pendingNotifications(forDevice: device.deviceID))
+    }
+}

@@ -1,0 +1,214 @@
+import ArgumentParser
+import Foundation
+import SyncCore
+import SyncInspector
+import SyncServerHTTP
+import SyncSimulation
+
+/// `syncscope device`: one device of one user, connected to a running `syncscope serve`.
+struct DeviceCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "device",
+        abstract: "Be one device of one user on a running `syncscope serve`: push, fetches with cached tokens, a cache that survives restarts.",
+        discussion: """
+            The device registers for push (tokens/create once, then tokens/register), subscribes to its user's private and \
+            shared databases, long-polls its webcourier URL, and fetches over HTTP from the change tokens in its own SQLite \
+            cache. Its folder (--data) keeps the cache and the device ID, so a device started again resumes from its tokens: \
+            its first fetch brings only what changed while it was away.
+
+            The user's web auth token comes from --token; otherwise from users.json in the server's data folder \
+            (--data-of-server, default: the server's default folder, as `syncscope serve` writes it). `syncscope serve` \
+            also prints each user's token when it starts.
+
+            On a terminal it opens the inspector for the device (live: pushes redraw it, q quits). With --headless, \
+            or when standard output is not a terminal, it prints what the device does, one line per event, until \
+            Ctrl-C (or --seconds).
+            """
+    )
+
+    @OptionGroup var options: DeviceOptions
+
+    @Option(help: "Stop after this many seconds (default: run until Ctrl-C; --headless only).")
+    var seconds: Double?
+
+    @Flag(help: "Print events one a line instead of opening the inspector (the default when standard output is not a terminal).")
+    var headless = false
+
+    @Option(help: "Write a log of every event, key and action to this file (inspector only).")
+    var log: String?
+
+    func validate() throws {
+        try options.validate()
+        if let seconds, !(seconds >= 0) { throw ValidationError("--seconds must be 0 or more (got \(seconds)).") }
+    }
+
+    func run() async throws {
+        let onTerminal = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
+        if headless || seconds != nil || !onTerminal {
+            if !headless, seconds == nil {
+                InspectorLauncher.printError("syncscope device: not a terminal, printing events instead of the inspector (--headless).")
+            }
+            let world = try await options.connect()
+            defer { world.close() }
+            await DeviceWatch(world: world, seconds: seconds, write: StandardOutput.write).run()
+            return
+        }
+        let (options, log) = (options, log)
+        try await TerminalActor().run { try await Self.inspect(options: options, logPath: log) }
+    }
+
+    /// Connects the device, then runs the inspector on it; everything curses
+    /// touches runs on the caller's isolation (``TerminalActor``: one thread).
+    static func inspect(options: DeviceOptions, logPath: String?) async throws {
+        let log: InspectorLog?
+        do {
+            log = try logPath.map { path throws(TerminalError) in try InspectorLog(path: path) }
+        } catch {
+            InspectorLauncher.printError("syncscope: \(error)")
+            throw ExitCode(1)
+        }
+        let world = try await options.connect()
+        defer { world.close() }
+        let backend: NcursesBackend
+        do {
+            backend = try NcursesBackend()
+        } catch {
+            InspectorLauncher.printError("syncscope: \(error)")
+            throw ExitCode(1)
+        }
+        let controller = InspectorController(
+            world: world, screenSize: backend.size, theme: backend.environmentTheme(), log: log)
+        log?.write("inspector started: device \(world.device.name) on \(world.serverObserver.source)")
+        do {
+            try await controller.run(backend: backend)
+            backend.restore()
+        } catch {
+            backend.restore()
+            InspectorLauncher.printError("syncscope: \(error)")
+            throw ExitCode(1)
+        }
+        log?.write("inspector ended")
+    }
+}
+
+/// Which server, who, which device, where its cache lives.
+struct DeviceOptions: ParsableArguments {
+    @Option(help: "The server's address.")
+    var server = "http://127.0.0.1:8400"
+
+    @Option(help: "The user the device belongs to.")
+    var user: String
+
+    @Option(help: "The device's name, e.g. iPhone.")
+    var name: String
+
+    @Option(help: "The device's folder: its SQLite cache and its device ID (default: devices/USER-NAME in syncscope's data folder).")
+    var data: String?
+
+    @Option(help: "The user's web auth token (default: from the server's users.json, see --data-of-server).")
+    var token: String?
+
+    @Option(help: "The server's data folder, to read users.json from when no --token is given (default: the server's default folder).")
+    var dataOfServer: String?
+
+    @Option(help: "Container identifier.")
+    var container = "iCloud.com.example.SyncScope"
+
+    @Option(help: "development or production.")
+    var environment: ContainerEnvironment = .development
+
+    @Flag(help: "Forget the cache (records, pending changes, tokens) and fetch everything again; the device ID stays.")
+    var fresh = false
+
+    @Flag(help: "Do not save database subscriptions (then only subscriptions made elsewhere push this device).")
+    var noSubscribe = false
+
+    @Flag(help: "Record pushes without fetching (fetch only when asked).")
+    var noAutoFetch = false
+
+    @Option(help: "Seconds each long-poll of the webcourier URL waits.")
+    var pollTimeout: Double = 25
+
+    func validate() throws {
+        _ = try serverURL()
+        guard !user.isEmpty else { throw ValidationError("--user must not be empty.") }
+        guard !name.isEmpty else { throw ValidationError("--name must not be empty.") }
+        guard pollTimeout > 0, pollTimeout <= 300 else { throw ValidationError("--poll-timeout must be more than 0 and at most 300 (got \(pollTimeout)).") }
+        if token != nil, dataOfServer != nil { throw ValidationError("--token and --data-of-server exclude each other.") }
+    }
+
+    func serverURL() throws -> URL {
+        guard let url = URL(string: server), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = url.host, !host.isEmpty
+        else {
+            throw ValidationError("--server must be an http:// address, such as http://127.0.0.1:8400 (got '\(server)').")
+        }
+        return url
+    }
+
+    /// The device's folder: --data, or one per user and device in syncscope's data folder.
+    var dataDirectory: URL {
+        if let data { return URL(fileURLWithPath: data) }
+        return Self.defaultDevicesDirectory.appendingPathComponent(Self.folderName(user: user, device: name))
+    }
+
+    /// `devices/` in syncscope's data folder (`$XDG_DATA_HOME/syncscope` or `~/.local/share/syncscope`).
+    static var defaultDevicesDirectory: URL {
+        ServeOptions.defaultDataDirectory.appendingPathComponent("devices")
+    }
+
+    /// `alice-iPhone`, with anything but letters, digits, `.`, `_` and `-` made `_`.
+    static func folderName(user: String, device: String) -> String {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
+        let cleaned = String("\(user)-\(device)".map { allowed.contains($0) ? $0 : "_" })
+        return cleaned.hasPrefix(".") ? "_" + cleaned.dropFirst() : cleaned
+    }
+
+    /// --token, or the user's token from the server's users.json.
+    func webAuthToken() throws -> String {
+        if let token { return token }
+        let folder = dataOfServer.map { URL(fileURLWithPath: $0) } ?? ServeOptions.defaultDataDirectory
+        let file = folder.appendingPathComponent("users.json")
+        struct Users: Decodable {
+            struct User: Decodable {
+                var name: String
+                var webAuthToken: String
+            }
+            var users: [User]
+        }
+        guard let contents = try? Data(contentsOf: file), let users = try? JSONDecoder().decode(Users.self, from: contents) else {
+            throw ValidationError(
+                "No --token given, and \(file.path) cannot be read. Pass --token (`syncscope serve` prints each user's token) or --data-of-server with the server's data folder.")
+        }
+        guard let found = users.users.first(where: { $0.name == user }) else {
+            let known = users.users.map(\.name).sorted().joined(separator: ", ")
+            throw ValidationError(
+                "\(file.path) has no user '\(user)'; it has \(known.isEmpty ? "none" : known). Start the server with --user \(user), or pick one of those.")
+        }
+        return found.webAuthToken
+    }
+
+    func setup() throws -> RemoteDeviceSetup {
+        RemoteDeviceSetup(
+            serverURL: try serverURL(), webAuthToken: try webAuthToken(), user: user, name: name, dataDirectory: dataDirectory,
+            container: container, environment: environment, autoFetchOnPush: !noAutoFetch, subscribeToDatabases: !noSubscribe,
+            freshCache: fresh, pollTimeout: pollTimeout)
+    }
+
+    /// Connects the device and starts it (first sync, long-poll); a problem
+    /// comes out as a ``DeviceCommandError`` with the server's address in it.
+    func connect() async throws -> RemoteWorld {
+        let setup = try setup()
+        do {
+            return try await RemoteWorld.connect(setup)
+        } catch let error as CloudError {
+            throw DeviceCommandError(error.reason)
+        }
+    }
+}
+
+/// A problem starting a device, said as a sentence (no usage text: the options were fine).
+struct DeviceCommandError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
