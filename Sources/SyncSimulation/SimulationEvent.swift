@@ -33,7 +33,7 @@ public struct SimulationEvent: Sendable, Hashable, CustomStringConvertible {
         switch kind {
         case .sync(let event): return who + SimulationEvent.describe(event)
         case .push(let event): return "push: \(event)"
-        case .delivered(let delivery): return who + "push delivered \(delivery)"
+        case .delivered(let delivery): return who + "push \(delivery)"
         case .pushReceived(let notification): return who + "push received \(notification)"
         case .action(let text): return who + text
         case .failed(let action, let error): return who + "\(action) failed: \(error.serverErrorCode) \(error.reason)"
