@@ -215,71 +215,34 @@ struct ScenarioFetcher {
         return (summary, finalTokens)
     }
 
-    /// The engine's way of storing a `changes/zone` batch.
+    /// Stores a `changes/zone` batch exactly as the engine does
+    /// (``DeviceSyncEngine/storeBatch(for:zoneID:scope:token:moreComing:)``).
     /// Returns notes on what it did, for the transcript.
     private func applyZoneBatch(_ answer: ZoneChangesBatch, scope: DatabaseScope, desiredKeys: [String]?) throws -> [String] {
-        let zoneID = answer.zoneID
-        var batch = StoreBatch(scope: scope)
-        var notes: [String] = []
-        let pending = Dictionary(
-            try store.pendingChanges().filter(\.isRecordChange).map { ($0.key, $0) }, uniquingKeysWith: { $1 })
-        var returned = Set<RecordID>()
-        for change in answer.changes {
-            let key = PendingChange.recordKey(change.recordID, scope: scope)
-            switch change {
-            case .changed(let fetched):
-                returned.insert(fetched.recordID)
-                let cached = try store.record(fetched.recordID, in: scope)
-                var serverRecord = fetched
-                if desiredKeys != nil, let cached {
-                    // Only some fields came back: keep the cached values of the others.
-                    var fields = cached.fields
-                    for field in fetched.fields { fields[field.name] = field.value }
-                    serverRecord.fields = fields
-                }
-                switch pending[key] {
-                case nil:
-                    batch.savedRecords.append(serverRecord)
-                case let local? where local.kind == .saveRecord:
-                    // Keep the local edit on top of the newer server record.
-                    var merged = serverRecord
-                    for name in local.changedKeys { merged[name] = cached?[name] }
-                    batch.savedRecords.append(merged)
-                case _?:
-                    break  // deleted locally, deletion not sent yet: keep it deleted
-                }
-            case .deleted(let recordID, _):
-                switch pending[key] {
-                case nil:
-                    batch.deletedRecordIDs.append(recordID)
-                case let local? where local.kind == .saveRecord:
-                    if try store.record(recordID, in: scope)?.recordChangeTag != nil {
-                        batch.pendingRemovals.append(key)
-                        batch.deletedRecordIDs.append(recordID)
-                        notes.append("dropped the pending save of \(recordID.recordName): the record was deleted on the server")
-                    }
-                case _?:
-                    batch.pendingRemovals.append(key)
-                    batch.deletedRecordIDs.append(recordID)
-                }
+        var changes = answer.changes
+        if desiredKeys != nil {
+            // Only some fields came back: keep the cached values of the others.
+            changes = try changes.map { change in
+                guard case .changed(var fetched) = change, let cached = try store.record(fetched.recordID, in: scope) else { return change }
+                var fields = cached.fields
+                for field in fetched.fields { fields[field.name] = field.value }
+                fetched.fields = fields
+                return .changed(fetched)
             }
         }
-        batch.zonesConfirmed.append(zoneID)
-        if !answer.moreComing {
-            batch.zonesFetched.append(zoneID)
-            var vanished: [RecordID] = []
-            for recordID in try store.staleRecordIDs(in: scope, zoneID: zoneID)
-            where !returned.contains(recordID) && pending[PendingChange.recordKey(recordID, scope: scope)] == nil {
-                vanished.append(recordID)
-            }
-            if !vanished.isEmpty {
-                batch.deletedRecordIDs += vanished
-                let names = vanished.map(\.recordName).joined(separator: ", ")
-                notes.append("reconciled: removed \(names), which the full fetch did not return (deleted on the server)")
-            }
-        }
-        batch.zoneTokens = [ZoneTokenChange(zoneID: zoneID, update: .set(answer.serverChangeToken))]
+        var (batch, events) = try device.engine.storeBatch(
+            for: changes, zoneID: answer.zoneID, scope: scope, token: answer.serverChangeToken, moreComing: answer.moreComing)
+        batch.zonesConfirmed.append(answer.zoneID)
         try store.apply(batch)
-        return notes
+        return events.compactMap { event -> String? in
+            switch event {
+            case .pendingChangeDropped(let change, _):
+                "dropped the pending save of \(change.recordName ?? "?"): the record was deleted on the server"
+            case .vanishedRecordsRemoved(_, _, let ids):
+                "reconciled: removed \(ids.map(\.recordName).joined(separator: ", ")), which the full fetch did not return (deleted on the server)"
+            default:
+                nil
+            }
+        }
     }
 }

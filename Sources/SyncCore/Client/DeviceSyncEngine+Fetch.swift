@@ -323,55 +323,8 @@ extension DeviceSyncEngine {
         var events: [SyncEvent] = []
         var batch = StoreBatch(scope: scope)
         do {
-            let pending = Dictionary(
-                try store.pendingChanges().filter(\.isRecordChange).map { ($0.key, $0) }, uniquingKeysWith: { $1 })
-            var returned = Set<RecordID>()
-            for change in changes {
-                let key = PendingChange.recordKey(change.recordID, scope: scope)
-                switch change {
-                case .changed(let serverRecord):
-                    returned.insert(serverRecord.recordID)
-                    switch pending[key] {
-                    case nil:
-                        batch.savedRecords.append(serverRecord)
-                    case let local? where local.kind == .saveRecord:
-                        // Keep the local edit on top of the newer server record.
-                        var merged = serverRecord
-                        let cached = try store.record(serverRecord.recordID, in: scope)
-                        for name in local.changedKeys { merged[name] = cached?[name] }
-                        batch.savedRecords.append(merged)
-                    case _?:
-                        break  // deleted locally, deletion not sent yet: keep it deleted
-                    }
-                case .deleted(let recordID, _):
-                    switch pending[key] {
-                    case nil:
-                        batch.deletedRecordIDs.append(recordID)
-                    case let local? where local.kind == .saveRecord:
-                        if try store.record(recordID, in: scope)?.recordChangeTag != nil {
-                            batch.pendingRemovals.append(key)
-                            batch.deletedRecordIDs.append(recordID)
-                            events.append(.pendingChangeDropped(local, reason: "The record was deleted on the server before this change was sent."))
-                        }
-                    case _?:
-                        batch.pendingRemovals.append(key)
-                        batch.deletedRecordIDs.append(recordID)
-                    }
-                }
-            }
-            if !moreComing {
-                batch.zonesFetched.append(zoneID)
-                var vanished: [RecordID] = []
-                for recordID in try store.staleRecordIDs(in: scope, zoneID: zoneID)
-                where !returned.contains(recordID) && pending[PendingChange.recordKey(recordID, scope: scope)] == nil {
-                    vanished.append(recordID)
-                }
-                if !vanished.isEmpty {
-                    batch.deletedRecordIDs += vanished
-                    events.append(.vanishedRecordsRemoved(scope: scope, zoneID: zoneID, recordIDs: vanished))
-                }
-            }
-            batch.zoneTokens = [ZoneTokenChange(zoneID: zoneID, update: .set(token))]
+            (batch, events) = try storeBatch(
+                for: changes, zoneID: zoneID, scope: scope, token: token, moreComing: moreComing)
             try store.apply(batch)
         } catch {
             state.storeError = error
@@ -387,6 +340,69 @@ extension DeviceSyncEngine {
             operation: Self.zoneOperationName, batchIndex: batchIndex, moreComing: moreComing,
             changeCount: changes.count, time: clock.now())))
         state.batchIndex[zoneID] = batchIndex + 1
+    }
+
+    /// What the engine stores for one `changes/zone` batch, in one
+    /// transaction: the records with pending local changes laid over them, the
+    /// deletions, the reconciliation that ends a refetch from no token, and the
+    /// batch's token. Returned rather than applied, with the events it implies,
+    /// so that anything storing a fetched batch (the scenario runner's own
+    /// fetches too) does exactly what the engine does.
+    public func storeBatch(
+        for changes: [RecordChange], zoneID: RecordZoneID, scope: DatabaseScope, token: ServerChangeToken, moreComing: Bool
+    ) throws -> (StoreBatch, [SyncEvent]) {
+        var events: [SyncEvent] = []
+        var batch = StoreBatch(scope: scope)
+        let pending = Dictionary(
+            try store.pendingChanges().filter(\.isRecordChange).map { ($0.key, $0) }, uniquingKeysWith: { $1 })
+        var returned = Set<RecordID>()
+        for change in changes {
+            let key = PendingChange.recordKey(change.recordID, scope: scope)
+            switch change {
+            case .changed(let serverRecord):
+                returned.insert(serverRecord.recordID)
+                switch pending[key] {
+                case nil:
+                    batch.savedRecords.append(serverRecord)
+                case let local? where local.kind == .saveRecord:
+                    // Keep the local edit on top of the newer server record.
+                    var merged = serverRecord
+                    let cached = try store.record(serverRecord.recordID, in: scope)
+                    for name in local.changedKeys { merged[name] = cached?[name] }
+                    batch.savedRecords.append(merged)
+                case _?:
+                    break  // deleted locally, deletion not sent yet: keep it deleted
+                }
+            case .deleted(let recordID, _):
+                switch pending[key] {
+                case nil:
+                    batch.deletedRecordIDs.append(recordID)
+                case let local? where local.kind == .saveRecord:
+                    if try store.record(recordID, in: scope)?.recordChangeTag != nil {
+                        batch.pendingRemovals.append(key)
+                        batch.deletedRecordIDs.append(recordID)
+                        events.append(.pendingChangeDropped(local, reason: "The record was deleted on the server before this change was sent."))
+                    }
+                case _?:
+                    batch.pendingRemovals.append(key)
+                    batch.deletedRecordIDs.append(recordID)
+                }
+            }
+        }
+        if !moreComing {
+            batch.zonesFetched.append(zoneID)
+            var vanished: [RecordID] = []
+            for recordID in try store.staleRecordIDs(in: scope, zoneID: zoneID)
+            where !returned.contains(recordID) && pending[PendingChange.recordKey(recordID, scope: scope)] == nil {
+                vanished.append(recordID)
+            }
+            if !vanished.isEmpty {
+                batch.deletedRecordIDs += vanished
+                events.append(.vanishedRecordsRemoved(scope: scope, zoneID: zoneID, recordIDs: vanished))
+            }
+        }
+        batch.zoneTokens = [ZoneTokenChange(zoneID: zoneID, update: .set(token))]
+        return (batch, events)
     }
 
     /// Applies a batch, reporting a failure as a store error.
