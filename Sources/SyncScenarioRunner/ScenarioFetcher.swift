@@ -93,62 +93,27 @@ struct ScenarioFetcher {
         return summary.moreComing && limits.fetchAllChanges && summary.batches >= interruptAfter
     }
 
-    /// The engine's way of storing a `changes/database` batch.
+    /// Stores a `changes/database` batch exactly as the engine does
+    /// (``DeviceSyncEngine/storeBatch(forDatabaseChanges:scope:token:moreComing:)``).
     /// Returns notes on what it did, for the transcript.
     private func applyDatabaseBatch(_ answer: DatabaseChangesBatch, scope: DatabaseScope) throws -> [String] {
-        var batch = StoreBatch(scope: scope)
-        let pending = try store.pendingChanges()
-        let purged = Set(try store.purgedZones(in: scope))
-        let known = Set(try store.knownZones(in: scope).map(\.zoneID))
-        var notes: [String] = []
-        var reported = Set<RecordZoneID>()
-        for change in answer.changes {
-            switch change {
-            case .zoneChanged(let zoneID):
-                reported.insert(zoneID)
-                batch.zonesNeedingFetch.append(zoneID)
-                if purged.contains(zoneID) { batch.purgedZonesRemoved.append(zoneID) }
-            case .zoneRemoved(let zoneID, .deleted):
-                reported.insert(zoneID)
-                let count = try store.records(in: scope, zoneID: zoneID).count
-                batch.zoneRemovals.append(ZoneRemoval(zoneID: zoneID))
-                notes.append("zone \(name(zoneID, scope)) deleted: dropped its \(records(count)) and its token")
-            case .zoneRemoved(let zoneID, .purged):
-                reported.insert(zoneID)
-                let count = try store.records(in: scope, zoneID: zoneID).count
-                batch.zoneRemovals.append(ZoneRemoval(zoneID: zoneID))
-                batch.purgedZonesAdded.append(zoneID)
-                notes.append("zone \(name(zoneID, scope)) purged: dropped its \(records(count)); it will not be uploaded again")
-            case .zoneRemoved(let zoneID, .encryptedDataReset):
-                reported.insert(zoneID)
-                let records = try store.records(in: scope, zoneID: zoneID)
-                batch.zoneRemovals.append(ZoneRemoval(zoneID: zoneID, removeRecords: false, removePendingChanges: false))
-                guard known.contains(zoneID) || !records.isEmpty else { continue }
-                let pendingByKey = Dictionary(pending.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
-                for record in records {
-                    var fresh = record
-                    fresh.recordChangeTag = nil
-                    fresh.created = nil
-                    fresh.modified = nil
-                    batch.savedRecords.append(fresh)
-                    let earlier = pendingByKey[PendingChange.recordKey(record.recordID, scope: scope)]?.changedKeys ?? []
-                    batch.pendingUpserts.append(.saveRecord(
-                        record.recordID, recordType: record.recordType, changedKeys: record.fields.names + earlier, scope: scope))
-                }
-                if scope == .private { batch.pendingUpserts.append(.saveZone(zoneID)) }
-                notes.append("zone \(name(zoneID, scope)) lost in an encrypted-data reset: kept its \(self.records(records.count)) and queued them for upload")
-            }
-        }
-        if !answer.moreComing {
-            // The end of a fetch: zones a full refetch did not list are gone.
-            for zone in try store.knownZones(in: scope) where zone.isStale && !reported.contains(zone.zoneID) {
-                batch.zoneRemovals.append(ZoneRemoval(zoneID: zone.zoneID))
-                notes.append("zone \(name(zone.zoneID, scope)) is no longer on the server: dropped it")
-            }
-        }
-        batch.databaseToken = .set(answer.serverChangeToken)
+        let (batch, events) = try device.engine.storeBatch(
+            forDatabaseChanges: answer.changes, scope: scope, token: answer.serverChangeToken, moreComing: answer.moreComing)
         try store.apply(batch)
-        return notes
+        return events.compactMap { event -> String? in
+            switch event {
+            case .zoneDeleted(_, let zoneID, .missingFromRefetch, _, _):
+                "zone \(name(zoneID, scope)) is no longer on the server: dropped it"
+            case .zoneDeleted(_, let zoneID, _, let count, _):
+                "zone \(name(zoneID, scope)) deleted: dropped its \(records(count)) and its token"
+            case .zonePurged(_, let zoneID, let count, _):
+                "zone \(name(zoneID, scope)) purged: dropped its \(records(count)); it will not be uploaded again"
+            case .zoneEncryptedDataReset(_, let zoneID, let count):
+                "zone \(name(zoneID, scope)) lost in an encrypted-data reset: kept its \(records(count)) and queued them for upload"
+            default:
+                nil
+            }
+        }
     }
 
     // MARK: Zone changes

@@ -153,63 +153,8 @@ extension DeviceSyncEngine {
         state.changes = []
         var events: [SyncEvent] = []
         do {
-            var batch = StoreBatch(scope: scope)
-            let pending = try store.pendingChanges()
-            let purged = Set(try store.purgedZones(in: scope))
-            let known = Set(try store.knownZones(in: scope).map(\.zoneID))
-            func pendingCount(_ zoneID: RecordZoneID) -> Int {
-                pending.count { $0.scope == scope && $0.zoneID == zoneID }
-            }
-            var reported = Set<RecordZoneID>()
-            for change in changes {
-                reported.insert(change.zoneID)
-                switch change {
-                case .zoneChanged(let zoneID):
-                    batch.zonesNeedingFetch.append(zoneID)
-                    if purged.contains(zoneID) { batch.purgedZonesRemoved.append(zoneID) }
-                case .zoneRemoved(let zoneID, .deleted):
-                    let count = try store.records(in: scope, zoneID: zoneID).count
-                    batch.zoneRemovals.append(ZoneRemoval(zoneID: zoneID))
-                    events.append(.zoneDeleted(scope: scope, zoneID: zoneID, reason: .deleted, recordsRemoved: count, pendingChangesDropped: pendingCount(zoneID)))
-                case .zoneRemoved(let zoneID, .purged):
-                    let count = try store.records(in: scope, zoneID: zoneID).count
-                    batch.zoneRemovals.append(ZoneRemoval(zoneID: zoneID))
-                    batch.purgedZonesAdded.append(zoneID)
-                    events.append(.zonePurged(scope: scope, zoneID: zoneID, recordsRemoved: count, pendingChangesDropped: pendingCount(zoneID)))
-                case .zoneRemoved(let zoneID, .encryptedDataReset):
-                    // The server lost the zone; the device still has the data: forget the
-                    // zone's token and the records' change tags, and queue everything again.
-                    // A zone this device never had (or deleted itself) is not created again.
-                    let records = try store.records(in: scope, zoneID: zoneID)
-                    batch.zoneRemovals.append(ZoneRemoval(zoneID: zoneID, removeRecords: false, removePendingChanges: false))
-                    guard known.contains(zoneID) || !records.isEmpty else { continue }
-                    let pendingByKey = Dictionary(pending.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
-                    for record in records {
-                        var fresh = record
-                        fresh.recordChangeTag = nil
-                        fresh.created = nil
-                        fresh.modified = nil
-                        batch.savedRecords.append(fresh)
-                        let key = PendingChange.recordKey(record.recordID, scope: scope)
-                        let earlier = pendingByKey[key]?.changedKeys ?? []
-                        batch.pendingUpserts.append(.saveRecord(
-                            record.recordID, recordType: record.recordType, changedKeys: record.fields.names + earlier, scope: scope))
-                    }
-                    if scope == .private { batch.pendingUpserts.append(.saveZone(zoneID)) }
-                    events.append(.zoneEncryptedDataReset(scope: scope, zoneID: zoneID, recordsQueuedForUpload: records.count))
-                }
-            }
-            if !moreComing {
-                // The end of a fetch: zones a full refetch did not list are gone.
-                for zone in try store.knownZones(in: scope) where zone.isStale && !reported.contains(zone.zoneID) {
-                    let count = try store.records(in: scope, zoneID: zone.zoneID).count
-                    batch.zoneRemovals.append(ZoneRemoval(zoneID: zone.zoneID))
-                    events.append(.zoneDeleted(
-                        scope: scope, zoneID: zone.zoneID, reason: .missingFromRefetch, recordsRemoved: count,
-                        pendingChangesDropped: pendingCount(zone.zoneID)))
-                }
-            }
-            batch.databaseToken = .set(token)
+            let batch: StoreBatch
+            (batch, events) = try storeBatch(forDatabaseChanges: changes, scope: scope, token: token, moreComing: moreComing)
             try store.apply(batch)
         } catch {
             state.storeError = error
@@ -340,6 +285,76 @@ extension DeviceSyncEngine {
             operation: Self.zoneOperationName, batchIndex: batchIndex, moreComing: moreComing,
             changeCount: changes.count, time: clock.now())))
         state.batchIndex[zoneID] = batchIndex + 1
+    }
+
+    /// What the engine stores for one `changes/database` batch, in one
+    /// transaction: changed zones marked for fetching, removed zones handled by
+    /// reason (deleted, purged, encrypted-data reset: re-queued for upload),
+    /// zones a full refetch no longer lists dropped, and the batch's token.
+    /// Returned rather than applied, with the events it implies, so anything
+    /// storing a fetched batch does exactly what the engine does.
+    public func storeBatch(
+        forDatabaseChanges changes: [DatabaseChange], scope: DatabaseScope, token: ServerChangeToken, moreComing: Bool
+    ) throws -> (StoreBatch, [SyncEvent]) {
+        var events: [SyncEvent] = []
+        var batch = StoreBatch(scope: scope)
+        let pending = try store.pendingChanges()
+        let purged = Set(try store.purgedZones(in: scope))
+        let known = Set(try store.knownZones(in: scope).map(\.zoneID))
+        func pendingCount(_ zoneID: RecordZoneID) -> Int {
+            pending.count { $0.scope == scope && $0.zoneID == zoneID }
+        }
+        var reported = Set<RecordZoneID>()
+        for change in changes {
+            reported.insert(change.zoneID)
+            switch change {
+            case .zoneChanged(let zoneID):
+                batch.zonesNeedingFetch.append(zoneID)
+                if purged.contains(zoneID) { batch.purgedZonesRemoved.append(zoneID) }
+            case .zoneRemoved(let zoneID, .deleted):
+                let count = try store.records(in: scope, zoneID: zoneID).count
+                batch.zoneRemovals.append(ZoneRemoval(zoneID: zoneID))
+                events.append(.zoneDeleted(scope: scope, zoneID: zoneID, reason: .deleted, recordsRemoved: count, pendingChangesDropped: pendingCount(zoneID)))
+            case .zoneRemoved(let zoneID, .purged):
+                let count = try store.records(in: scope, zoneID: zoneID).count
+                batch.zoneRemovals.append(ZoneRemoval(zoneID: zoneID))
+                batch.purgedZonesAdded.append(zoneID)
+                events.append(.zonePurged(scope: scope, zoneID: zoneID, recordsRemoved: count, pendingChangesDropped: pendingCount(zoneID)))
+            case .zoneRemoved(let zoneID, .encryptedDataReset):
+                // The server lost the zone; the device still has the data: forget the
+                // zone's token and the records' change tags, and queue everything again.
+                // A zone this device never had (or deleted itself) is not created again.
+                let records = try store.records(in: scope, zoneID: zoneID)
+                batch.zoneRemovals.append(ZoneRemoval(zoneID: zoneID, removeRecords: false, removePendingChanges: false))
+                guard known.contains(zoneID) || !records.isEmpty else { continue }
+                let pendingByKey = Dictionary(pending.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
+                for record in records {
+                    var fresh = record
+                    fresh.recordChangeTag = nil
+                    fresh.created = nil
+                    fresh.modified = nil
+                    batch.savedRecords.append(fresh)
+                    let key = PendingChange.recordKey(record.recordID, scope: scope)
+                    let earlier = pendingByKey[key]?.changedKeys ?? []
+                    batch.pendingUpserts.append(.saveRecord(
+                        record.recordID, recordType: record.recordType, changedKeys: record.fields.names + earlier, scope: scope))
+                }
+                if scope == .private { batch.pendingUpserts.append(.saveZone(zoneID)) }
+                events.append(.zoneEncryptedDataReset(scope: scope, zoneID: zoneID, recordsQueuedForUpload: records.count))
+            }
+        }
+        if !moreComing {
+            // The end of a fetch: zones a full refetch did not list are gone.
+            for zone in try store.knownZones(in: scope) where zone.isStale && !reported.contains(zone.zoneID) {
+                let count = try store.records(in: scope, zoneID: zone.zoneID).count
+                batch.zoneRemovals.append(ZoneRemoval(zoneID: zone.zoneID))
+                events.append(.zoneDeleted(
+                    scope: scope, zoneID: zone.zoneID, reason: .missingFromRefetch, recordsRemoved: count,
+                    pendingChangesDropped: pendingCount(zone.zoneID)))
+            }
+        }
+        batch.databaseToken = .set(token)
+        return (batch, events)
     }
 
     /// What the engine stores for one `changes/zone` batch, in one
