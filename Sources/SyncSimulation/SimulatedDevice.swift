@@ -50,17 +50,6 @@ public final class SimulatedDevice {
     /// The most recent error an action or a sync step ran into.
     public private(set) var lastError: CloudError?
 
-    /// The in-process connection, unwrapped, for code that talks to the
-    /// simulated server directly. Only devices of a ``Simulation`` have one:
-    /// code that may see a device on a real server uses ``connection`` (or
-    /// ``inProcessService``) instead.
-    public var service: InProcessCloudService {
-        guard let inProcessService else {
-            preconditionFailure("Device '\(name)' talks to a real server over HTTP: it has no in-process service; use `connection`.")
-        }
-        return inProcessService
-    }
-
     /// A device over any connection.
     /// - Parameters:
     ///   - connection: what its engine talks to (already wrapped, if it is to be observed).

@@ -60,7 +60,7 @@ struct InspectorBenchmarkSuite {
                     recordID: RecordID(recordName: "r\(100_000_000 + i)", zoneID: zone), recordType: "Item",
                     fields: ["title": .string("Item \(i)"), "group": .string("g\(i % 13)")]))
             }
-            for result in try await iPhone.service.modifyRecords(in: .private, zoneID: zone, operations: operations) {
+            for result in try await iPhone.connection.modifyRecords(in: .private, zoneID: zone, operations: operations) {
                 if case .failure(let error) = result { throw BenchmarkError("saving records: \(error)") }
             }
             next += count
