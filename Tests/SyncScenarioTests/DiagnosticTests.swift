@@ -299,7 +299,7 @@ struct DiagnosticTests {
               - send: Mac
               - expect: {lastSend: {saved: []}}
             """) == [
-            "lesson.yaml:4:14: error: lastSend checks a send, but no send, sync or burst step comes before it; add a send or sync step before this check",
+            "lesson.yaml:4:14: error: lastSend checks a send, but no send, sync, burst or modifyRecords step comes before it; add a send or sync step before this check",
         ])
     }
 
