@@ -49,7 +49,7 @@ public struct InspectorLayout: Hashable, Sendable {
             let lessonHeight = min(16, max(8, gridHeight * 2 / 5))
             gridHeight -= lessonHeight
             // The event log stays visible in lessons, to the right of the narrative.
-            let eventsWidth = width >= 100 ? width * 2 / 5 : (width >= 72 ? width * 3 / 10 : 0)
+            let eventsWidth = width >= 72 ? width * 2 / 5 : 0
             lesson = Rect(x: 0, y: gridTop + gridHeight, width: width - eventsWidth, height: lessonHeight)
             if eventsWidth > 0 {
                 events = Rect(x: width - eventsWidth, y: gridTop + gridHeight, width: eventsWidth, height: lessonHeight)

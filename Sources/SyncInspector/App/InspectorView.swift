@@ -481,7 +481,7 @@ public struct InspectorView: Sendable {
     // MARK: Events
 
     private func drawEvents(_ state: InspectorState, into buffer: inout CellBuffer, area: Rect) {
-        let title = area.width >= 50 ? "What happened (all devices, newest last)" : "Events (newest last)"
+        let title = area.width >= 50 ? "What happened (all devices, newest last)" : "Events"
         let inner = Panel(title: title, focused: false, theme: theme).render(into: &buffer, area: area)
         guard !inner.isEmpty else { return }
         let events = state.snapshot.events.suffix(inner.height)
@@ -491,8 +491,10 @@ public struct InspectorView: Sendable {
             case .action: theme.normal
             default: theme.muted
             }
+            // A narrow pane (beside a lesson) leaves the time out: the words matter more.
+            let text = inner.width >= 40 ? "\(Format.clock(event.time)) \(event)" : "\(event)"
             buffer.write(
-                TextWidth.truncate("\(Format.clock(event.time)) \(event)", to: inner.width),
+                TextWidth.truncate(text, to: inner.width),
                 x: inner.x, y: inner.y + line, style: style, clip: inner)
         }
     }

@@ -85,6 +85,9 @@ public final class LessonSession {
                 let firstLine = text.split(separator: "\n").first.map(String.init) ?? text
                 return "say: " + firstLine
             }
+            if case .expect = step.kind {
+                return "expect \(step.kind.name)" + (Self.device(of: step.kind).map { " (\($0))" } ?? "") + ", line \(step.location.line)"
+            }
             return "\(step.kind.name): \(runner.summary(of: step.kind))"
         }
     }()

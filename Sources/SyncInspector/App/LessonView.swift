@@ -42,7 +42,8 @@ extension InspectorView {
             let marker = index == lesson.stepsRun - 1 ? "▶" : (index < lesson.stepsRun ? "✓" : " ")
             let failed = lesson.checks.contains { $0.stepIndex == index && $0.failure != nil }
             let number = String(index + 1)
-            let text = "\(marker) \(String(repeating: " ", count: max(0, 3 - number.count)))\(number)  \(lesson.outline[index])"
+            let pointer = index == selection ? "›" : " "
+            let text = "\(marker)\(pointer)\(String(repeating: " ", count: max(0, 3 - number.count)))\(number)  \(lesson.outline[index])"
             var style = failed ? theme.error : (index < lesson.stepsRun ? theme.normal : theme.muted)
             if index == selection { style = theme.selection }
             let row = Rect(x: content.x, y: content.y + offset, width: content.width, height: 1)
