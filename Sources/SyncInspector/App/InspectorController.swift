@@ -912,7 +912,7 @@ public final class InspectorController {
                 drawNow = true
             }
             if repaintRequested {
-                (backend as? NcursesBackend)?.invalidate()
+                (backend as? any RepaintableBackend)?.invalidate()
                 repaintRequested = false
                 drawNow = true
             }
