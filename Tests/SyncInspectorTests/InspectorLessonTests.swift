@@ -43,7 +43,7 @@ struct InspectorLessonTests {
     @Test func theLessonPaneTellsTheStoryAndEnterRunsEachStep() async throws {
         let inspector = try makeLesson()
         var pane = try lessonPane(inspector).joined(separator: "\n")
-        #expect(pane.contains("Lesson · A tiny lesson · step 0 of 8"), "\(pane)")
+        #expect(pane.contains("Lesson · step 0 of 8 · A tiny lesson"), "\(pane)")
         #expect(pane.contains("The Mac fetches what the iPhone saved."))
         #expect(pane.contains("Enter: narrative"))
 

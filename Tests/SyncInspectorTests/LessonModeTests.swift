@@ -134,14 +134,14 @@ struct LessonModeTests {
     @Test func onlyOnePaneIsDrawnFocusedAndEnterNeedsTheLessonPane() async throws {
         let inspector = try makeLesson()
         #expect(focusedPanes(inspector) == 1)
-        #expect(inspector.lines[inspector.state.layout.lesson!.y].hasPrefix("╔═ Lesson · A tiny lesson"))
+        #expect(inspector.lines[inspector.state.layout.lesson!.y].hasPrefix("╔═ Lesson · step 0 of 8 · A tiny lesson"))
         await inspector.press(.tab)
         #expect(focusedPanes(inspector) == 1)
         #expect(inspector.lines[1].hasPrefix("╔═ Zones seen by"), "\(inspector.lines[1])")
         await inspector.press(.enter)
         #expect(inspector.state.snapshot.lesson?.stepsRun == 0)
         let lessonTop = inspector.lines[inspector.state.layout.lesson!.y]
-        #expect(lessonTop.hasPrefix("┌─ Lesson · A tiny lesson"))
+        #expect(lessonTop.hasPrefix("┌─ Lesson · step 0 of 8 · A tiny lesson"))
         #expect(inspector.lines.joined(separator: "\n").contains("Tab to this pane, then Enter: narrative"))
         await inspector.press(.backTab, .backTab)  // records (Enter opened the zone), zones, then the lesson pane
         await inspector.press(.enter)

@@ -502,7 +502,7 @@ public struct InspectorView: Sendable {
     // MARK: Lesson
 
     private func drawLesson(_ lesson: LessonStatus, focused: Bool, into buffer: inout CellBuffer, area: Rect) {
-        let title = "Lesson · \(lesson.title) · step \(lesson.stepsRun) of \(lesson.stepCount)"
+        let title = "Lesson · step \(lesson.stepsRun) of \(lesson.stepCount) · \(lesson.title)"
         let inner = Panel(title: title, focused: focused, theme: theme).render(into: &buffer, area: area)
         guard !inner.isEmpty else { return }
         let footer: (String, Style) = lesson.nextStep.map {

@@ -84,7 +84,7 @@ struct LessonCommand: AsyncParsableCommand {
     var record: String?
 
     func run() async throws {
-        try InspectorLauncher.requireTerminal(hint: "try `syncscope run \(name)` for the headless version (`--cast FILE` records it)")
+        try InspectorLauncher.requireTerminal(hint: "try `syncscope run \(name)` for the headless version")
         let scenario: Scenario
         do {
             scenario = try ScenarioLocator.load(name)
