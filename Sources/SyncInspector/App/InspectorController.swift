@@ -622,7 +622,7 @@ public final class InspectorController {
         case .lessonNext:
             guard let lesson else { break }
             guard !lesson.isFinished else {
-                say("The lesson is over: b starts it again, q quits.")
+                say("The lesson is over: b starts it again, t jumps to a step, q quits.")
                 break
             }
             let index = lesson.stepsRun

@@ -4,7 +4,11 @@ import SyncScenarioRunner
 import SyncSimulation
 
 /// A lesson played step by step in the inspector: Enter runs the next step,
-/// the panes show the world it changes, `b` starts again.
+/// the panes show the world it changes, `b` starts again, and
+/// ``goTo(stepsRun:)`` steps back or jumps by rebuilding the world and
+/// replaying the steps before (runs are deterministic). It keeps what the
+/// lesson-mode screen needs: the checks so far, the device and the panes
+/// the latest step touched, the outline.
 public final class LessonSession {
     public let scenario: Scenario
     public private(set) var runner: ScenarioRunner
