@@ -32,7 +32,7 @@ public enum WireJSON {
     /// Decodes a wire dictionary; bad JSON or a missing or mistyped key is an
     /// `invalidArguments` error whose reason names the key path.
     ///
-    /// The text is parsed once by ``JSONParser`` (strict JSON, at most 512
+    /// The text is parsed once by `JSONParser` (strict JSON, at most 512
     /// levels deep, numbers that fit a Swift number) and decoded from that tree,
     /// so a ``JSONValue`` inside is read as it is, never guessed.
     public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(CloudError) -> T {
