@@ -21,7 +21,7 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
     /// never comes here: its decoder hands over the parsed value as it is.
     public init(from decoder: any Decoder) throws {
         if let nodeDecoder = decoder as? JSONNodeDecoding {
-            self = nodeDecoder.node.jsonValue
+            self = try nodeDecoder.unbox(JSONValue.self)
             return
         }
         if let object = try? decoder.container(keyedBy: AnyCodingKey.self) {

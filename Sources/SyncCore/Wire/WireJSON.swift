@@ -32,9 +32,10 @@ public enum WireJSON {
     /// Decodes a wire dictionary; bad JSON or a missing or mistyped key is an
     /// `invalidArguments` error whose reason names the key path.
     ///
-    /// The text is parsed once by `JSONParser` (strict JSON, at most 512
-    /// levels deep, numbers that fit a Swift number) and decoded from that tree,
-    /// so a ``JSONValue`` inside is read as it is, never guessed.
+    /// The text is parsed once (strict JSON, at most 512 levels deep) and
+    /// decoded from that tree, so a ``JSONValue`` inside is read as it is,
+    /// never guessed. A number no Swift number holds (`1e400`, `2^64` where an
+    /// `Int64` belongs) is named, with its key path, as out of range.
     public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(CloudError) -> T {
         let node: JSONNode
         do {
@@ -46,8 +47,10 @@ public enum WireJSON {
             return try JSONNodeDecoder.decode(type, from: node)
         } catch let error as DecodingError {
             throw CloudError(.invalidArguments, "The request body is not valid: \(describe(error)).")
+        } catch let error as CloudError {
+            throw error
         } catch {
-            throw CloudError(.invalidArguments, "The request body is not valid JSON: \(error).")
+            throw CloudError(.invalidArguments, "The request body is not valid.")
         }
     }
 
@@ -79,10 +82,17 @@ public enum WireJSON {
         case .valueNotFound(let type, let context):
             return "\(path(context.codingPath)) is null but should be \(typeName(type))"
         case .dataCorrupted(let context):
-            if context.codingPath.isEmpty { return "the text is not JSON (\(context.debugDescription))" }
-            return "\(path(context.codingPath)) is not valid (\(context.debugDescription))"
+            let detail = plain(context)
+            if let number = outOfRangeNumber(context) {
+                let at = context.codingPath.isEmpty ? "" : " at \(path(context.codingPath))"
+                return "the number \(number)\(at) is out of range (integers must fit in 64 bits, decimals in a double)"
+            }
+            if context.codingPath.isEmpty {
+                return "the text is not JSON\(detail.flatMap { $0.contains("not valid JSON") ? nil : " (\($0))" } ?? "")"
+            }
+            return "\(path(context.codingPath)) is not valid\(detail.map { " (\($0))" } ?? "")"
         @unknown default:
-            return "\(error)"
+            return "it does not have the expected shape"
         }
     }
 
@@ -103,7 +113,29 @@ public enum WireJSON {
         case is Double.Type, is Float.Type: "a number"
         case is [Any].Type: "a list"
         default:
-            String(describing: type).hasPrefix("Array") ? "a list" : "an object (\(type))"
+            String(describing: type).hasPrefix("Array") ? "a list" : "an object"
         }
+    }
+
+    /// The number a decoder could not hold (`2^64`, `1e400`), if that is what went wrong.
+    private static func outOfRangeNumber(_ context: DecodingError.Context) -> String? {
+        let texts = [context.debugDescription, context.underlyingError.map { "\($0)" } ?? ""]
+        for text in texts {
+            guard text.contains("not representable") || text.contains("out of range") || text.contains("does not fit") else { continue }
+            if let range = text.range(of: #"[Nn]umber -?[0-9][0-9.eE+\-]*"#, options: .regularExpression) {
+                return String(text[range].dropFirst(7).prefix(40))
+            }
+            return "given"
+        }
+        return nil
+    }
+
+    /// The decoder's own words, when they name no types of the program.
+    private static func plain(_ context: DecodingError.Context) -> String? {
+        let text = context.debugDescription.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.isEmpty, !text.contains("Swift"), !text.contains("<"), !text.contains("Optional("), !text.contains("Dictionary"),
+              !text.contains("Array"), !text.contains("Foundation"), !text.contains("Error Domain")
+        else { return nil }
+        return text.hasSuffix(".") ? String(text.dropLast()) : text
     }
 }

@@ -39,6 +39,9 @@ struct ClientOptions: ParsableArguments {
     @Option(help: "Device ID sent as X-SyncScope-Device (the server does not push a device its own changes). Default: none.")
     var device: String?
 
+    @Option(name: .customLong("admin-token"), help: "The server admin token, for export, import and reset (default: from admin.json in --data).")
+    var adminToken: String?
+
     func validate() throws {
         _ = try serverURL()
     }
@@ -57,6 +60,25 @@ struct ClientOptions: ParsableArguments {
         return HTTPCloudService(
             baseURL: url, webAuthToken: try webAuthToken(), userRecordName: user, deviceID: device, container: container,
             environment: environment)
+    }
+
+    /// A connection signed in with the server admin token (whole-server calls).
+    func adminService() throws -> HTTPCloudService {
+        HTTPCloudService(
+            baseURL: try serverURL(), webAuthToken: try serverAdminToken(), userRecordName: "(server admin)", container: container,
+            environment: environment)
+    }
+
+    func serverAdminToken() throws -> String {
+        if let adminToken { return adminToken }
+        let directory = data.map { URL(fileURLWithPath: $0) } ?? ServeOptions.defaultDataDirectory
+        let file = directory.appendingPathComponent("admin.json")
+        struct Admin: Decodable { var adminToken: String }
+        guard let data = try? Data(contentsOf: file), let admin = try? JSONDecoder().decode(Admin.self, from: data) else {
+            throw ClientFailure(
+                "No --admin-token given and \(file.path) cannot be read. Export, import and reset act on every user, so they need the server admin token: pass --admin-token (syncscope serve prints it), or --data with the server's data folder.")
+        }
+        return admin.adminToken
     }
 
     func webAuthToken() throws -> String {
@@ -376,13 +398,13 @@ struct ClientShare: AsyncParsableCommand {
 }
 
 struct ClientExport: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "export", abstract: "Print (or save) the server's whole state as JSON.")
+    static let configuration = CommandConfiguration(commandName: "export", abstract: "Print (or save) the server's whole state as JSON, without web auth tokens (needs the server admin token).")
     @OptionGroup var options: ClientOptions
     @Option(help: "Write to this file instead of printing.") var output: String?
 
     func run() async throws {
         try await clientRun {
-            let data = try await options.service().exportServerState()
+            let data = try await options.adminService().exportServerState()
             if let output {
                 do { try data.write(to: URL(fileURLWithPath: output)) } catch {
                     throw ClientFailure("Cannot write \(output): \((error as NSError).localizedDescription)")
@@ -397,7 +419,7 @@ struct ClientExport: AsyncParsableCommand {
 
 struct ClientImport: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "import", abstract: "Replace the server's whole state with an exported file (every token issued before expires).")
+        commandName: "import", abstract: "Replace the server's whole state with an exported file (every change token issued before expires; users keep their web auth tokens; needs the server admin token).")
     @OptionGroup var options: ClientOptions
     @Argument(help: "A file written by `client export`.") var file: String
 
@@ -405,7 +427,7 @@ struct ClientImport: AsyncParsableCommand {
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: file)) } catch { throw ClientFailure("Cannot read \(file): \(error.localizedDescription)") }
         try await clientRun {
-            try await options.service().importServerState(data)
+            try await options.adminService().importServerState(data)
             print("imported \(file)")
         }
     }
@@ -413,12 +435,12 @@ struct ClientImport: AsyncParsableCommand {
 
 struct ClientReset: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "reset", abstract: "Empty the server (users stay; every token issued before expires).")
+        commandName: "reset", abstract: "Empty the server (users stay; every change token issued before expires; needs the server admin token).")
     @OptionGroup var options: ClientOptions
 
     func run() async throws {
         try await clientRun {
-            try await options.service().resetServer()
+            try await options.adminService().resetServer()
             print("the server is empty")
         }
     }
