@@ -15,13 +15,26 @@ public struct APICall: Sendable, Hashable {
     public var user: String?
     /// `X-SyncScope-Device`.
     public var deviceID: String?
+    /// The URL's query parameters that shape an answer without changing
+    /// state, such as `getCurrentSyncToken=true`. Not journaled: a replay
+    /// needs only what changed the state.
+    public var parameters: [String: String]
 
-    public init(method: String, path: String, body: Data = Data(), user: String? = nil, deviceID: String? = nil) {
+    public init(
+        method: String, path: String, body: Data = Data(), user: String? = nil, deviceID: String? = nil, parameters: [String: String] = [:]
+    ) {
         self.method = method
         self.path = path
         self.body = body
         self.user = user
         self.deviceID = deviceID
+        self.parameters = parameters
+    }
+
+    /// A query parameter read as a flag: `true`, `True`, `1` or `yes` (any case).
+    public func flag(_ name: String) -> Bool {
+        guard let text = parameters[name]?.lowercased() else { return false }
+        return text == "true" || text == "1" || text == "yes"
     }
 }
 

@@ -5,8 +5,8 @@ import HTTPTypes
 import NIOCore
 import SyncCore
 
-/// `syncscope serve`: the HTTP API of /work/shared/spec/http-api.md over a
-/// ``ServerHost``, with Hummingbird.
+/// `syncscope serve`: CloudKit Web Services over HTTP (see
+/// <doc:WebServicesAPI>) on a ``ServerHost``, with Hummingbird.
 public struct SyncScopeHTTPServer: Sendable {
     public let host: ServerHost
     let logger: Logger
@@ -71,7 +71,9 @@ struct APIResponder: HTTPResponder {
                 answer = .notFound("There is no '\(path)'.")
             } else {
                 let body = try await readBody(request)
-                answer = host.perform(APICall(method: method, path: path, body: body, user: user, deviceID: device))
+                var parameters: [String: String] = [:]
+                for (key, value) in request.uri.queryParameters { parameters[String(key)] = String(value) }
+                answer = host.perform(APICall(method: method, path: path, body: body, user: user, deviceID: device, parameters: parameters))
                 tokenIn = answer.tokenIn
                 tokenOut = answer.tokenOut
             }

@@ -31,6 +31,7 @@ struct HTTPBenchmarkSuite {
         let (savesPerSecond, latencies) = try await measureSaves(zone: zone)
         let changesPerSecond = try await measureZoneChanges(zone: zone)
         let push = try await measurePushLatency(zone: zone)
+        let queries = try await measureQueries(zone: zone)
         _ = try? await service().modifyRecordZones(in: .private, saving: [], deleting: [zone])
 
         var results = BenchmarkResults()
@@ -39,6 +40,8 @@ struct HTTPBenchmarkSuite {
             BenchmarkFigure(key: "http_save_p50_ms", label: "  save latency p50", value: Self.percentile(latencies, 0.50), unit: "ms", goal: nil),
             BenchmarkFigure(key: "http_save_p99_ms", label: "  save latency p99", value: Self.percentile(latencies, 0.99), unit: "ms", goal: nil),
             BenchmarkFigure(key: "http_zone_changes_records_per_s", label: "changes/zone over HTTP, from no token", value: changesPerSecond, unit: "rec/s", goal: nil),
+            BenchmarkFigure(key: "http_query_per_s", label: "records/query over HTTP (100 records a page), \(clients) clients", value: queries.queriesPerSecond, unit: "queries/s", goal: nil),
+            BenchmarkFigure(key: "http_query_p50_ms", label: "  query latency p50", value: queries.p50Ms, unit: "ms", goal: nil),
             BenchmarkFigure(key: "push_latency_p50_ms", label: "push: save sent → long-poll answered, p50", value: push, unit: "ms", goal: .atMost(5)),
         ]
         return results
