@@ -186,4 +186,49 @@ import Testing
         #expect((found.first?["fields"] as? [String: Any])?.isEmpty == true, "\(after.text)")
         #expect(found.last?["recordName"] as? String == "Reminder/1")
     }
+
+    @Test func assetsUploadThroughServedURLsSurviveARestartAndTravelWithExports() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("assets-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bytes = Data((0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let (downloadPath, export): (String, Data) = try {
+            let host = try ServerHost(options: ServeOptions(dataDirectory: directory, coalescingWindow: 0, seed: 5, quiet: true))
+            setUp(host)
+            let tokens = call(host, "assets/upload", #"{"zoneID":{"zoneName":"Notes"},"tokens":[{"recordName":"n1","recordType":"Note","fieldName":"photo"}]}"#)
+            #expect(tokens.status == 200, "\(tokens.text)")
+            let url = try #require((tokens.json["tokens"] as? [[String: Any]])?.first?["url"] as? String)
+            let uploadPath = try #require(URL(string: url)?.path)
+            #expect(uploadPath == "/assets/1/\(container)/development/upload")
+            let uploaded = host.perform(APICall(method: "POST", path: uploadPath, body: bytes))
+            #expect(uploaded.status == 200)
+            let receipt = try #require((try JSONSerialization.jsonObject(with: uploaded.body) as? [String: Any])?["singleFile"] as? [String: Any])
+            #expect(receipt["size"] as? Int == bytes.count)
+            #expect(receipt["receipt"] is String)
+            let receiptJSON = String(decoding: try JSONSerialization.data(withJSONObject: receipt), as: UTF8.self)
+            let saved = call(host, "records/modify", #"{"zoneID":{"zoneName":"Notes"},"operations":[{"operationType":"forceUpdate","record":{"recordName":"n1","fields":{"photo":{"type":"ASSET","value":\#(receiptJSON)}}}}]}"#)
+            #expect(saved.status == 200, "\(saved.text)")
+            let looked = call(host, "records/lookup", #"{"zoneID":{"zoneName":"Notes"},"records":[{"recordName":"n1"}]}"#)
+            let photo = ((looked.json["records"] as? [[String: Any]])?.first?["fields"] as? [String: Any])?["photo"] as? [String: Any]
+            let value = try #require(photo?["value"] as? [String: Any])
+            #expect(value["size"] as? Int == bytes.count)
+            #expect(value["fileChecksum"] as? String == receipt["fileChecksum"] as? String)
+            let download = try #require(value["downloadURL"] as? String)
+            let path = try #require(URL(string: download)?.path)
+            #expect(path.hasPrefix("/assets/1/\(container)/development/download/"))
+            #expect(host.perform(APICall(method: "GET", path: path)).body == bytes)
+            let export = host.perform(APICall(method: "POST", path: "/admin/1/\(container)/development/export", body: Data("{}".utf8), user: "alice")).body
+            return (path, export)
+        }()
+        // The journal kept the file: a host reopened on the folder serves it.
+        let reopened = try ServerHost(options: ServeOptions(dataDirectory: directory, coalescingWindow: 0, seed: 5, quiet: true))
+        #expect(reopened.perform(APICall(method: "GET", path: downloadPath)).body == bytes)
+        // An export carries it into another server.
+        let other = try host()
+        #expect(other.perform(APICall(method: "GET", path: downloadPath)).status == 404)
+        #expect(other.perform(APICall(method: "POST", path: "/admin/1/\(container)/development/import", body: export, user: "alice")).status == 200)
+        #expect(other.perform(APICall(method: "GET", path: downloadPath)).body == bytes)
+        // Without tokens: a BAD_REQUEST that says what to send.
+        let empty = call(other, "assets/upload", #"{"tokens":[]}"#)
+        #expect(empty.status == 400 && (empty.json["reason"] as? String)?.contains("tokens") == true)
+    }
 }
