@@ -216,7 +216,7 @@ import Testing
             let path = try #require(URL(string: download)?.path)
             #expect(path.hasPrefix("/assets/1/\(container)/development/download/"))
             #expect(host.perform(APICall(method: "GET", path: path)).body == bytes)
-            let export = host.perform(APICall(method: "POST", path: "/admin/1/\(container)/development/export", body: Data("{}".utf8), user: "alice")).body
+            let export = host.perform(APICall(method: "POST", path: "/admin/1/\(container)/development/export", body: Data("{}".utf8), isServerAdmin: true)).body
             return (path, export)
         }()
         // The journal kept the file: a host reopened on the folder serves it.
@@ -225,7 +225,7 @@ import Testing
         // An export carries it into another server.
         let other = try host()
         #expect(other.perform(APICall(method: "GET", path: downloadPath)).status == 404)
-        #expect(other.perform(APICall(method: "POST", path: "/admin/1/\(container)/development/import", body: export, user: "alice")).status == 200)
+        #expect(other.perform(APICall(method: "POST", path: "/admin/1/\(container)/development/import", body: export, isServerAdmin: true)).status == 200)
         #expect(other.perform(APICall(method: "GET", path: downloadPath)).body == bytes)
         // Without tokens: a BAD_REQUEST that says what to send.
         let empty = call(other, "assets/upload", #"{"tokens":[]}"#)
