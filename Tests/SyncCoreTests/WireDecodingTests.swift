@@ -66,8 +66,9 @@ private struct Nested: Codable, Equatable {
         #expect(reason(Nested.self, #"{"tags": [], "children": []}"#)?.contains("the key 'name' is missing") == true)
         #expect(reason(Nested.self, #"{"name": "r", "tags": [], "children": [{"name": 3, "tags": [], "children": []}]}"#)?.contains("'children[0].name' should be a string") == true)
         #expect(reason(Nested.self, #"{"name": null, "tags": [], "children": []}"#)?.contains("'name' is null but should be a string") == true)
-        #expect(reason(Numbers.self, #"{"int": 1.5, "int64": 1, "uint64": 1, "double": 1}"#)?.contains("'int' is not valid") == true)
-        #expect(reason(Numbers.self, #"{"int": 1, "int64": 1, "uint64": -1, "double": 1}"#)?.contains("'uint64' is not valid") == true)
+        #expect(reason(Numbers.self, #"{"int": 1.5, "int64": 1, "uint64": 1, "double": 1}"#)?.contains("'int' should be an integer") == true)
+        let negative = reason(Numbers.self, #"{"int": 1, "int64": 1, "uint64": -1, "double": 1}"#)
+        #expect(negative?.contains("the number -1 at 'uint64' is out of range") == true, "\(negative ?? "")")
         #expect(reason(Nested.self, #"{"name": "r", "tags": [], "children": [], "blob": "***"}"#)?.contains("'blob' is not valid") == true)
     }
 
@@ -79,7 +80,6 @@ private struct Nested: Codable, Equatable {
             ("[1, 2", "the text ends inside a list"),
             (#"{"a" 1}"#, "expected ':' after the key \"a\""),
             ("01", "leading zeros"),
-            ("1e400", "the number 1e400 is too large"),
             ("-", "'-' must be followed by a digit"),
             ("1.", "must be followed by a digit"),
             (#""abc"#, "a string is not closed"),
@@ -98,6 +98,18 @@ private struct Nested: Codable, Equatable {
         }
         let invalidUTF8 = Data([0x22, 0xC3, 0x28, 0x22])
         #expect(throws: CloudError.self) { try WireJSON.decode(String.self, from: invalidUTF8) }
+    }
+
+    @Test func numbersNoSwiftTypeHoldsAreValidJSONButOutOfRangeWhereTheyAreUsed() {
+        for number in ["1e400", "-1e400", "18446744073709551616", "99999999999999999999999"] {
+            let got = reason(Numbers.self, #"{"int": 1, "int64": \#(number), "uint64": 1, "double": 1}"#)
+            #expect(got?.contains("the number \(number) at 'int64' is out of range") == true, "\(got ?? "accepted")")
+        }
+        for number in ["1e400", "-1e400"] {
+            let inValue = reason(JSONValue.self, #"{"a": [1, \#(number)]}"#)
+            #expect(inValue?.contains("the number \(number) at 'a[1]' is out of range") == true, "\(inValue ?? "accepted")")
+        }
+        #expect(reason(Numbers.self, #"{"int": 9223372036854775808, "int64": 1, "uint64": 1, "double": 1}"#)?.contains("the number 9223372036854775808 at 'int' is out of range") == true)
     }
 
     @Test func deepButAllowedNestingDecodes() throws {
