@@ -115,7 +115,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         // Runs the built `syncscope` binary as a person would.
         .testTarget(
-            name: "EndToEndTests", dependencies: ["syncscope", "SyncCore", "SyncNetwork", "SyncSimulation"], exclude: ["Goldens"],
+            name: "EndToEndTests", dependencies: ["syncscope", "SyncCore", "SyncNetwork", "SyncSimulation"], exclude: ["Goldens", "PyiCloud"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "SyncServerHTTPTests", dependencies: ["SyncServerHTTP", "SyncServer", "SyncNetwork", "SyncCore"],

@@ -69,7 +69,7 @@ public struct HTTPCloudService: CloudService {
 
     private var escapedContainer: String { container.addingPercentEncoding(withAllowedCharacters: Self.pathSegment) ?? container }
 
-    private func databasePath(_ scope: DatabaseScope, _ operation: String) -> String {
+    func databasePath(_ scope: DatabaseScope, _ operation: String) -> String {
         "/database/1/\(escapedContainer)/\(environment.rawValue)/\(scope.rawValue)/\(operation)"
     }
 
@@ -123,7 +123,7 @@ public struct HTTPCloudService: CloudService {
     static let currentUserName = "__defaultOwner__"
 
     /// The zone with its owner filled in, as the server names it.
-    private func normalized(_ zoneID: RecordZoneID, _ scope: DatabaseScope) -> RecordZoneID {
+    func normalized(_ zoneID: RecordZoneID, _ scope: DatabaseScope) -> RecordZoneID {
         if scope == .public { return RecordZoneID(zoneName: zoneID.zoneName, ownerName: Self.publicOwnerName) }
         if zoneID.ownerName.isEmpty || zoneID.ownerName == Self.currentUserName {
             return RecordZoneID(zoneName: zoneID.zoneName, ownerName: userRecordName)

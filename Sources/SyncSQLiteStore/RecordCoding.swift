@@ -81,6 +81,7 @@ indirect enum CodableFieldValue: Codable, Hashable {
     case int64(Int64)
     case double(Double)
     case bytes(Data)
+    case encryptedBytes(Data)
     case timestamp(Int64)
     case reference(recordName: String, zoneName: String?, ownerName: String?, action: ReferenceAction)
     case location(latitude: Double, longitude: Double)
@@ -93,6 +94,7 @@ indirect enum CodableFieldValue: Codable, Hashable {
         case .int64(let i): self = .int64(i)
         case .double(let d): self = .double(d)
         case .bytes(let d): self = .bytes(d)
+        case .encryptedBytes(let d): self = .encryptedBytes(d)
         case .timestamp(let t): self = .timestamp(t)
         case .reference(let r):
             self = .reference(recordName: r.recordName, zoneName: r.zoneID?.zoneName, ownerName: r.zoneID?.ownerName, action: r.action)
@@ -108,6 +110,7 @@ indirect enum CodableFieldValue: Codable, Hashable {
         case .int64(let i): return .int64(i)
         case .double(let d): return .double(d)
         case .bytes(let d): return .bytes(d)
+        case .encryptedBytes(let d): return .encryptedBytes(d)
         case .timestamp(let t): return .timestamp(t)
         case .reference(let name, let zoneName, let ownerName, let action):
             let zoneID = zoneName.map { RecordZoneID(zoneName: $0, ownerName: ownerName ?? "") }

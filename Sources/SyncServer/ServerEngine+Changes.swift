@@ -85,13 +85,20 @@ extension ServerEngine {
             history: history, lastSequence: zone.log.lastSequence, compactedThrough: zone.compactedThrough)
         var changes: [RecordChange] = []
         changes.reserveCapacity(min(limit, zone.log.liveCount))
+        // desiredRecordTypes: entries of other types are passed over (the
+        // token still moves past them); a type never seen matches nothing.
+        let wantedTypes: Set<UInt32>? = request.desiredRecordTypes.map { Set($0.compactMap { names.index(of: $0) }) }
         var cursor = zone.log.firstLive(atOrAfter: sequence + 1)
         var last = sequence
         while let (entrySequence, name) = cursor {
             if let stored = zone.records[name] {
-                if changes.count == limit { break }
-                changes.append(.changed(record(stored, name: name, zoneID: zoneID, desiredKeys: request.desiredKeys)))
-            } else if entrySequence > floor, let tombstone = zone.tombstones[name] {
+                if let wantedTypes, !wantedTypes.contains(stored.type) {
+                    // not wanted: skipped
+                } else {
+                    if changes.count == limit { break }
+                    changes.append(.changed(record(stored, name: name, zoneID: zoneID, desiredKeys: request.desiredKeys)))
+                }
+            } else if entrySequence > floor, let tombstone = zone.tombstones[name], wantedTypes?.contains(tombstone.type) ?? true {
                 if changes.count == limit { break }
                 changes.append(.deleted(RecordID(recordName: name, zoneID: zoneID), recordType: names[tombstone.type]))
             }

@@ -90,7 +90,7 @@ extension ServerEngine {
                     type: type, fields: fields, tag: nextChangeTag, created: existing?.created ?? stamp,
                     modified: stamp, sequence: zone.log.append(name))
                 nextChangeTag += 1
-                zone.records[name] = stored
+                zone.store(stored, name: name)
                 let saved = record(stored, name: name, zoneID: zoneID)
                 results.append(.success(.saved(saved)))
                 if observing {
@@ -100,7 +100,7 @@ extension ServerEngine {
                 }
             case .delete(let name, let existing):
                 zone.log.remove(existing.sequence)
-                zone.records[name] = nil
+                zone.removeRecord(named: name)
                 let sequence = zone.log.append(name)
                 zone.tombstones[name] = Tombstone(type: existing.type, sequence: sequence)
                 zone.tombstoneQueue.append(sequence, name)
@@ -143,7 +143,7 @@ extension ServerEngine {
     ) throws(CloudError) -> Plan {
         let record = operation.record
         let name = record.recordID.recordName
-        try Validation.checkName(name, what: "record name")
+        try Validation.checkRecordName(name)
         let recordZone = normalize(record.recordID.zoneID, caller: caller, scope: scope)
         guard recordZone == zoneID else {
             throw CloudError(
@@ -200,11 +200,12 @@ extension ServerEngine {
             }
             type = names.intern(record.recordType)
         }
-        let fields = if let existing, !operation.type.replacesAllFields {
+        var fields = if let existing, !operation.type.replacesAllFields {
             existing.fields.merging(record.fields)
         } else {
             record.fields
         }
+        for removed in operation.removedFieldNames { fields[removed] = nil }
         return .save(name: name, type: type, fields: fields, existing: existing)
     }
 

@@ -89,6 +89,14 @@ public struct ServerStateFile: Codable, Sendable, Hashable {
     public var users: [User]
     public var containers: [Container]
     public var push: PushStateFile?
+    /// Uploaded asset files (`assets/upload`), by checksum; left out when there are none.
+    public var assets: [Asset]?
+
+    /// One uploaded file: its checksum (as `fileChecksum` says it) and its bytes (base64).
+    public struct Asset: Codable, Sendable, Hashable {
+        public var fileChecksum: String
+        public var data: String
+    }
 }
 
 /// Reads 64-bit identifiers written as hexadecimal.
@@ -141,7 +149,8 @@ extension ServerEngine {
             format: ServerStateFile.formatName, version: ServerStateFile.currentVersion, historyID: Hex.string(historyID),
             nextChangeTag: nextChangeTag, randomSeed: randomSeed.map(Hex.string),
             users: users.map { ServerStateFile.User(name: $0.name, webAuthToken: $0.webAuthToken) },
-            containers: containerFiles, push: nil)
+            containers: containerFiles, push: nil,
+            assets: assets.isEmpty ? nil : assets.keys.sorted().map { ServerStateFile.Asset(fileChecksum: $0, data: assets[$0]!.base64EncodedString()) })
     }
 
     private func zoneFile(_ zone: ZoneState) -> ServerStateFile.Zone {
@@ -230,6 +239,13 @@ extension ServerEngine {
             }
             newContainers[key] = state
         }
+        var newAssets: [String: Data] = [:]
+        for asset in file.assets ?? [] {
+            guard let data = Data(base64Encoded: asset.data), Self.checksum(of: data) == asset.fileChecksum else {
+                throw StateFileError.invalid("asset '\(asset.fileChecksum.prefix(44))' is not base64 data with that checksum")
+            }
+            newAssets[asset.fileChecksum] = data
+        }
         let newHistory: UInt64
         var newRandom = random
         if keepingHistory {
@@ -244,6 +260,7 @@ extension ServerEngine {
         names = builder.names
         accounts = newAccounts
         containers = newContainers
+        assets = newAssets
         historyID = newHistory
         nextChangeTag = max(file.nextChangeTag, builder.highestTag &+ 1, 1)
     }
@@ -252,6 +269,7 @@ extension ServerEngine {
     /// web auth tokens. Tokens issued before expire (new history ID).
     public func resetState() {
         containers = [:]
+        assets = [:]
         historyID = random.next()
     }
 }
@@ -302,7 +320,7 @@ private struct StateBuilder {
             }
             var fields = RecordFields()
             do {
-                try Validation.checkName(record.recordName, what: "record name")
+                try Validation.checkRecordName(record.recordName)
                 try Validation.checkName(record.recordType, what: "record type")
                 for name in record.fields.keys.sorted() {
                     guard let field = record.fields[name] else { continue }
@@ -316,9 +334,11 @@ private struct StateBuilder {
             }
             try place(record.sequence, record.recordName)
             highestTag = max(highestTag, tag)
-            zone.records[record.recordName] = SyncServer.StoredRecord(
-                type: names.intern(record.recordType), fields: fields, tag: tag, created: stamp(record.created),
-                modified: stamp(record.modified), sequence: record.sequence)
+            zone.store(
+                SyncServer.StoredRecord(
+                    type: names.intern(record.recordType), fields: fields, tag: tag, created: stamp(record.created),
+                    modified: stamp(record.modified), sequence: record.sequence),
+                name: record.recordName)
         }
         for tombstone in (file.tombstones ?? []).sorted(by: { $0.sequence < $1.sequence }) {
             guard zone.records[tombstone.recordName] == nil, zone.tombstones[tombstone.recordName] == nil else {

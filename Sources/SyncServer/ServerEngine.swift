@@ -113,6 +113,8 @@ public final class ServerEngine {
     var containers: [ContainerKey: ContainerState] = [:]
     var names = NameTable()
     var nextChangeTag: UInt64 = 1
+    /// Uploaded asset files by checksum (see `storeAsset`).
+    var assets: [String: Data] = [:]
     /// Keys the incarnations of databases and zones that come into being on
     /// first use, so they depend on names and the seed, never on which request
     /// happened to touch them first (a replayed journal gives the same tokens).
@@ -338,6 +340,26 @@ enum Validation {
                 throw invalid("item \(index) is \(item.typeName), but a \(element.listName) holds only \(element.rawValue) values")
             }
             try checkScalar(item)
+        }
+    }
+
+    /// A record name as CKRecord.ID allows it: 1 to 255 ASCII characters, no
+    /// control characters, not starting with an underscore (names starting
+    /// with `_` are CloudKit's own); `/` is allowed.
+    static func checkRecordName(_ name: String) throws(CloudError) {
+        guard !name.isEmpty else { throw CloudError(.invalidArguments, "The record name is empty.") }
+        guard name.utf8.count <= 255 else {
+            throw CloudError(.invalidArguments, "The record name '\(name.prefix(32))…' is longer than 255 characters.", recordName: name)
+        }
+        guard name.unicodeScalars.allSatisfy({ $0.isASCII && $0.properties.generalCategory != .control }) else {
+            throw CloudError(
+                .invalidArguments, "The record name '\(name)' has a character that is not printable ASCII; record names are ASCII.",
+                recordName: name)
+        }
+        guard !name.hasPrefix("_") else {
+            throw CloudError(
+                .invalidArguments, "The record name '\(name)' starts with an underscore, which CloudKit keeps for its own records.",
+                recordName: name)
         }
     }
 

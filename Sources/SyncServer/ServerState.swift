@@ -40,6 +40,9 @@ struct NameTable {
     }
 
     subscript(index: UInt32) -> String { names[Int(index)] }
+
+    /// The index of a name already interned; `nil` for a name never seen.
+    func index(of name: String) -> UInt32? { indices[name] }
 }
 
 /// A queue of (sequence, key) in increasing sequence order, consumed from the
@@ -69,7 +72,13 @@ struct TombstoneQueue<Key> {
 final class ZoneState {
     let zoneID: RecordZoneID
     let incarnation: UInt64
-    var records: [String: StoredRecord] = [:]
+    /// Live records by name. Change it only through ``store(_:name:)`` and
+    /// ``removeRecord(named:)``, which keep ``recordNamesByType`` in step.
+    private(set) var records: [String: StoredRecord] = [:]
+    /// The names of the live records of each type: what `records/query`
+    /// reads, so that a query's cost grows with the records of its type, not
+    /// with the zone.
+    private(set) var recordNamesByType: [UInt32: Set<String>] = [:]
     var tombstones: [String: Tombstone] = [:]
     var tombstoneQueue = TombstoneQueue<String>()
     var log = SequenceLog<String>()
@@ -82,6 +91,27 @@ final class ZoneState {
     init(zoneID: RecordZoneID, incarnation: UInt64) {
         self.zoneID = zoneID
         self.incarnation = incarnation
+    }
+
+    /// Saves a live record (new or changed); a record keeps its type.
+    func store(_ record: StoredRecord, name: String) {
+        if let old = records.updateValue(record, forKey: name) {
+            if old.type != record.type {
+                recordNamesByType[old.type]?.remove(name)
+                recordNamesByType[record.type, default: []].insert(name)
+            }
+        } else {
+            recordNamesByType[record.type, default: []].insert(name)
+        }
+    }
+
+    /// Removes a live record; returns it.
+    @discardableResult
+    func removeRecord(named name: String) -> StoredRecord? {
+        guard let old = records.removeValue(forKey: name) else { return nil }
+        recordNamesByType[old.type]?.remove(name)
+        if recordNamesByType[old.type]?.isEmpty == true { recordNamesByType[old.type] = nil }
+        return old
     }
 
     /// Drops tombstones at or below `horizon`; tokens that need them expire.

@@ -15,6 +15,10 @@ public struct APICall: Sendable, Hashable {
     public var user: String?
     /// `X-SyncScope-Device`.
     public var deviceID: String?
+    /// The URL's query parameters that shape an answer without changing
+    /// state, such as `getCurrentSyncToken=true`. Not journaled: a replay
+    /// needs only what changed the state.
+    public var parameters: [String: String]
     /// The caller presented the server's admin credential (whole-server
     /// calls: `admin/reset`, `admin/import`, `admin/export`).
     public var isServerAdmin: Bool
@@ -25,7 +29,7 @@ public struct APICall: Sendable, Hashable {
 
     public init(
         method: String, path: String, body: Data = Data(), user: String? = nil, deviceID: String? = nil, isServerAdmin: Bool = false,
-        isServerCall: Bool = false
+        isServerCall: Bool = false, parameters: [String: String] = [:]
     ) {
         self.method = method
         self.path = path
@@ -34,6 +38,13 @@ public struct APICall: Sendable, Hashable {
         self.deviceID = deviceID
         self.isServerAdmin = isServerAdmin
         self.isServerCall = isServerCall
+        self.parameters = parameters
+    }
+
+    /// A query parameter read as a flag: `true`, `True`, `1` or `yes` (any case).
+    public func flag(_ name: String) -> Bool {
+        guard let text = parameters[name]?.lowercased() else { return false }
+        return text == "true" || text == "1" || text == "yes"
     }
 
     /// A call the server makes itself, under `/internal/`.

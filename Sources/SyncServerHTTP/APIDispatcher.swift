@@ -24,6 +24,7 @@ struct APIDispatcher {
             // Never from the network: the HTTP layer refuses /internal/ and
             // only the server itself makes calls marked as its own.
             case "internal" where call.isServerCall: return try internalCall(call, parts)
+            case "assets": return try assetFiles(call, parts)
             default:
                 return .notFound("There is no '\(call.path)'; the API lives under /database/1/, /device/1/ and /admin/1/.")
             }
@@ -34,21 +35,21 @@ struct APIDispatcher {
 
     // MARK: Paths
 
-    private func environment(_ text: String) throws(CloudError) -> ContainerEnvironment {
+    func environment(_ text: String) throws(CloudError) -> ContainerEnvironment {
         guard let environment = ContainerEnvironment(rawValue: text) else {
             throw CloudError(.invalidArguments, "'\(text)' is not an environment; use development or production.")
         }
         return environment
     }
 
-    private func scope(_ text: String) throws(CloudError) -> DatabaseScope {
+    func scope(_ text: String) throws(CloudError) -> DatabaseScope {
         guard let scope = DatabaseScope(rawValue: text) else {
             throw CloudError(.invalidArguments, "'\(text)' is not a database; use public, private or shared.")
         }
         return scope
     }
 
-    private func container(_ text: String) throws(CloudError) -> String {
+    func container(_ text: String) throws(CloudError) -> String {
         guard !text.isEmpty, text.utf8.count <= 255,
               !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else {
@@ -57,7 +58,7 @@ struct APIDispatcher {
         return text
     }
 
-    private func requireUser(_ call: APICall, _ what: String) throws(CloudError) -> Caller {
+    func requireUser(_ call: APICall, _ what: String) throws(CloudError) -> Caller {
         guard let user = call.user else {
             throw CloudError(
                 .notAuthenticated,
@@ -66,21 +67,21 @@ struct APIDispatcher {
         return Caller(user: user, deviceID: call.deviceID)
     }
 
-    private func decode<T: Decodable>(_ type: T.Type, _ call: APICall) throws(CloudError) -> T {
+    func decode<T: Decodable>(_ type: T.Type, _ call: APICall) throws(CloudError) -> T {
         try WireJSON.decode(type, from: call.body.isEmpty ? Data("{}".utf8) : call.body)
     }
 
-    private func encode<T: Encodable>(_ value: T, changed: Bool = false, tokenIn: ServerChangeToken? = nil, tokenOut: ServerChangeToken? = nil) throws(CloudError) -> APIAnswer {
+    func encode<T: Encodable>(_ value: T, changed: Bool = false, tokenIn: ServerChangeToken? = nil, tokenOut: ServerChangeToken? = nil) throws(CloudError) -> APIAnswer {
         APIAnswer(body: try WireJSON.encode(value), changedState: changed, tokenIn: tokenIn, tokenOut: tokenOut)
     }
 
-    private func checkMethod(_ call: APICall, allowsGet: Bool = false) throws(CloudError) {
+    func checkMethod(_ call: APICall, allowsGet: Bool = false) throws(CloudError) {
         guard call.method == "POST" || (allowsGet && call.method == "GET") else {
             throw CloudError(.invalidArguments, "\(call.path) takes \(allowsGet ? "GET or POST" : "POST"), not \(call.method).")
         }
     }
 
-    private func checkCount(_ count: Int, _ what: String) throws(CloudError) {
+    func checkCount(_ count: Int, _ what: String) throws(CloudError) {
         guard count <= Self.maxOperations else {
             throw CloudError(
                 .limitExceeded,
@@ -91,6 +92,7 @@ struct APIDispatcher {
     // MARK: /database/1/{container}/{environment}/{database}/{operation}
 
     private func database(_ call: APICall, _ parts: [String]) throws(CloudError) -> APIAnswer {
+        if let answer = try appleRoute(call, parts) { return answer }
         guard parts.count == 7, parts[1] == "1" else {
             return .notFound(
                 "There is no '\(call.path)'; database calls are /database/1/{container}/{environment}/{database}/{operation}, for example /database/1/iCloud.com.example.App/development/private/records/modify.")
@@ -172,19 +174,15 @@ struct APIDispatcher {
             try checkMethod(call)
             return try modifyRecords(call, db, caller: try requireUser(call, "Saving records"))
         case "records/lookup":
-            try checkMethod(call)
-            let request = try decode(WireRecordsLookupRequest.self, call)
-            try checkCount(request.records.count, "records to look up")
-            let zoneID = request.zoneID.map(RecordZoneID.init) ?? RecordZoneID(zoneName: RecordZoneID.defaultZoneName, ownerName: "")
-            let results = try engine.lookupRecords(
-                caller: try caller("Looking up records"), database: db, zoneID: zoneID, recordNames: request.records.map(\.recordName),
-                desiredKeys: request.desiredKeys)
-            return try encode(WireRecordsResponse(records: results.map { result in
-                switch result {
-                case .success(let record): .success(WireRecord(record))
-                case .failure(let error): .failure(WireError(error))
-                }
-            }))
+            return try lookupRecords(call, db, caller: try caller("Looking up records"))
+        case "records/query":
+            return try queryRecords(call, db, caller: try caller("Querying records"))
+        case "records/changes":
+            return try recordsChanges(call, db, caller: try requireUser(call, "Fetching record changes"))
+        case "zones/changes":
+            return try zonesChanges(call, db, caller: try requireUser(call, "Fetching zone changes"))
+        case "assets/upload":
+            return try assetsUpload(call, db, caller: try requireUser(call, "Uploading assets"))
         case "changes/database":
             try checkMethod(call)
             let request = try decode(WireDatabaseChangesRequest.self, call)
@@ -192,20 +190,7 @@ struct APIDispatcher {
                 caller: try requireUser(call, "Fetching database changes"), database: db, since: request.syncToken, resultsLimit: request.resultsLimit)
             return try encode(WireDatabaseChanges(batch), tokenIn: request.syncToken, tokenOut: batch.serverChangeToken)
         case "changes/zone":
-            try checkMethod(call)
-            let request = try decode(WireZoneChangesRequest.self, call)
-            // A malformed limit is a malformed request (400), not one zone's error.
-            if let limit = ([request.resultsLimit] + request.zones.map(\.resultsLimit)).compactMap({ $0 }).first(where: { $0 < 0 }) {
-                throw CloudError(.invalidArguments, "resultsLimit must be 0 (the server's default, \(Self.maxOperations)) or a positive number, not \(limit).")
-            }
-            let requests = request.zones.map { zone in
-                ZoneChangesRequest(
-                    zoneID: RecordZoneID(zone.zoneID), previousServerChangeToken: zone.syncToken,
-                    resultsLimit: zone.resultsLimit ?? request.resultsLimit, desiredKeys: zone.desiredKeys ?? request.desiredKeys)
-            }
-            let results = try engine.fetchRecordZoneChanges(caller: try requireUser(call, "Fetching zone changes"), database: db, requests)
-            let tokenOut: ServerChangeToken? = if case .success(let batch)? = results.first { batch.serverChangeToken } else { nil }
-            return try encode(WireZoneChangesResponse(results), tokenIn: request.zones.first?.syncToken, tokenOut: tokenOut)
+            return try zoneChanges(call, db, caller: try requireUser(call, "Fetching zone changes"))
         case "subscriptions/modify":
             try checkMethod(call)
             return try modifySubscriptions(call, db, caller: try requireUser(call, "Changing subscriptions"))
@@ -228,7 +213,7 @@ struct APIDispatcher {
             }))
         default:
             return .notFound(
-                "There is no database operation '\(operation)'. Known: zones/list, zones/lookup, zones/modify, zones/share, records/modify, records/lookup, changes/database, changes/zone, subscriptions/modify, subscriptions/list, subscriptions/lookup.")
+                "There is no database operation '\(operation)'. Known: zones/list, zones/lookup, zones/modify, zones/changes, zones/share, records/modify, records/lookup, records/query, records/changes, changes/database, changes/zone, subscriptions/modify, subscriptions/list, subscriptions/lookup, assets/upload, users/current, users/caller, users/discover, users/lookup/email, users/lookup/id, users/lookup/contacts; and tokens/create, tokens/register at /database/1/{container}/{environment}/tokens/.")
         }
     }
 
@@ -251,7 +236,7 @@ struct APIDispatcher {
             } catch {
                 throw CloudError(.invalidArguments, "operations[\(index)]: \(error.reason) Nothing was applied.", recordName: operation.record.recordName)
             }
-            operations.append(RecordOperation(type: type, record: record))
+            operations.append(RecordOperation(type: type, record: record, removedFieldNames: operation.record.fieldNamesWithoutValue))
         }
         var clientToken: Data?
         if let text = request.clientChangeTokenData {
@@ -269,7 +254,7 @@ struct APIDispatcher {
             case .success(.saved(var record)):
                 changed = true
                 record.fields = record.fields.filtered(to: request.desiredKeys)
-                return .success(WireRecord(record))
+                return .success(withDownloadURLs(WireRecord(record), db))
             case .success(let deleted):
                 changed = true
                 return .success(WireRecord(deleted))
@@ -332,7 +317,7 @@ struct APIDispatcher {
 
     // MARK: /device/1/{container}/{environment}/tokens/{create|register}
 
-    private func device(_ call: APICall, _ parts: [String]) throws(CloudError) -> APIAnswer {
+    func device(_ call: APICall, _ parts: [String]) throws(CloudError) -> APIAnswer {
         guard parts.count == 6, parts[1] == "1", parts[4] == "tokens" else {
             return .notFound(
                 "There is no '\(call.path)'; device calls are /device/1/{container}/{environment}/tokens/create and tokens/register, and GET on the webcourierURL that tokens/create gives.")

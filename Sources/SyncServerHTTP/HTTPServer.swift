@@ -6,7 +6,8 @@ import HTTPTypes
 import NIOCore
 import SyncCore
 
-/// `syncscope serve`: the HTTP API over a ``ServerHost``, with Hummingbird.
+/// `syncscope serve`: CloudKit Web Services (see <doc:WebServicesAPI>) over a
+/// ``ServerHost``, with Hummingbird.
 ///
 /// Rules every request meets before the API sees it:
 /// - One spelling per path: doubled or trailing slashes, encoded slashes and
@@ -112,7 +113,8 @@ struct APIResponder: HTTPResponder {
                 )
             }
             caller = try authenticate(request)
-            try checkContentType(request, caller: caller)
+            // An asset upload URL takes the file's bytes as they are (any content type).
+            if !Self.isAssetUpload(parts) { try checkContentType(request, caller: caller) }
             if let device {
                 try Self.checkDevice(device)
                 if let owner = host.owner(ofDevice: device), owner != caller.user {
@@ -131,8 +133,12 @@ struct APIResponder: HTTPResponder {
                 poll = result
             } else {
                 let body = try await readBody(request)
+                var parameters: [String: String] = [:]
+                for (key, value) in request.uri.queryParameters { parameters[String(key)] = String(value) }
                 answer = host.perform(
-                    APICall(method: method, path: path, body: body, user: caller.user, deviceID: device, isServerAdmin: caller == .serverAdmin))
+                    APICall(
+                        method: method, path: path, body: body, user: caller.user, deviceID: device, isServerAdmin: caller == .serverAdmin,
+                        parameters: parameters))
                 tokenIn = answer.tokenIn
                 tokenOut = answer.tokenOut
             }
@@ -283,6 +289,11 @@ struct APIResponder: HTTPResponder {
                 status: 415,
                 CloudError(.invalidArguments, "The body is '\(mediaType.prefix(60))'; this API reads JSON only: send it with 'Content-Type: application/json'."))
         }
+    }
+
+    /// `/assets/1/{container}/{environment}/upload`: where `assets/upload` sends the bytes.
+    static func isAssetUpload(_ parts: [String]) -> Bool {
+        parts.count == 5 && parts[0] == "assets" && parts[1] == "1" && parts[4] == "upload"
     }
 
     static func checkDevice(_ device: String) throws(CloudError) {

@@ -236,9 +236,12 @@ public final class RemoteWorld: SyncWorld {
 
         let relay = EventRelay()
         let clock = SystemClock()
+        // The server reports deletions without a type, as CloudKit does; the
+        // device knows the type from its cache.
+        let typedConnection = CacheTypedCloudService(base: deviceConnection, store: store)
         device = SimulatedDevice(
             name: setup.name, user: setup.user, deviceID: deviceID,
-            connection: setup.connectionWrapper.map { $0(deviceConnection, setup.name) } ?? deviceConnection, inProcessService: nil,
+            connection: setup.connectionWrapper.map { $0(typedConnection, setup.name) } ?? typedConnection, inProcessService: nil,
             store: store, clock: clock, autoFetchOnPush: setup.autoFetchOnPush
         ) { device, event in
             relay.world?.log(.sync(event), device: device.name)

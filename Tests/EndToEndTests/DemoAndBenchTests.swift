@@ -36,6 +36,7 @@ import Testing
             "fetch_100_of_1k_ms", "fetch_100_of_1m_ms", "fetch_scaling_ratio", "save_records_per_s",
             "save_vs_dictionary_ratio", "full_fetch_records_per_s", "bytes_per_record",
             "routing_ratio_10k_vs_10_subscriptions", "burst_pushes_delivered", "burst_seconds",
+            "query_100_among_1k_ms", "query_100_among_1m_ms", "query_scaling_ratio",
         ] {
             #expect(keys.contains(key), "missing \(key)")
         }

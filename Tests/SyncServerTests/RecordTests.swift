@@ -191,9 +191,16 @@ import Testing
     @Test func badRecordNamesAreInvalidArguments() throws {
         let f = try Fixture()
         let notes = try f.createZone("Notes")
-        for name in ["", "a/b", "tab\tname", String(repeating: "x", count: 256)] {
+        // CKRecord.ID's rules: 1 to 255 ASCII characters, no leading underscore.
+        for name in ["", "_system", "café", "tab\tname", String(repeating: "x", count: 256)] {
             let results = try f.modify([.save(f.record(name, in: notes))], in: notes)
             expect(cloudError(results[0]), .invalidArguments, mentioning: ["record name"])
+            if !name.isEmpty { #expect(cloudError(results[0])?.recordName == name, "errors carry recordName") }
+        }
+        // '/' is allowed, and so are 255 characters.
+        for name in ["a/b", "folder/note 1", String(repeating: "x", count: 255)] {
+            _ = try f.modify([.save(f.record(name, in: notes))], in: notes)[0].get()
+            #expect(try f.lookup(name, in: notes).recordID.recordName == name)
         }
         let typeless = try f.modify([.save(f.record("n1", in: notes, type: ""))], in: notes)
         expect(cloudError(typeless[0]), .invalidArguments, mentioning: ["record type"])

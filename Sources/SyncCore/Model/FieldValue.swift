@@ -6,6 +6,9 @@ public enum FieldType: String, Sendable, Hashable, Codable, CaseIterable {
     case int64 = "INT64"
     case double = "DOUBLE"
     case bytes = "BYTES"
+    /// Bytes the client encrypted itself (CloudKit's encrypted fields); the
+    /// server keeps them as they are, apart from `BYTES`.
+    case encryptedBytes = "ENCRYPTED_BYTES"
     case timestamp = "TIMESTAMP"
     case reference = "REFERENCE"
     case location = "LOCATION"
@@ -19,6 +22,9 @@ public enum FieldType: String, Sendable, Hashable, Codable, CaseIterable {
 public enum ReferenceAction: String, Sendable, Hashable, Codable {
     case none = "NONE"
     case deleteSelf = "DELETE_SELF"
+    /// The target must exist when the reference is saved (Apple's VALIDATE);
+    /// kept as sent, not enforced by the simulator.
+    case validate = "VALIDATE"
 }
 
 /// A reference to another record.
@@ -66,6 +72,8 @@ public enum FieldValue: Sendable, Hashable {
     case int64(Int64)
     case double(Double)
     case bytes(Data)
+    /// `ENCRYPTED_BYTES`: bytes encrypted by the client, stored and returned as they are.
+    case encryptedBytes(Data)
     /// Milliseconds since 1970-01-01T00:00:00Z, as CloudKit Web Services sends them.
     case timestamp(Int64)
     indirect case reference(RecordReference)
@@ -88,6 +96,7 @@ public enum FieldValue: Sendable, Hashable {
         case .int64: .int64
         case .double: .double
         case .bytes: .bytes
+        case .encryptedBytes: .encryptedBytes
         case .timestamp: .timestamp
         case .reference: .reference
         case .location: .location
@@ -103,6 +112,7 @@ public enum FieldValue: Sendable, Hashable {
         case .int64(let i): return String(i)
         case .double(let d): return String(d)
         case .bytes(let d): return "<\(d.count) bytes>"
+        case .encryptedBytes(let d): return "<\(d.count) encrypted bytes>"
         case .timestamp(let ms): return "@\(ms)"
         case .reference(let r): return "→\(r.recordName)"
         case .location(let l): return "(\(l.latitude), \(l.longitude))"
@@ -116,7 +126,7 @@ public enum FieldValue: Sendable, Hashable {
         switch self {
         case .string(let s): return s.utf8.count + 2
         case .int64, .double, .timestamp: return 20
-        case .bytes(let d): return (d.count * 4 + 2) / 3 + 2
+        case .bytes(let d), .encryptedBytes(let d): return (d.count * 4 + 2) / 3 + 2
         case .reference(let r): return r.recordName.utf8.count + 40
         case .location: return 48
         case .asset(let a): return a.fileChecksum.utf8.count + (a.downloadURL?.utf8.count ?? 0) + 40

@@ -40,10 +40,14 @@ public struct RecordOperation: Sendable, Hashable {
     public var type: RecordOperationType
     /// For deletions only the record ID (and change tag, when checked) matter.
     public var record: Record
+    /// Fields this save removes (sent with the value `null`): an update keeps
+    /// the server's other fields but drops these.
+    public var removedFieldNames: [String]
 
-    public init(type: RecordOperationType, record: Record) {
+    public init(type: RecordOperationType, record: Record, removedFieldNames: [String] = []) {
         self.type = type
         self.record = record
+        self.removedFieldNames = removedFieldNames
     }
 
     /// A save with one of CloudKit's save policies.
@@ -114,17 +118,22 @@ public struct ZoneChangesRequest: Sendable, Hashable {
     public var resultsLimit: Int?
     /// `nil`: all fields; `[]`: none.
     public var desiredKeys: [String]?
+    /// `nil`: records of every type; otherwise only these types (deletions
+    /// included, by the type the record had). `[]`: no records, only the token.
+    public var desiredRecordTypes: [String]?
 
     public init(
         zoneID: RecordZoneID,
         previousServerChangeToken: ServerChangeToken? = nil,
         resultsLimit: Int? = nil,
-        desiredKeys: [String]? = nil
+        desiredKeys: [String]? = nil,
+        desiredRecordTypes: [String]? = nil
     ) {
         self.zoneID = zoneID
         self.previousServerChangeToken = previousServerChangeToken
         self.resultsLimit = resultsLimit
         self.desiredKeys = desiredKeys
+        self.desiredRecordTypes = desiredRecordTypes
     }
 }
 

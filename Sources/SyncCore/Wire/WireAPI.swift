@@ -1,5 +1,6 @@
-/// The request and answer bodies of the HTTP API (/work/shared/spec/http-api.md),
-/// shared by the server and the network client.
+/// The request and answer bodies of the HTTP API (CloudKit Web Services'
+/// shapes; the package's API reference documents each), shared by the server
+/// and the network client.
 
 // MARK: Zones
 
@@ -40,11 +41,32 @@ public struct WireZonesResponse: Codable, Sendable, Hashable {
     public init(zones: [WireResult<WireZone>]) { self.zones = zones }
 }
 
-/// `zones/lookup`: `{"zones": [{"zoneID"}]}`.
+/// `zones/lookup`: Apple's `{"zones": [{"zoneName", "ownerRecordName"?}]}`;
+/// the older form of ours, `{"zones": [{"zoneID": {...}}]}`, is still read.
 public struct WireZonesLookupRequest: Codable, Sendable, Hashable {
-    public var zones: [WireZone]
+    /// One zone asked for: a zone ID, written as Apple writes it.
+    public struct Item: Codable, Sendable, Hashable {
+        public var zoneID: WireZoneID
 
-    public init(zones: [WireZone]) { self.zones = zones }
+        public init(zoneID: WireZoneID) { self.zoneID = zoneID }
+
+        private enum Keys: String, CodingKey { case zoneID }
+
+        public init(from decoder: any Decoder) throws {
+            let keys = try decoder.container(keyedBy: Keys.self)
+            if let nested = try keys.decodeIfPresent(WireZoneID.self, forKey: .zoneID) {
+                zoneID = nested
+            } else {
+                zoneID = try WireZoneID(from: decoder)
+            }
+        }
+
+        public func encode(to encoder: any Encoder) throws { try zoneID.encode(to: encoder) }
+    }
+
+    public var zones: [Item]
+
+    public init(zones: [Item]) { self.zones = zones }
 }
 
 /// `zones/share` (our extension): `{"zoneID", "operationType": "share"|"revoke", "participants"}`.
@@ -103,11 +125,17 @@ public struct WireRecordsModifyRequest: Codable, Sendable, Hashable {
     }
 }
 
-/// `{"records": [record | error]}`: the answer of `records/modify` and `records/lookup`.
+/// `{"records": [record | error], "syncToken"?}`: the answer of
+/// `records/modify` and `records/lookup`. `syncToken` (the zone's current
+/// token) is there when the request asked `getCurrentSyncToken=true`.
 public struct WireRecordsResponse: Codable, Sendable, Hashable {
     public var records: [WireResult<WireRecord>]
+    public var syncToken: ServerChangeToken?
 
-    public init(records: [WireResult<WireRecord>]) { self.records = records }
+    public init(records: [WireResult<WireRecord>], syncToken: ServerChangeToken? = nil) {
+        self.records = records
+        self.syncToken = syncToken
+    }
 }
 
 /// `records/lookup`: `{"records": [{"recordName"}], "zoneID", "desiredKeys"?}`.
@@ -121,11 +149,13 @@ public struct WireRecordsLookupRequest: Codable, Sendable, Hashable {
     public var records: [Item]
     public var zoneID: WireZoneID?
     public var desiredKeys: [String]?
+    public var numbersAsStrings: Bool?
 
-    public init(records: [Item], zoneID: WireZoneID?, desiredKeys: [String]? = nil) {
+    public init(records: [Item], zoneID: WireZoneID?, desiredKeys: [String]? = nil, numbersAsStrings: Bool? = nil) {
         self.records = records
         self.zoneID = zoneID
         self.desiredKeys = desiredKeys
+        self.numbersAsStrings = numbersAsStrings
     }
 }
 
@@ -149,23 +179,38 @@ public struct WireZoneChangesRequest: Codable, Sendable, Hashable {
         public var syncToken: ServerChangeToken?
         public var resultsLimit: Int?
         public var desiredKeys: [String]?
+        /// Only records of these types (deletions included, by the type the record had).
+        public var desiredRecordTypes: [String]?
+        public var numbersAsStrings: Bool?
 
-        public init(zoneID: WireZoneID, syncToken: ServerChangeToken? = nil, resultsLimit: Int? = nil, desiredKeys: [String]? = nil) {
+        public init(
+            zoneID: WireZoneID, syncToken: ServerChangeToken? = nil, resultsLimit: Int? = nil, desiredKeys: [String]? = nil,
+            desiredRecordTypes: [String]? = nil, numbersAsStrings: Bool? = nil
+        ) {
             self.zoneID = zoneID
             self.syncToken = syncToken
             self.resultsLimit = resultsLimit
             self.desiredKeys = desiredKeys
+            self.desiredRecordTypes = desiredRecordTypes
+            self.numbersAsStrings = numbersAsStrings
         }
     }
 
     public var zones: [Zone]
     public var resultsLimit: Int?
     public var desiredKeys: [String]?
+    public var desiredRecordTypes: [String]?
+    public var numbersAsStrings: Bool?
 
-    public init(zones: [Zone], resultsLimit: Int? = nil, desiredKeys: [String]? = nil) {
+    public init(
+        zones: [Zone], resultsLimit: Int? = nil, desiredKeys: [String]? = nil, desiredRecordTypes: [String]? = nil,
+        numbersAsStrings: Bool? = nil
+    ) {
         self.zones = zones
         self.resultsLimit = resultsLimit
         self.desiredKeys = desiredKeys
+        self.desiredRecordTypes = desiredRecordTypes
+        self.numbersAsStrings = numbersAsStrings
     }
 }
 

@@ -1,8 +1,13 @@
 /// An error on the wire, in place of a result item or as a whole body:
 /// `{"serverErrorCode", "reason", "recordName"?, "zoneID"?, "subscriptionID"?,
-/// "retryAfter"?}`, plus two keys of ours: `ckErrorCode` (the
+/// "retryAfter"?}`, plus two keys of ours: `syncscopeErrorCode` (the
 /// ``CloudError/Code`` raw value, since several codes share a
 /// `serverErrorCode`) and, for `CONFLICT`, `serverRecord`.
+///
+/// Our key is deliberately not `ckErrorCode`: CloudKit JS takes a body's
+/// `ckErrorCode` in preference to deriving one from `serverErrorCode`, so a
+/// key of that name would turn Apple's clients' error handling upside down.
+/// A `ckErrorCode` in a body we read (from an older server) is still understood.
 public struct WireError: Codable, Sendable, Hashable {
     public var serverErrorCode: String
     public var reason: String
@@ -11,8 +16,39 @@ public struct WireError: Codable, Sendable, Hashable {
     public var subscriptionID: String?
     /// Seconds to wait before retrying.
     public var retryAfter: Double?
+    /// Ours: the ``CloudError/Code`` raw value. Encoded as `syncscopeErrorCode`.
     public var ckErrorCode: String?
     public var serverRecord: WireRecord?
+
+    private enum CodingKeys: String, CodingKey {
+        case serverErrorCode, reason, recordName, zoneID, subscriptionID, retryAfter
+        case syncscopeErrorCode, legacyErrorCode = "ckErrorCode", serverRecord
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        serverErrorCode = try c.decode(String.self, forKey: .serverErrorCode)
+        reason = try c.decodeIfPresent(String.self, forKey: .reason) ?? ""
+        recordName = try c.decodeIfPresent(String.self, forKey: .recordName)
+        zoneID = try c.decodeIfPresent(WireZoneID.self, forKey: .zoneID)
+        subscriptionID = try c.decodeIfPresent(String.self, forKey: .subscriptionID)
+        retryAfter = try c.decodeIfPresent(Double.self, forKey: .retryAfter)
+        ckErrorCode = try c.decodeIfPresent(String.self, forKey: .syncscopeErrorCode)
+            ?? c.decodeIfPresent(String.self, forKey: .legacyErrorCode)
+        serverRecord = try c.decodeIfPresent(WireRecord.self, forKey: .serverRecord)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(serverErrorCode, forKey: .serverErrorCode)
+        try c.encode(reason, forKey: .reason)
+        try c.encodeIfPresent(recordName, forKey: .recordName)
+        try c.encodeIfPresent(zoneID, forKey: .zoneID)
+        try c.encodeIfPresent(subscriptionID, forKey: .subscriptionID)
+        try c.encodeIfPresent(retryAfter, forKey: .retryAfter)
+        try c.encodeIfPresent(ckErrorCode, forKey: .syncscopeErrorCode)
+        try c.encodeIfPresent(serverRecord, forKey: .serverRecord)
+    }
 
     public init(
         serverErrorCode: String,

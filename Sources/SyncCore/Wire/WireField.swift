@@ -11,6 +11,23 @@ public struct WireField: Codable, Sendable, Hashable {
     public var value: JSONValue?
     public var type: String?
 
+    private enum CodingKeys: String, CodingKey { case value, type }
+
+    /// A field written as `null` altogether reads as a field without a value.
+    public init(from decoder: any Decoder) throws {
+        if let single = try? decoder.singleValueContainer(), single.decodeNil() {
+            value = nil
+            type = nil
+            return
+        }
+        let keys = try decoder.container(keyedBy: CodingKeys.self)
+        value = try keys.decodeIfPresent(JSONValue.self, forKey: .value)
+        type = try keys.decodeIfPresent(String.self, forKey: .type)
+    }
+
+    /// Whether this field has no value (`null`): on a save, the field is removed.
+    public var hasNoValue: Bool { value == nil || value == .null }
+
     public init(value: JSONValue?, type: String? = nil) {
         self.value = value
         self.type = type
@@ -54,7 +71,7 @@ public struct WireField: Codable, Sendable, Hashable {
         case .string(let s): return .string(s)
         case .int64(let i): return .integer(i)
         case .double(let d): return .double(d)
-        case .bytes(let data): return .string(data.base64EncodedString())
+        case .bytes(let data), .encryptedBytes(let data): return .string(data.base64EncodedString())
         case .timestamp(let ms): return .integer(ms)
         case .reference(let reference):
             var object: [String: JSONValue] = [
@@ -82,7 +99,7 @@ public struct WireField: Codable, Sendable, Hashable {
 
     // MARK: JSON → domain
 
-    private static let typeList = "STRING, INT64, DOUBLE, BYTES, TIMESTAMP, REFERENCE, LOCATION, ASSET, or one of these with _LIST"
+    private static let typeList = "STRING, INT64, DOUBLE, BYTES, ENCRYPTED_BYTES, TIMESTAMP, REFERENCE, LOCATION, ASSET, or one of these with _LIST"
 
     private static func parseType(_ name: String, _ context: FieldContext) throws(CloudError) -> (FieldType, isList: Bool) {
         if let scalar = FieldType(rawValue: name) { return (scalar, false) }
@@ -156,6 +173,10 @@ public struct WireField: Codable, Sendable, Hashable {
             guard case .string(let s) = value else { throw mismatch("base64 text") }
             guard let data = decodeBase64(s) else { throw context.error("\(what) is not valid base64, as BYTES needs") }
             return .bytes(data)
+        case .encryptedBytes:
+            guard case .string(let s) = value else { throw mismatch("base64 text") }
+            guard let data = decodeBase64(s) else { throw context.error("\(what) is not valid base64, as ENCRYPTED_BYTES needs") }
+            return .encryptedBytes(data)
         case .timestamp:
             guard let ms = integer(value) else { throw mismatch("whole milliseconds since 1970-01-01T00:00:00Z") }
             return .timestamp(ms)
@@ -186,10 +207,10 @@ public struct WireField: Codable, Sendable, Hashable {
             case nil, .null?: break
             case .string(let name)?:
                 guard let parsed = ReferenceAction(rawValue: name) else {
-                    throw context.error("\(what) is not a valid REFERENCE: action '\(name)' is not NONE or DELETE_SELF")
+                    throw context.error("\(what) is not a valid REFERENCE: action '\(name)' is not NONE, DELETE_SELF or VALIDATE")
                 }
                 action = parsed
-            default: throw context.error("\(what) is not a valid REFERENCE: \"action\" must be NONE or DELETE_SELF")
+            default: throw context.error("\(what) is not a valid REFERENCE: \"action\" must be NONE, DELETE_SELF or VALIDATE")
             }
             return .reference(RecordReference(recordName: recordName, zoneID: zoneID, action: action))
         case .location:

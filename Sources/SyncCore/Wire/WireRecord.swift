@@ -2,8 +2,12 @@
 /// "fields", "created", "modified", "deleted"}`.
 ///
 /// A deleted record (in `changes/zone` and `records/modify` answers) is
-/// `{"recordName", "recordType", "deleted": true}`. The record's zone is not
-/// part of the dictionary: it is the zone of the request or answer around it.
+/// `{"recordName", "deleted": true}`, as Apple's servers send it: no
+/// `recordType`, no `fields` — clients tell a deletion from a record by that
+/// shape, and take a deleted record's type from their own cache (see
+/// ``CacheTypedCloudService``). The record's zone is the zone of the request
+/// or answer around it; `zoneID` is written only where records of several
+/// zones share one answer (a `zoneWide` query).
 public struct WireRecord: Codable, Sendable, Hashable {
     public var recordName: String
     public var recordType: String?
@@ -12,6 +16,7 @@ public struct WireRecord: Codable, Sendable, Hashable {
     public var created: WireStamp?
     public var modified: WireStamp?
     public var deleted: Bool?
+    public var zoneID: WireZoneID?
 
     public init(
         recordName: String,
@@ -20,7 +25,8 @@ public struct WireRecord: Codable, Sendable, Hashable {
         fields: [String: WireField]? = nil,
         created: WireStamp? = nil,
         modified: WireStamp? = nil,
-        deleted: Bool? = nil
+        deleted: Bool? = nil,
+        zoneID: WireZoneID? = nil
     ) {
         self.recordName = recordName
         self.recordType = recordType
@@ -29,6 +35,7 @@ public struct WireRecord: Codable, Sendable, Hashable {
         self.created = created
         self.modified = modified
         self.deleted = deleted
+        self.zoneID = zoneID
     }
 
     /// A live record, every field typed.
@@ -46,9 +53,10 @@ public struct WireRecord: Codable, Sendable, Hashable {
             deleted: false)
     }
 
-    /// A deleted record: `{"recordName", "recordType", "deleted": true}`.
-    public init(deleted recordID: RecordID, recordType: String) {
-        self.init(recordName: recordID.recordName, recordType: recordType, deleted: true)
+    /// A deleted record: `{"recordName", "deleted": true}`. The type is not
+    /// sent (Apple's servers do not send it); the parameter documents what is left out.
+    public init(deleted recordID: RecordID, recordType _: String) {
+        self.init(recordName: recordID.recordName, deleted: true)
     }
 
     /// An entry of a `changes/zone` answer.
@@ -68,6 +76,11 @@ public struct WireRecord: Codable, Sendable, Hashable {
     }
 
     public var isDeleted: Bool { deleted ?? false }
+
+    /// The fields sent with the value `null`: a save removes them.
+    public var fieldNamesWithoutValue: [String] {
+        (fields ?? [:]).filter { $0.value.hasNoValue }.keys.sorted()
+    }
 }
 
 extension Record {
@@ -80,7 +93,7 @@ extension Record {
         if let wireFields = wire.fields {
             // Sorted, so that with several bad fields the error is always about the same one.
             for name in wireFields.keys.sorted() {
-                guard let field = wireFields[name] else { continue }
+                guard let field = wireFields[name], !field.hasNoValue else { continue }  // null: no value
                 fields[name] = try field.fieldValue(name: name, recordName: wire.recordName)
             }
         }

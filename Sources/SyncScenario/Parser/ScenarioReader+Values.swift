@@ -451,6 +451,13 @@ extension ScenarioReader {
                 return nil
             }
             return .bytes(data)
+        case .encryptedBytes:
+            guard let text = text(node, what: label) else { return nil }
+            guard let data = Data(base64Encoded: text) else {
+                error("\(label) must be base64, got \(Self.describe(node))", hint: "for example aGVsbG8= for 'hello'", at: node)
+                return nil
+            }
+            return .encryptedBytes(data)
         case .timestamp:
             guard case .scalar(let scalar) = node, !Self.isNull(node) else {
                 error("\(label) must be a date, got \(Self.describe(node))", at: node)

@@ -132,6 +132,9 @@ struct BenchmarkSuite {
         // Save throughput: engine vs a plain dictionary.
         let (engineRate, dictionaryRate) = try saveRates()
 
+        // records/query: one type among 1,000 vs 1,000,000 records of another.
+        let query = try queryFigures(small: small, smallRecords: 1_000, large: large)
+
         // Push routing and a coalesced burst.
         let push = PushBenchmarkSuite()
         let routing = try push.routingRatio(saves: routingSaves)
@@ -153,6 +156,7 @@ struct BenchmarkSuite {
             BenchmarkFigure(key: "burst_pushes_expected", label: "  about one per device per coalescing window", value: Double(Self.expectedBurstPushes(saves: burstSaves, otherDevices: 99)), unit: "", goal: nil),
             BenchmarkFigure(key: "burst_seconds", label: "  burst wall time", value: burst.seconds, unit: "s", goal: nil),
         ]
+        results.figures += query
         // The inspector: 100,000 records at the default --records (a tenth of it), live loop 3 s (0.5 s for small runs).
         results.figures += try await InspectorBenchmarkSuite(
             records: min(100_000, max(1_000, largeZoneRecords / 10)), liveSeconds: largeZoneRecords >= 1_000_000 ? 3 : 0.5

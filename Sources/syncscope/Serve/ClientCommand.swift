@@ -8,9 +8,9 @@ import SyncServerHTTP
 struct ClientCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "client",
-        abstract: "Talk to a running `syncscope serve` as one user: zones, saves, change fetches, push.",
+        abstract: "Talk to a running `syncscope serve` as one user: zones, saves, queries, change fetches, push.",
         subcommands: [
-            ClientZones.self, ClientCreateZone.self, ClientSave.self, ClientDelete.self, ClientFetch.self, ClientChanges.self,
+            ClientZones.self, ClientCreateZone.self, ClientSave.self, ClientDelete.self, ClientFetch.self, ClientQuery.self, ClientUpload.self, ClientChanges.self,
             ClientWatch.self, ClientShare.self, ClientExport.self, ClientImport.self, ClientReset.self,
         ]
     )
@@ -262,7 +262,8 @@ struct ClientFetch: AsyncParsableCommand {
                 for change in batch.changes {
                     switch change {
                     case .changed(let record): print("  changed \(describe(record))")
-                    case .deleted(let id, let type): print("  deleted \(id.recordName) (\(type))")
+                    // The server sends no type with a deletion (as CloudKit does); this client keeps no cache to tell it.
+                    case .deleted(let id, let type): print("  deleted \(id.recordName)\(type.isEmpty ? "" : " (\(type))")")
                     }
                 }
                 token = batch.serverChangeToken

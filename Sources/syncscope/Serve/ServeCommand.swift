@@ -8,7 +8,7 @@ import SyncServerHTTP
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Run the simulated CloudKit server over HTTP (the API of http-api.md), kept in SQLite.",
+        abstract: "Run the simulated CloudKit server over HTTP (CloudKit Web Services; API reference in Sources/SyncServerHTTP/SyncServerHTTP.docc/WebServicesAPI.md), kept in SQLite.",
         discussion: """
             Prints where it listens and each user's web auth token, then one line per request. \
             State survives restarts (and kill -9) in the data folder; tokens issued before a restart keep working. \

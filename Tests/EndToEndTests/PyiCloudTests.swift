@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+
+/// A real client written for Apple's servers — Python's `pyicloud`, its own
+/// CloudKit request and parsing code — against the built `syncscope serve`,
+/// with only its base URL and its authentication replaced (see
+/// `PyiCloud/pyicloud_e2e.py`).
+///
+/// The Python with pyicloud is `SYNCSCOPE_PYICLOUD_PYTHON`, or the package's
+/// `.build-venv/bin/python`, which `.ci/run` creates (pinned pyicloud). On a
+/// machine without it the test is disabled, except under `CI=true`, where a
+/// missing client is a failure, never a skip.
+@Suite struct PyiCloudTests {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("PyiCloud/pyicloud_e2e.py")
+
+    static var python: URL? {
+        if let path = ProcessInfo.processInfo.environment["SYNCSCOPE_PYICLOUD_PYTHON"], !path.isEmpty { return URL(fileURLWithPath: path) }
+        let venv = packageRoot.appendingPathComponent(".build-venv/bin/python")
+        return FileManager.default.isExecutableFile(atPath: venv.path) ? venv : nil
+    }
+
+    static var isCI: Bool { ProcessInfo.processInfo.environment["CI"]?.lowercased() == "true" }
+
+    @Test(.enabled(if: python != nil || isCI, "pyicloud is not installed: run .ci/run, or python3 -m venv .build-venv && .build-venv/bin/pip install pyicloud"))
+    func pyicloudRunsUnchangedAgainstTheServer() throws {
+        let python = try #require(Self.python, "CI=true but no Python with pyicloud: .ci/run should have created .build-venv")
+        let server = try ServerProcess()
+        defer {
+            server.stop()
+            server.removeData()
+        }
+        let token = try #require(server.tokens["alice"])
+        let process = Process()
+        process.executableURL = python
+        process.arguments = [Self.script.path, server.baseURL.absoluteString, token]
+        let output = TextBuffer()
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        process.standardInput = FileHandle.nullDevice
+        pipe.fileHandleForReading.readabilityHandler = { output.append($0.availableData) }
+        try process.run()
+        let deadline = Date().addingTimeInterval(180)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        if process.isRunning {
+            process.terminate()
+            Issue.record("pyicloud did not finish within 180 s:\n\(output.text)")
+            return
+        }
+        process.waitUntilExit()
+        pipe.fileHandleForReading.readabilityHandler = nil
+        output.append(pipe.fileHandleForReading.readDataToEndOfFile())
+        let text = output.text
+        #expect(process.terminationStatus == 0, "pyicloud against syncscope serve:\n\(text)\nserver log:\n\(server.log)")
+        #expect(text.contains(" passed, 0 failed"), "\(text)")
+        // Every area the script covers ran.
+        for area in ["records/modify", "records/lookup", "records/query pages", "getCurrentSyncToken", "tombstones", "desiredRecordTypes", "zones/list", "Reminders:", "Notes:"] {
+            #expect(text.contains(area), "no check about \(area) ran:\n\(text)")
+        }
+    }
+}
