@@ -186,6 +186,25 @@ extension NetworkDurabilityTests {
         print("kill -9: \(kills) kills during writes, \(acknowledgedInAll.count) acknowledged writes, \(lost.count) lost")
     }
 
+    @Test func aCleanStopLeavesEverythingInTheDatabaseFileAlone() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("syncscope-clean-\(UUID().uuidString)")
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("syncscope-copy-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data); try? FileManager.default.removeItem(at: copy) }
+        let server = try ServerProcess(data: data)
+        try await server.createZone("Notes")
+        try await server.save(["kept"], in: "Notes")
+        server.stop()
+        #expect(server.log.contains("stopped; state saved"), "\(server.log)")
+        #expect(!FileManager.default.fileExists(atPath: data.appendingPathComponent("syncscope.sqlite-wal").path))
+        // Only the database file, copied elsewhere: the same state.
+        try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: data.appendingPathComponent("syncscope.sqlite"), to: copy.appendingPathComponent("syncscope.sqlite"))
+        let again = try ServerProcess(data: copy)
+        defer { again.stop() }
+        #expect(again.log.contains("restored the checkpoint"))
+        #expect(try await again.zoneChanges("Notes").names == ["kept"])
+    }
+
     @Test(arguments: ["users.json without database", "wal without database", "deleted wal"])
     func serveRefusesADamagedDataFolderWithASentence(damage: String) async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("syncscope-damaged-\(UUID().uuidString)")
@@ -207,15 +226,24 @@ extension NetworkDurabilityTests {
             try FileManager.default.removeItem(atPath: folder + "/syncscope.sqlite-wal")
             expected = "holds syncscope.sqlite-shm but no syncscope.sqlite-wal"
         }
-        // The server must refuse to start (a server that starts anyway is stopped, and the test fails).
-        do {
-            let started = try ServerProcess(data: data)
-            started.stop()
-            Issue.record("serve started on a damaged folder (\(damage)): \(started.log)")
-        } catch {
-            #expect("\(error)".contains(expected), "\(error)")
-            #expect(!"\(error)".contains("new state"))
+        // The server must refuse to start; one that starts anyway is stopped after 60 s, and the test fails.
+        let (status, output) = try await RawHTTP.offThePool { () throws -> (Int32, String) in
+            let process = Process()
+            process.executableURL = BinaryRunner.binaryURL
+            process.arguments = ["serve", "--port", "0", "--data", folder]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = pipe
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            DispatchQueue.global().asyncAfter(deadline: .now() + 60) { if process.isRunning { process.terminate() } }
+            let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, text)
         }
+        #expect(status == 1, "\(output)")
+        #expect(output.contains(expected), "\(output)")
+        #expect(!output.contains("new state") && !output.contains("listening"))
     }
 }
 
