@@ -4,6 +4,7 @@ import SyncCore
 import SyncNetwork
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import SyncSQLiteStore
 #endif
 
 /// Who a device on a real server is, where it keeps its cache, and how it behaves.

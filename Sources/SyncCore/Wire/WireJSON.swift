@@ -31,9 +31,19 @@ public enum WireJSON {
 
     /// Decodes a wire dictionary; bad JSON or a missing or mistyped key is an
     /// `invalidArguments` error whose reason names the key path.
+    ///
+    /// The text is parsed once by ``JSONParser`` (strict JSON, at most 512
+    /// levels deep, numbers that fit a Swift number) and decoded from that tree,
+    /// so a ``JSONValue`` inside is read as it is, never guessed.
     public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(CloudError) -> T {
+        let node: JSONNode
         do {
-            return try JSONDecoder().decode(type, from: data)
+            node = try JSONParser.parse(data)
+        } catch {
+            throw CloudError(.invalidArguments, "The request body is not valid: the text is not JSON (\(error)).")
+        }
+        do {
+            return try JSONNodeDecoder.decode(type, from: node)
         } catch let error as DecodingError {
             if case .dataCorrupted(let context) = error, context.codingPath.isEmpty, let number = firstOutOfRangeNumber(in: data) {
                 throw CloudError(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Synchronization
 import SyncCore
 import SyncNetwork
 import SyncServerHTTP
@@ -299,7 +300,12 @@ struct ClientChanges: AsyncParsableCommand {
 struct ClientWatch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch",
-        abstract: "Register a device, subscribe to your private database, and print push notifications as they arrive.")
+        abstract: "Register a device, subscribe to your private database, and print push notifications as they arrive.",
+        discussion: """
+            The subscription is the watch's own (syncscope-watch-DEVICE) and is deleted when the watch ends: \
+            after --seconds or --count, when its reader goes away, on Ctrl-C and on SIGTERM. Left behind, \
+            it would push every later change to your other devices a second time.
+            """)
     @OptionGroup var options: ClientOptions
     @Option(parsing: .unconditional, help: "Stop after this many seconds.") var seconds: Double = 300
     @Option(parsing: .unconditional, help: "Stop after this many notifications (default: no limit).") var count: Int?
@@ -313,23 +319,67 @@ struct ClientWatch: AsyncParsableCommand {
         try await clientRun {
             let device = try await options.service().withNewDevice()
             try await device.registerForPushNotifications()
+            let subscriptionID = "syncscope-watch-\(device.deviceID ?? UUID().uuidString)"
+            let removeSubscription: @Sendable () async -> Void = {
+                _ = try? await device.modifySubscriptions(in: .private, saving: [], deleting: [subscriptionID])
+            }
+            // Ctrl-C and SIGTERM end the watch without leaving its subscription behind.
+            let interrupts = InterruptCleanup(signals: [SIGINT, SIGTERM]) { signal in
+                await removeSubscription()
+                Foundation.exit(128 + signal)
+            }
+            defer { interrupts.cancel() }
             let results = try await device.modifySubscriptions(
-                in: .private, saving: [.database(DatabaseSubscription(subscriptionID: "syncscope-watch"))], deleting: [])
+                in: .private, saving: [.database(DatabaseSubscription(subscriptionID: subscriptionID))], deleting: [])
             for result in results { _ = try result.get() }
-            // Written straight through, so each line shows at once even when the output is a pipe or a file.
-            // A reader that went away (`watch | head -3`) ends the watch.
-            guard StandardOutput.write("device \(device.deviceID ?? "") registered; subscribed to \(options.user)'s private database; waiting…\n")
-            else { return }
-            let deadline = Date().addingTimeInterval(seconds)
-            var received = 0
-            while received < count ?? .max, Date() < deadline {
-                let wait = min(30, max(0, deadline.timeIntervalSinceNow))
-                for notification in try await device.waitForPushNotifications(timeout: wait) {
-                    guard StandardOutput.write("push: \(notification)\n") else { return }
-                    received += 1
-                }
+            do {
+                try await watch(device, subscriptionID: subscriptionID)
+            } catch {
+                await removeSubscription()
+                throw error
+            }
+            await removeSubscription()
+        }
+    }
+
+    private func watch(_ device: HTTPCloudService, subscriptionID: String) async throws {
+        // Written straight through, so each line shows at once even when the output is a pipe or a file.
+        // A reader that went away (`watch | head -3`) ends the watch.
+        guard StandardOutput.write("device \(device.deviceID ?? "") registered; subscribed to \(options.user)'s private database as \(subscriptionID); waiting…\n")
+        else { return }
+        let deadline = Date().addingTimeInterval(seconds)
+        var received = 0
+        while received < count ?? .max, Date() < deadline {
+            let wait = min(30, max(0, deadline.timeIntervalSinceNow))
+            for notification in try await device.waitForPushNotifications(timeout: wait) {
+                guard StandardOutput.write("push: \(notification)\n") else { return }
+                received += 1
             }
         }
+    }
+}
+
+/// Runs `cleanup` (once) when one of `signals` arrives, instead of the
+/// signal's default of ending the process on the spot.
+final class InterruptCleanup {
+    private let sources: [any DispatchSourceSignal]
+
+    init(signals: [Int32], cleanup: @escaping @Sendable (Int32) async -> Void) {
+        let once = Mutex(false)
+        sources = signals.map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                guard once.withLock({ fired in defer { fired = true }; return !fired }) else { return }
+                Task { await cleanup(number) }
+            }
+            source.resume()
+            return source
+        }
+    }
+
+    func cancel() {
+        for source in sources { source.cancel() }
     }
 }
 
