@@ -39,10 +39,11 @@ public enum WireJSON {
         let node: JSONNode
         do {
             node = try JSONParser.parse(data)
-        } catch let error as JSONSyntaxError where error.message.hasPrefix("the number ") && error.message.contains("too large") {
-            // Valid JSON, but a number no Swift number holds: said as such, not as "not JSON".
-            throw CloudError(.invalidArguments, "The request body is not valid: \(error) (numbers must fit in a double).")
         } catch {
+            if error.message.hasPrefix("the number "), error.message.contains("too large") {
+                // Valid JSON, but a number no Swift number holds: said as such, not as "not JSON".
+                throw CloudError(.invalidArguments, "The request body is not valid: \(error) (numbers must fit in a double).")
+            }
             throw CloudError(.invalidArguments, "The request body is not valid: the text is not JSON (\(error)).")
         }
         do {
