@@ -1,4 +1,5 @@
 import SyncCore
+import SyncScenario
 import SyncSimulation
 
 /// Runs a scenario's `fetch` step on one device: database changes or zone
@@ -24,6 +25,10 @@ import SyncSimulation
 /// batch it asks for.
 struct ScenarioFetcher {
     let device: SimulatedDevice
+    /// The connection of the account signed in on the device.
+    let connection: any CloudService
+    /// The engine whose way of storing batches the fetch follows.
+    let engine: DeviceSyncEngine
     /// Called with notes worth a transcript line.
     let report: (TranscriptEvent.Kind) -> Void
 
@@ -31,6 +36,7 @@ struct ScenarioFetcher {
         var resultsLimit: Int?
         var fetchAllChanges = true
         var interruptAfter: Int?
+        var crash: FetchCrash?
 
         /// Whether to ask for another batch after `received` of them.
         func wantsMore(afterBatches received: Int, moreComing: Bool) -> Bool {
@@ -67,7 +73,7 @@ struct ScenarioFetcher {
         }
         var current = token
         while true {
-            let batch = try await device.connection.fetchDatabaseChanges(in: scope, since: current, resultsLimit: limits.resultsLimit)
+            let batch = try await connection.fetchDatabaseChanges(in: scope, since: current, resultsLimit: limits.resultsLimit)
             let notes = try applyDatabaseBatch(batch, scope: scope)
             for note in notes { report(.note(device: device.name, note)) }
             summary.batches += 1
@@ -97,7 +103,7 @@ struct ScenarioFetcher {
     /// (``DeviceSyncEngine/storeBatch(forDatabaseChanges:scope:token:moreComing:)``).
     /// Returns notes on what it did, for the transcript.
     private func applyDatabaseBatch(_ answer: DatabaseChangesBatch, scope: DatabaseScope) throws -> [String] {
-        let (batch, events) = try device.engine.storeBatch(
+        let (batch, events) = try engine.storeBatch(
             forDatabaseChanges: answer.changes, scope: scope, token: answer.serverChangeToken, moreComing: answer.moreComing)
         try store.apply(batch)
         return events.compactMap { event -> String? in
@@ -128,6 +134,7 @@ struct ScenarioFetcher {
         var summary = FetchSummary(device: device.name)
         var finalTokens: [(RecordZoneID, ServerChangeToken)] = []
         var firstError: (any Error)?
+        var crashed = false
         var tokensBefore: [ServerChangeToken?] = []
         for zone in zones { tokensBefore.append(try store.zoneToken(for: zone.zoneID, in: scope)) }
         zoneLoop: for zone in zones {
@@ -139,7 +146,7 @@ struct ScenarioFetcher {
                     zoneID: zone.zoneID, previousServerChangeToken: current, resultsLimit: limits.resultsLimit, desiredKeys: desiredKeys)
                 let answer: ZoneChangesBatch
                 do {
-                    let results = try await device.connection.fetchRecordZoneChanges(in: scope, [request])
+                    let results = try await connection.fetchRecordZoneChanges(in: scope, [request])
                     guard let result = results.first else {
                         throw CloudError(.internalError, "The server answered a changes/zone request for zone '\(zone.zoneID.zoneName)' with no result.")
                     }
@@ -154,6 +161,13 @@ struct ScenarioFetcher {
                     begin.beginZoneRefetch = [zone.zoneID]
                     try store.apply(begin)
                     began = true
+                }
+                if let crash = limits.crash, crash.batch == summary.batches + 1 {
+                    try crashWhileStoring(answer, crash: crash, scope: scope)
+                    summary.batches += 1
+                    summary.moreComing = answer.moreComing
+                    crashed = true
+                    break zoneLoop
                 }
                 let notes = try applyZoneBatch(answer, scope: scope, desiredKeys: desiredKeys)
                 for note in notes { report(.note(device: device.name, note)) }
@@ -170,14 +184,39 @@ struct ScenarioFetcher {
             }
             if let current { finalTokens.append((zone.zoneID, current)) }
         }
-        if batchesInterrupted(summary, limits) {
+        if !crashed, batchesInterrupted(summary, limits) {
             report(.note(device: device.name, "fetch interrupted after \(summary.batches) batches, as if the app were killed"))
+        }
+        if let crash = limits.crash, !crashed {
+            report(.note(device: device.name, "the fetch ended after \(summary.batches) batch\(summary.batches == 1 ? "" : "es"), before batch \(crash.batch): no crash"))
         }
         for (zone, before) in zip(zones, tokensBefore) where try store.zoneToken(for: zone.zoneID, in: scope) != before {
             summary.tokenChanged = true
         }
         if let firstError { throw firstError }
         return (summary, finalTokens)
+    }
+
+    /// The app is killed while it stores `answer`. Storing the token first
+    /// (its own write) keeps the token and loses the records; one
+    /// transaction for both loses both, so the next fetch asks again.
+    private func crashWhileStoring(_ answer: ZoneChangesBatch, crash: FetchCrash, scope: DatabaseScope) throws {
+        let count = answer.changes.count
+        let what = count == 1 ? "1 change" : "\(count) changes"
+        switch crash.storing {
+        case .tokenFirst:
+            var tokenOnly = StoreBatch(scope: scope)
+            tokenOnly.zonesConfirmed = [answer.zoneID]
+            tokenOnly.zoneTokens = [ZoneTokenChange(zoneID: answer.zoneID, update: .set(answer.serverChangeToken))]
+            try store.apply(tokenOnly)
+            report(.note(
+                device: device.name,
+                "stored batch \(crash.batch)'s token …\(answer.serverChangeToken.shortForm) on its own, then the app was killed before storing its \(what): the token now covers records the device never stored"))
+        case .oneTransaction:
+            report(.note(
+                device: device.name,
+                "the app was killed before batch \(crash.batch)'s transaction committed: neither its \(what) nor its token were stored, so the cached token still points before them"))
+        }
     }
 
     /// Stores a `changes/zone` batch exactly as the engine does
@@ -195,7 +234,7 @@ struct ScenarioFetcher {
                 return .changed(fetched)
             }
         }
-        var (batch, events) = try device.engine.storeBatch(
+        var (batch, events) = try engine.storeBatch(
             for: changes, zoneID: answer.zoneID, scope: scope, token: answer.serverChangeToken, moreComing: answer.moreComing)
         batch.zonesConfirmed.append(answer.zoneID)
         try store.apply(batch)

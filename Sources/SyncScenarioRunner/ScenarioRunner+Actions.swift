@@ -21,13 +21,13 @@ extension ScenarioRunner {
             case .purgeZone(let action):
                 return try await onDevice(action.device, "purge zone \(action.zone) (the user deleted its data in Settings)") { device in
                     let zoneID = try await self.zoneID(action.zone, for: device, in: action.database)
-                    try await device.connection.purgeRecordZone(in: action.database, zoneID)
+                    try await self.connection(of: device).purgeRecordZone(in: action.database, zoneID)
                     self.record(.note(device: device.name, "zone \(zoneID.zoneName) purged on the server"))
                 }
             case .encryptedDataReset(let name):
                 return try await onDevice(name, "encrypted-data reset (every private zone goes)") { device in
-                    try await device.connection.encryptedDataReset()
-                    self.record(.note(device: device.name, "\(device.user)'s encrypted data reset: every zone of the private database is gone from the server"))
+                    try await self.connection(of: device).encryptedDataReset()
+                    self.record(.note(device: device.name, "\(self.user(of: device))'s encrypted data reset: every zone of the private database is gone from the server"))
                 }
             case .shareZone(let action), .revokeShare(let action):
                 let revoke: Bool = if case .revokeShare = kind { true } else { false }
@@ -35,9 +35,9 @@ extension ScenarioRunner {
                 return try await onDevice(action.device, "\(verb) zone \(action.zone) with \(action.participants.joined(separator: ", "))") { device in
                     let zoneID = try await self.zoneID(action.zone, for: device, in: .private)
                     if revoke {
-                        try await device.connection.revokeShare(zoneID, from: action.participants)
+                        try await self.connection(of: device).revokeShare(zoneID, from: action.participants)
                     } else {
-                        try await device.connection.shareZone(zoneID, with: action.participants)
+                        try await self.connection(of: device).shareZone(zoneID, with: action.participants)
                     }
                     self.record(.note(device: device.name, "zone \(zoneID.zoneName) \(revoke ? "no longer shared with" : "shared with") \(action.participants.joined(separator: ", "))"))
                 }
@@ -48,7 +48,7 @@ extension ScenarioRunner {
             case .delete(let action):
                 return try await onDevice(action.device, "delete \(action.recordName) in \(action.zone) (not sent yet)") { device in
                     let zoneID = try await self.zoneID(action.zone, for: device, in: action.database)
-                    try device.engine.delete(RecordID(recordName: action.recordName, zoneID: zoneID))
+                    try self.engine(of: device).delete(RecordID(recordName: action.recordName, zoneID: zoneID))
                 }
             case .send(let name, let merge):
                 return try await onDevice(name, merge ? "send pending changes" : "send pending changes without merging conflicts") { device in
@@ -66,7 +66,7 @@ extension ScenarioRunner {
                     try self.requireOnline(device, "sync")
                     self.openSends[device.name] = SendSummary(device: device.name)
                     try await self.send(from: device, mergeConflicts: true)
-                    try await device.engine.fetchChanges()
+                    try await self.engine(of: device).fetchChanges()
                 }
             case .subscribe(let setup):
                 try await subscribe(setup)
@@ -104,6 +104,16 @@ extension ScenarioRunner {
                 return nil
             case .burst(let action):
                 return try await burst(action)
+            case .modifyRecords(let action):
+                return try await onDevice(action.device, "records/modify (the app's own request, no sync engine)") { device in
+                    try await self.modifyRecords(action, on: device)
+                }
+            case .signIn(let action):
+                return try signIn(action)
+            case .checkAccount(let name):
+                return try await onDevice(name, "check the signed-in account") { _ in
+                    _ = try await self.checkAccount(name)
+                }
             }
         } catch {
             return Self.cloudError(error)
@@ -150,7 +160,7 @@ extension ScenarioRunner {
     /// The zone a scenario names, for a device: its user's own zone, a named
     /// owner's, or in the shared database the one zone of that name shared with it.
     func zoneID(_ zone: ZoneRef, for device: SimulatedDevice, in scope: DatabaseScope) async throws -> RecordZoneID {
-        try await zoneID(zone, user: device.user, device: device, in: scope)
+        try await zoneID(zone, user: user(of: device), device: device, in: scope)
     }
 
     func zoneID(_ zone: ZoneRef, user: String, device: SimulatedDevice?, in scope: DatabaseScope) async throws -> RecordZoneID {
@@ -158,7 +168,7 @@ extension ScenarioRunner {
         guard scope == .shared else { return RecordZoneID(zoneName: zone.zoneName, ownerName: user) }
         var candidates = Set(((try? device?.store.knownZones(in: .shared)) ?? []).map(\.zoneID).filter { $0.zoneName == zone.zoneName })
         if candidates.isEmpty, let device {
-            let listed = (try? await device.connection.listRecordZones(in: .shared)) ?? []
+            let listed = (try? await connection(of: device).listRecordZones(in: .shared)) ?? []
             candidates = Set(listed.map(\.zoneID).filter { $0.zoneName == zone.zoneName })
         }
         let sorted = candidates.sorted()
@@ -174,7 +184,7 @@ extension ScenarioRunner {
 
     private func createZone(_ action: ZoneAction, on device: SimulatedDevice) async throws {
         let zoneID = try await zoneID(action.zone, for: device, in: action.database)
-        let results = try await device.connection.modifyRecordZones(in: action.database, saving: [zoneID], deleting: [])
+        let results = try await self.connection(of: device).modifyRecordZones(in: action.database, saving: [zoneID], deleting: [])
         if case .failure(let error)? = results.first { throw error }
         var batch = StoreBatch(scope: .private)
         batch.zonesConfirmed = [zoneID]
@@ -185,7 +195,7 @@ extension ScenarioRunner {
 
     private func deleteZone(_ action: ZoneAction, on device: SimulatedDevice) async throws {
         let zoneID = try await zoneID(action.zone, for: device, in: action.database)
-        let results = try await device.connection.modifyRecordZones(in: action.database, saving: [], deleting: [zoneID])
+        let results = try await self.connection(of: device).modifyRecordZones(in: action.database, saving: [], deleting: [zoneID])
         if case .failure(let error)? = results.first { throw error }
         let count = try device.store.records(in: action.database, zoneID: zoneID).count
         var batch = StoreBatch(scope: action.database)
@@ -199,7 +209,8 @@ extension ScenarioRunner {
     private func save(_ action: SaveAction, on device: SimulatedDevice) async throws {
         let zoneID = try await zoneID(action.zone, for: device, in: action.database)
         let recordID = RecordID(recordName: action.recordName, zoneID: zoneID)
-        let cached = try device.engine.record(recordID)
+        let engine = engine(of: device)
+        let cached = try engine.record(recordID)
         guard cached != nil || action.recordType != nil else {
             throw CloudError(
                 .invalidArguments,
@@ -210,17 +221,17 @@ extension ScenarioRunner {
         if let type = action.recordType { record.recordType = type }
         for field in action.fields { record[field.name] = field.value }
         for name in action.removedFields { record[name] = nil }
-        try device.engine.save(record, savePolicy: action.savePolicy)
+        try engine.save(record, savePolicy: action.savePolicy)
     }
 
     /// Sends the device's pending changes with its engine, each save with its own save policy.
     func send(from device: SimulatedDevice, mergeConflicts: Bool) async throws {
         if mergeConflicts {
-            try await device.engine.sendChanges()
+            try await engine(of: device).sendChanges()
         } else {
             // The same engine, told to give up at the first conflict.
             let engine = DeviceSyncEngine(
-                service: device.connection, store: device.store, clock: simulation.clock,
+                service: connection(of: device), store: device.store, clock: simulation.clock,
                 configuration: DeviceSyncEngine.Configuration(maxConflictRetries: 0)
             ) { [unowned self] event in self.observe(event, on: device.name) }
             try await engine.sendChanges()
@@ -236,9 +247,12 @@ extension ScenarioRunner {
             takeObservedFetches()
             fetches.endScenarioFetch()
         }
-        let fetcher = ScenarioFetcher(device: device) { [unowned self] kind in self.record(kind) }
+        let fetcher = ScenarioFetcher(device: device, connection: connection(of: device), engine: engine(of: device)) { [unowned self] kind in
+            self.record(kind)
+        }
         let limits = ScenarioFetcher.Limits(
-            resultsLimit: action.resultsLimit, fetchAllChanges: action.fetchAllChanges, interruptAfter: action.interruptAfter)
+            resultsLimit: action.resultsLimit, fetchAllChanges: action.fetchAllChanges, interruptAfter: action.interruptAfter,
+            crash: action.crash)
         let summary: FetchSummary
         switch action.target {
         case .databaseChanges:

@@ -31,7 +31,7 @@ extension ScenarioRunner {
             zoneID = try await self.zoneID(check.zone, for: device, in: check.database)
         } catch let error as CloudError where error.code == .zoneNotFound {
             // Nothing shared under that name: the cache holds nothing of it.
-            zoneID = RecordZoneID(zoneName: check.zone.zoneName, ownerName: check.zone.ownerName ?? device.user)
+            zoneID = RecordZoneID(zoneName: check.zone.zoneName, ownerName: check.zone.ownerName ?? user(of: device))
         }
         let records = try device.store.records(in: check.database, zoneID: zoneID).sorted { $0.recordID.recordName < $1.recordID.recordName }
         let names = records.map(\.recordID.recordName)
@@ -229,7 +229,7 @@ extension ScenarioRunner {
             do {
                 zoneID = try await self.zoneID(zone, for: device, in: check.database)
             } catch let error as CloudError where error.code == .zoneNotFound {
-                zoneID = RecordZoneID(zoneName: zone.zoneName, ownerName: zone.ownerName ?? device.user)
+                zoneID = RecordZoneID(zoneName: zone.zoneName, ownerName: zone.ownerName ?? user(of: device))
             }
             cached = try zoneID.flatMap { try device.store.zoneToken(for: $0, in: check.database) }
             what = "zone token of \(zone)"

@@ -48,6 +48,11 @@ extension ScenarioRunner {
             if !a.fetchAllChanges { options.append("one batch") }
             if let keys = a.desiredKeys { options.append("desiredKeys [\(keys.joined(separator: ", "))]") }
             if let n = a.interruptAfter { options.append("interrupted after \(n) batch\(n == 1 ? "" : "es")") }
+            if let crash = a.crash {
+                options.append(crash.storing == .tokenFirst
+                    ? "killed after storing batch \(crash.batch)'s token, before its records"
+                    : "killed before batch \(crash.batch)'s transaction commits")
+            }
             if let name = a.capture { options.append("capture '\(name)'") }
             return words.joined(separator: " ") + (options.isEmpty ? "" : " (\(options.joined(separator: ", ")))")
         case .sync(let device):
@@ -73,6 +78,14 @@ extension ScenarioRunner {
             }
             let every = a.intervalMs > 0 ? ", \(TranscriptFormatter.seconds(a.intervalMs)) apart" : ""
             return "\(a.device) saves \(a.count) \(a.recordType) records (\(a.recordName(1))…) in \(a.zone), \(send)\(every)"
+        case .modifyRecords(let a):
+            let zone = a.zone.map { " in \($0)" } ?? ""
+            let size = a.perRequest.map { "at most \($0) per request" } ?? "all in one request"
+            return "\(a.device) sends its pending record changes\(zone) itself with records/modify (\(size)), no sync engine"
+        case .signIn(let a):
+            return "\(a.user) signs in on \(a.device)"
+        case .checkAccount(let device):
+            return "\(device) checks who is signed in and starts clean if the account changed"
         case .expect(let expectation):
             return "check \(expectation.name)"
         }

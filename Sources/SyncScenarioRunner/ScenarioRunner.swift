@@ -74,6 +74,10 @@ public final class ScenarioRunner {
     let fetches = FetchObserver()
     /// Where the devices' connections report their change fetches.
     let tap = ConnectionTap()
+    /// Accounts signed in with `signIn`, by device.
+    var signedIn: [String: SignedInAccount] = [:]
+    /// The user whose data each device's cache holds, once a `signIn` made it matter.
+    var cacheOwners: [String: String] = [:]
     private var storeDirectory: URL?
 
     /// Tokens remembered with `capture:`.
@@ -127,6 +131,8 @@ public final class ScenarioRunner {
         openSends = [:]
         lastActionError = nil
         notificationsSeen = [:]
+        signedIn = [:]
+        cacheOwners = [:]
         fetches.reset()
         wireUp()
     }

@@ -11,6 +11,20 @@ public enum TranscriptFormatter {
 
     /// The event as lines of text (no trailing newline); `nil` for events
     /// that say nothing to a reader.
+    /// Lines of one batch listed in full; a bigger batch lists this many and
+    /// says how many more there are (the JSON transcript has them all).
+    public static let listedItemLimit = 40
+
+    static func capped(_ lines: [String]) -> [String] {
+        guard lines.count > listedItemLimit else { return lines }
+        return Array(lines.prefix(listedItemLimit)) + ["        … and \(lines.count - listedItemLimit) more"]
+    }
+
+    static func cappedList(_ names: [String]) -> String {
+        guard names.count > listedItemLimit else { return names.joined(separator: ", ") }
+        return names.prefix(listedItemLimit).joined(separator: ", ") + ", … and \(names.count - listedItemLimit) more"
+    }
+
     public static func text(_ event: TranscriptEvent) -> String? {
         switch event.kind {
         case .scenario(let name, let title, let seed, let file):
@@ -48,15 +62,15 @@ public enum TranscriptFormatter {
             }
             let count = records.count == 1 ? "1 record" : "\(records.count) records"
             var lines = ["    \(device) <- changes/zone \(zoneName(answer.zoneID, scope: scope)), batch \(batch + 1): \(count), \(deletions.count) deleted, moreComing \(answer.moreComing), token …\(answer.serverChangeToken.shortForm)"]
-            lines += records.map { "        \($0)" }
-            lines += deletions.map { "        deleted \($0)" }
+            let shown = capped(records.map { "        \($0)" } + deletions.map { "        deleted \($0)" })
+            lines += shown
             return lines.joined(separator: "\n")
         case .notification(let device, let notification):
             return "    \(device) <= push at \(seconds(event.time)): \(describe(notification))"
         case .recordsSent(let device, let scope, let zoneID, let saved, let deleted):
             var parts: [String] = []
-            if !saved.isEmpty { parts.append("saved [\(saved.joined(separator: ", "))]") }
-            if !deleted.isEmpty { parts.append("deleted [\(deleted.joined(separator: ", "))]") }
+            if !saved.isEmpty { parts.append("saved [\(cappedList(saved))]") }
+            if !deleted.isEmpty { parts.append("deleted [\(cappedList(deleted))]") }
             return "    \(device) -> records/modify \(zoneName(zoneID, scope: scope)): " + parts.joined(separator: ", ")
         case .conflict(let device, let recordName, let merged, let keys):
             let what = merged

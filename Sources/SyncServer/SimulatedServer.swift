@@ -103,7 +103,7 @@ public final class SimulatedServer: Sendable {
     public func drainPushEvents() -> [PushEvent] { withPush { $0.drainEvents() } }
 }
 
-/// ``CloudService`` backed directly by a ``SimulatedServer`` in this process.
+/// `CloudService` backed directly by a ``SimulatedServer`` in this process.
 /// Calls never suspend, so a simulation driven from one task is deterministic.
 public struct InProcessCloudService: CloudService {
     public let server: SimulatedServer

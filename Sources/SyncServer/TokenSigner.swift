@@ -11,7 +11,8 @@ struct TokenPayload: Equatable {
     /// Changes up to and including this sequence have been seen.
     var sequence: Int64
     /// Deletions at or below this sequence need not be reported: it is where
-    /// a fetch from no token started. Equal to `sequence` for ordinary tokens.
+    /// a fetch from no token started. Tokens of later fetches keep it; the
+    /// token for "now" (`zones/list`) has it equal to `sequence`.
     var floor: Int64
     /// The history this token belongs to: the server's history ID mixed with
     /// the zone's (or database's) incarnation.

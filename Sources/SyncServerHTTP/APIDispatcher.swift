@@ -194,6 +194,10 @@ struct APIDispatcher {
         case "changes/zone":
             try checkMethod(call)
             let request = try decode(WireZoneChangesRequest.self, call)
+            // A malformed limit is a malformed request (400), not one zone's error.
+            if let limit = ([request.resultsLimit] + request.zones.map(\.resultsLimit)).compactMap({ $0 }).first(where: { $0 < 0 }) {
+                throw CloudError(.invalidArguments, "resultsLimit must be 0 (the server's default, \(Self.maxOperations)) or a positive number, not \(limit).")
+            }
             let requests = request.zones.map { zone in
                 ZoneChangesRequest(
                     zoneID: RecordZoneID(zone.zoneID), previousServerChangeToken: zone.syncToken,

@@ -33,6 +33,10 @@ import Testing
         try Self.check(["run", "first-fetch"], golden: "01-first-fetch.txt")
     }
 
+    @Test func theTokenBeforeDataLessonPrintsItsGoldenTranscript() throws {
+        try Self.check(["run", "token-before-data"], golden: "11-token-before-data.txt")
+    }
+
     @Test func theCoalescedNotificationsLessonPrintsItsGoldenJSON() throws {
         try Self.check(["run", "coalesced-notifications", "--json"], golden: "07-coalesced-notifications.jsonl")
     }

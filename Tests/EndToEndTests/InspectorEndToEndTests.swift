@@ -176,7 +176,7 @@ struct InspectorEndToEndTests {
         let binary = BinaryRunner.binaryURL.path
         let tmux = try TmuxSession(
             command: "LC_ALL=C.UTF-8 '\(binary)' lesson 1; echo \"lesson exited with status $?\"; sleep 60", width: 100, height: 34)
-        try tmux.waitFor(text: "Lesson · First fetch")
+        try tmux.waitFor(text: "· First fetch: no token")
         try tmux.waitFor(text: "step 0 of")
         try tmux.send("Enter")
         try tmux.waitFor(text: "Alice keeps notes in a zone called Notes")

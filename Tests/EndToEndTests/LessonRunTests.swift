@@ -6,6 +6,7 @@ import Testing
     static let lessons = [
         "01-first-fetch", "02-two-kinds-of-token", "03-batches", "04-latest-state", "05-zone-removals",
         "06-expired-token", "07-coalesced-notifications", "08-query-subscriptions", "09-conflicts", "10-shared-database",
+        "11-token-before-data", "12-zone-gone", "13-over-400", "14-default-zone", "15-account-change",
     ]
 
     @Test(arguments: lessons)
@@ -17,6 +18,15 @@ import Testing
         #expect(result.stdout.hasPrefix("== "))
     }
 
+    /// The same lesson and seed print the same transcript, byte for byte.
+    @Test(arguments: lessons)
+    func everyLessonPrintsTheSameTranscriptEveryTime(_ lesson: String) throws {
+        let first = try BinaryRunner.run(["run", lesson])
+        let second = try BinaryRunner.run(["run", lesson])
+        #expect(first.status == 0)
+        #expect(first.stdout == second.stdout)
+    }
+
     @Test func lessonsListsNumberNameAndTitleOfEachLessonInOrder() throws {
         let result = try BinaryRunner.run(["lessons"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
@@ -24,7 +34,7 @@ import Testing
         #expect(lines.count == Self.lessons.count)
         #expect(lines.first?.hasPrefix(" 1  first-fetch ") == true)
         #expect(lines.first?.hasSuffix("First fetch: no token, then only what changed") == true)
-        #expect(lines.last?.hasPrefix("10  shared-database ") == true)
+        #expect(lines.last?.hasPrefix("15  account-change ") == true)
         for (line, lesson) in zip(lines, Self.lessons) {
             let shortName = String(lesson.drop { $0 != "-" }.dropFirst())
             #expect(line.contains(" \(shortName) "), "\(line)")

@@ -66,8 +66,9 @@ private struct Nested: Codable, Equatable {
         #expect(reason(Nested.self, #"{"tags": [], "children": []}"#)?.contains("the key 'name' is missing") == true)
         #expect(reason(Nested.self, #"{"name": "r", "tags": [], "children": [{"name": 3, "tags": [], "children": []}]}"#)?.contains("'children[0].name' should be a string") == true)
         #expect(reason(Nested.self, #"{"name": null, "tags": [], "children": []}"#)?.contains("'name' is null but should be a string") == true)
-        #expect(reason(Numbers.self, #"{"int": 1.5, "int64": 1, "uint64": 1, "double": 1}"#)?.contains("'int' is not valid") == true)
-        #expect(reason(Numbers.self, #"{"int": 1, "int64": 1, "uint64": -1, "double": 1}"#)?.contains("'uint64' is not valid") == true)
+        #expect(reason(Numbers.self, #"{"int": 1.5, "int64": 1, "uint64": 1, "double": 1}"#)?.contains("'int' should be an integer") == true)
+        let negative = reason(Numbers.self, #"{"int": 1, "int64": 1, "uint64": -1, "double": 1}"#)
+        #expect(negative?.contains("the number -1 at 'uint64' is out of range") == true, "\(negative ?? "")")
         #expect(reason(Nested.self, #"{"name": "r", "tags": [], "children": [], "blob": "***"}"#)?.contains("'blob' is not valid") == true)
     }
 
@@ -95,11 +96,20 @@ private struct Nested: Codable, Equatable {
             #expect(got?.contains("not JSON") == true, "\(text.prefix(20)): \(got ?? "accepted")")
             #expect(got?.contains(expected) == true, "\(text.prefix(20)): \(got ?? "accepted")")
         }
-        // A number too large for any number type is valid JSON: its reason says what is wrong with it instead.
-        let huge = reason(JSONValue.self, "1e400")
-        #expect(huge?.contains("the number 1e400 is too large") == true && huge?.contains("not JSON") == false, "\(huge ?? "accepted")")
         let invalidUTF8 = Data([0x22, 0xC3, 0x28, 0x22])
         #expect(throws: CloudError.self) { try WireJSON.decode(String.self, from: invalidUTF8) }
+    }
+
+    @Test func numbersNoSwiftTypeHoldsAreValidJSONButOutOfRangeWhereTheyAreUsed() {
+        for number in ["1e400", "-1e400", "18446744073709551616", "99999999999999999999999"] {
+            let got = reason(Numbers.self, #"{"int": 1, "int64": \#(number), "uint64": 1, "double": 1}"#)
+            #expect(got?.contains("the number \(number) at 'int64' is out of range") == true, "\(got ?? "accepted")")
+        }
+        for number in ["1e400", "-1e400"] {
+            let inValue = reason(JSONValue.self, #"{"a": [1, \#(number)]}"#)
+            #expect(inValue?.contains("the number \(number) at 'a[1]' is out of range") == true, "\(inValue ?? "accepted")")
+        }
+        #expect(reason(Numbers.self, #"{"int": 9223372036854775808, "int64": 1, "uint64": 1, "double": 1}"#)?.contains("the number 9223372036854775808 at 'int' is out of range") == true)
     }
 
     @Test func deepButAllowedNestingDecodes() throws {

@@ -94,7 +94,7 @@ extension InspectorController {
 
     /// The text inside one pane (without its border), line by line.
     func pane(_ pane: InspectorPane) -> [String] {
-        let rect = InspectorLayout(size: state.screenSize).rect(of: pane).inset(by: 1)
+        let rect = state.layout.rect(of: pane).inset(by: 1)
         let frame = frame()
         return (rect.y..<rect.maxY).map { y in
             var line = ""
@@ -105,7 +105,7 @@ extension InspectorController {
 
     /// The title line of a pane (its top border).
     func title(of pane: InspectorPane) -> String {
-        let rect = InspectorLayout(size: state.screenSize).rect(of: pane)
+        let rect = state.layout.rect(of: pane)
         let line = frame().lines()[rect.y]
         return String(line.dropFirst(rect.x).prefix(rect.width))
     }

@@ -43,7 +43,7 @@ struct InspectorLessonTests {
     @Test func theLessonPaneTellsTheStoryAndEnterRunsEachStep() async throws {
         let inspector = try makeLesson()
         var pane = try lessonPane(inspector).joined(separator: "\n")
-        #expect(pane.contains("Lesson · A tiny lesson · step 0 of 8"), "\(pane)")
+        #expect(pane.contains("Lesson · step 0 of 8 · A tiny lesson"), "\(pane)")
         #expect(pane.contains("The Mac fetches what the iPhone saved."))
         #expect(pane.contains("Enter: narrative"))
 
@@ -72,9 +72,12 @@ struct InspectorLessonTests {
         await inspector.press(.enter)
         #expect(inspector.state.message?.kind == .error)
         #expect(inspector.state.message?.text.contains("did not hold") == true, "\(String(describing: inspector.state.message))")
+        // The end screen covers the panes; Esc closes it and the lesson pane says it is over.
+        #expect(inspector.state.lessonMode.showsSummary)
+        await inspector.press(.escape)
         pane = try lessonPane(inspector).joined(separator: "\n")
         #expect(pane.contains("✗ "), "\(pane)")
-        #expect(pane.contains("The lesson is over: b starts it again, q quits."), "\(pane)")
+        #expect(pane.contains("Lesson over: b starts again · t steps · q quits"), "\(pane)")
         await inspector.press(.enter)
         #expect(inspector.state.message?.text.hasPrefix("The lesson is over") == true)
     }

@@ -8,7 +8,7 @@
 /// written in one store transaction — so an interrupted fetch resumes from
 /// the last batch it stored, never skipping data.
 ///
-/// Local changes (``save(_:)``, ``delete(_:)``, ``saveZone(_:)``,
+/// Local changes (``save(_:savePolicy:)``, ``delete(_:)``, ``saveZone(_:)``,
 /// ``deleteZone(_:)``) are written to the cache at once and queued in the
 /// store; ``sendChanges()`` sends them, merging the local changed fields into
 /// the server's record on a conflict.

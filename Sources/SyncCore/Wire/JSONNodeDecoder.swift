@@ -64,11 +64,22 @@ struct JSONNodeDecoding: Decoder {
         if case .null = found {
             return .valueNotFound(type, DecodingError.Context(codingPath: codingPath, debugDescription: "Expected \(type) value but found null instead."))
         }
+        if case .double = found, type is any FixedWidthInteger.Type {
+            return .typeMismatch(type, DecodingError.Context(codingPath: codingPath, debugDescription: "Expected a whole number but found one with a fraction."))
+        }
         return .typeMismatch(type, DecodingError.Context(codingPath: codingPath, debugDescription: "Expected to decode \(type) but found \(found.kindDescription) instead."))
     }
 
     func unbox<T: Decodable>(_ type: T.Type) throws -> T {
-        if type == JSONValue.self { return node.jsonValue as! T }
+        if type == JSONValue.self {
+            switch node.jsonValue() {
+            case .success(let value): return value as! T
+            case .failure(let number):
+                throw DecodingError.dataCorrupted(DecodingError.Context(
+                    codingPath: codingPath + number.reversedPath.reversed(),
+                    debugDescription: "Parsed JSON number \(Self.quoted(number.text)) does not fit in any number type."))
+            }
+        }
         if type == Data.self { return try unboxData() as! T }
         if type == URL.self { return try unboxURL() as! T }
         if type == Date.self { return Date(timeIntervalSinceReferenceDate: try unboxFloatingPoint(Double.self)) as! T }
@@ -97,8 +108,19 @@ struct JSONNodeDecoding: Decoder {
         case .integer(let value): return Decimal(value)
         case .unsigned(let value): return Decimal(value)
         case .double(let value): return Decimal(value)
+        case .outOfRange(let text): throw outOfRange(text, Decimal.self)
         default: throw mismatch(Decimal.self, found: node)
         }
+    }
+
+    /// A number that the wanted type cannot hold, quoted as it was written.
+    private func outOfRange(_ text: String, _ type: Any.Type) -> DecodingError {
+        .dataCorrupted(DecodingError.Context(codingPath: codingPath, debugDescription: "Parsed JSON number \(Self.quoted(text)) does not fit in \(type)."))
+    }
+
+    /// A number as written, shortened for a message.
+    static func quoted(_ text: String) -> String {
+        text.count > 40 ? String(text.prefix(37)) + "…" : text
     }
 
     func unboxInteger<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
@@ -106,13 +128,14 @@ struct JSONNodeDecoding: Decoder {
         switch node {
         case .integer(let value): result = T(exactly: value)
         case .unsigned(let value): result = T(exactly: value)
-        case .double(let value): result = value.isFinite && value == value.rounded(.towardZero) ? T(exactly: value) : nil
+        case .double(let value):
+            // A fraction is the wrong kind of number, not a number out of range.
+            guard value == value.rounded(.towardZero) else { throw mismatch(type, found: node) }
+            result = T(exactly: value)
+        case .outOfRange(let text): throw outOfRange(text, type)
         default: throw mismatch(type, found: node)
         }
-        guard let result else {
-            throw DecodingError.dataCorrupted(
-                DecodingError.Context(codingPath: codingPath, debugDescription: "Parsed JSON number <\(numberText)> does not fit in \(type)."))
-        }
+        guard let result else { throw outOfRange(numberText, type) }
         return result
     }
 
@@ -122,10 +145,11 @@ struct JSONNodeDecoding: Decoder {
         case .unsigned(let value): return T(value)
         case .double(let value):
             let converted = T(value)
-            guard converted.isFinite else {
-                throw DecodingError.dataCorrupted(
-                    DecodingError.Context(codingPath: codingPath, debugDescription: "Parsed JSON number <\(numberText)> does not fit in \(type)."))
-            }
+            guard converted.isFinite else { throw outOfRange(numberText, type) }
+            return converted
+        case .outOfRange(let text):
+            // An integer beyond 64 bits is an approximate double; 1e400 is no number at all.
+            guard let value = Double(text), case let converted = T(value), converted.isFinite else { throw outOfRange(text, type) }
             return converted
         default: throw mismatch(type, found: node)
         }
@@ -136,6 +160,7 @@ struct JSONNodeDecoding: Decoder {
         case .integer(let value): String(value)
         case .unsigned(let value): String(value)
         case .double(let value): String(value)
+        case .outOfRange(let text): text
         default: ""
         }
     }

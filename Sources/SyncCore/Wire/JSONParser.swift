@@ -13,24 +13,60 @@ enum JSONNode: Sendable {
     /// A whole number above `Int64.max` that fits a `UInt64`.
     case unsigned(UInt64)
     case double(Double)
+    /// Valid JSON, but a number no Swift number type holds (`1e400`, an
+    /// integer beyond `UInt64`), kept as written so errors can quote it.
+    case outOfRange(String)
     case string(String)
     case array([JSONNode])
     case object([String: JSONNode])
 
     /// The same value as a ``JSONValue``. Numbers become what `JSONValue`
     /// documents: an integer when the value is a whole number that fits an
-    /// `Int64`, a double otherwise.
-    var jsonValue: JSONValue {
+    /// `Int64`, a double otherwise. A number out of range has no `JSONValue`:
+    /// its text is returned as the error.
+    func jsonValue() -> Result<JSONValue, OutOfRangeNumber> {
         switch self {
-        case .null: .null
-        case .bool(let value): .bool(value)
-        case .integer(let value): .integer(value)
-        case .unsigned(let value): .double(Double(value))
-        case .double(let value): .double(value)
-        case .string(let value): .string(value)
-        case .array(let items): .array(items.map(\.jsonValue))
-        case .object(let object): .object(object.mapValues(\.jsonValue))
+        case .null: return .success(.null)
+        case .bool(let value): return .success(.bool(value))
+        case .integer(let value): return .success(.integer(value))
+        case .unsigned(let value): return .success(.double(Double(value)))
+        case .double(let value): return .success(.double(value))
+        case .outOfRange(let text):
+            // An integer beyond 64 bits is still a double; 1e400 is nothing.
+            if let value = Double(text), value.isFinite { return .success(.double(value)) }
+            return .failure(OutOfRangeNumber(text: text))
+        case .string(let value): return .success(.string(value))
+        case .array(let items):
+            var values: [JSONValue] = []
+            values.reserveCapacity(items.count)
+            for (index, item) in items.enumerated() {
+                switch item.jsonValue() {
+                case .success(let value): values.append(value)
+                case .failure(var error):
+                    error.reversedPath.append(AnyCodingKey(index: index))
+                    return .failure(error)
+                }
+            }
+            return .success(.array(values))
+        case .object(let object):
+            var values: [String: JSONValue] = [:]
+            values.reserveCapacity(object.count)
+            for (key, item) in object {
+                switch item.jsonValue() {
+                case .success(let value): values[key] = value
+                case .failure(var error):
+                    error.reversedPath.append(AnyCodingKey(key))
+                    return .failure(error)
+                }
+            }
+            return .success(.object(values))
         }
+    }
+
+    struct OutOfRangeNumber: Error {
+        var text: String
+        /// Where it is, below the value converted, innermost key first.
+        var reversedPath: [AnyCodingKey] = []
     }
 
     /// How error messages name this kind of value.
@@ -38,7 +74,7 @@ enum JSONNode: Sendable {
         switch self {
         case .null: "null"
         case .bool: "true or false"
-        case .integer, .unsigned, .double: "a number"
+        case .integer, .unsigned, .double, .outOfRange: "a number"
         case .string: "a string"
         case .array: "a list"
         case .object: "an object"
@@ -60,7 +96,7 @@ struct JSONSyntaxError: Error, CustomStringConvertible {
 /// One pass, no backtracking, no exceptions as control flow. It refuses what
 /// JSON does not allow (trailing commas, single quotes, control characters in
 /// strings, invalid UTF-8, lone surrogates, leading zeros, text after the
-/// value) and numbers that no Swift number can hold (`1e400`), and it stops at
+/// value), and it stops at
 /// ``maximumDepth`` levels of nesting so that a hostile body cannot exhaust the
 /// stack.
 struct JSONParser {
@@ -330,8 +366,8 @@ struct JSONParser {
             if let value = Self.integer(digits, negative: negative) { return value }
         }
         let text = String(decoding: digits, as: UTF8.self)
-        guard let value = Double(text), value.isFinite else {
-            throw failure("the number \(text.count > 40 ? String(text.prefix(37)) + "…" : text) is too large for any number type", at: start)
+        guard !isInteger, let value = Double(text), value.isFinite else {
+            return .outOfRange(text)
         }
         // A whole number written with a fraction or exponent (3.0, 1e3) is still an integer.
         if value == value.rounded(.towardZero), let exact = Int64(exactly: value) { return .integer(exact) }

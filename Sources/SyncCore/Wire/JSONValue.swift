@@ -17,11 +17,11 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
     case object([String: JSONValue])
 
     /// Decoding from a generic `Decoder` (Foundation's `JSONDecoder`, say)
-    /// has to find the kind by trying each in turn; ``WireJSON/decode(_:from:)``
+    /// has to find the kind by trying each in turn; `WireJSON.decode(_:from:)`
     /// never comes here: its decoder hands over the parsed value as it is.
     public init(from decoder: any Decoder) throws {
         if let nodeDecoder = decoder as? JSONNodeDecoding {
-            self = nodeDecoder.node.jsonValue
+            self = try nodeDecoder.unbox(JSONValue.self)
             return
         }
         if let object = try? decoder.container(keyedBy: AnyCodingKey.self) {

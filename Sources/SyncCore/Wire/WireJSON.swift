@@ -32,26 +32,25 @@ public enum WireJSON {
     /// Decodes a wire dictionary; bad JSON or a missing or mistyped key is an
     /// `invalidArguments` error whose reason names the key path.
     ///
-    /// The text is parsed once by ``JSONParser`` (strict JSON, at most 512
-    /// levels deep, numbers that fit a Swift number) and decoded from that tree,
-    /// so a ``JSONValue`` inside is read as it is, never guessed.
+    /// The text is parsed once (strict JSON, at most 512 levels deep) and
+    /// decoded from that tree, so a ``JSONValue`` inside is read as it is,
+    /// never guessed. A number no Swift number holds (`1e400`, `2^64` where an
+    /// `Int64` belongs) is named, with its key path, as out of range.
     public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(CloudError) -> T {
         let node: JSONNode
         do {
             node = try JSONParser.parse(data)
         } catch {
-            if error.message.hasPrefix("the number "), error.message.contains("too large") {
-                // Valid JSON, but a number no Swift number holds: said as such, not as "not JSON".
-                throw CloudError(.invalidArguments, "The request body is not valid: \(error) (numbers must fit in a double).")
-            }
             throw CloudError(.invalidArguments, "The request body is not valid: the text is not JSON (\(error)).")
         }
         do {
             return try JSONNodeDecoder.decode(type, from: node)
         } catch let error as DecodingError {
             throw CloudError(.invalidArguments, "The request body is not valid: \(describe(error)).")
+        } catch let error as CloudError {
+            throw error
         } catch {
-            throw CloudError(.invalidArguments, "The request body is not valid JSON.")
+            throw CloudError(.invalidArguments, "The request body is not valid.")
         }
     }
 
@@ -84,9 +83,9 @@ public enum WireJSON {
             return "\(path(context.codingPath)) is null but should be \(typeName(type))"
         case .dataCorrupted(let context):
             let detail = plain(context)
-            if let (number, integer) = unfitNumber(context) {
-                let why = integer ? "a whole number within 64 bits belongs there" : "it is beyond a decimal's range"
-                return "\(path(context.codingPath)) is not valid: the number \(number) does not fit (\(why))"
+            if let number = outOfRangeNumber(context) {
+                let at = context.codingPath.isEmpty ? "" : " at \(path(context.codingPath))"
+                return "the number \(number)\(at) is out of range (integers must fit in 64 bits, decimals in a double)"
             }
             if context.codingPath.isEmpty {
                 return "the text is not JSON\(detail.flatMap { $0.contains("not valid JSON") ? nil : " (\($0))" } ?? "")"
@@ -118,12 +117,17 @@ public enum WireJSON {
         }
     }
 
-    /// `Parsed JSON number <X> does not fit in T.`: the number, and whether T is a whole-number type.
-    private static func unfitNumber(_ context: DecodingError.Context) -> (String, Bool)? {
-        let text = context.debugDescription
-        guard text.hasPrefix("Parsed JSON number <"), let close = text.firstIndex(of: ">"), text.contains("does not fit in") else { return nil }
-        let number = String(text[text.index(text.startIndex, offsetBy: 20)..<close].prefix(40))
-        return (number, !(text.hasSuffix("Double.") || text.hasSuffix("Float.")))
+    /// The number a decoder could not hold (`2^64`, `1e400`), if that is what went wrong.
+    private static func outOfRangeNumber(_ context: DecodingError.Context) -> String? {
+        let texts = [context.debugDescription, context.underlyingError.map { "\($0)" } ?? ""]
+        for text in texts {
+            guard text.contains("not representable") || text.contains("out of range") || text.contains("does not fit") else { continue }
+            if let range = text.range(of: #"[Nn]umber -?[0-9][0-9.eE+\-]*"#, options: .regularExpression) {
+                return String(text[range].dropFirst(7).prefix(40))
+            }
+            return "given"
+        }
+        return nil
     }
 
     /// The decoder's own words, when they name no types of the program.

@@ -115,7 +115,7 @@ public final class InspectorController {
         state = InspectorState(
             clock: ClockStatus(now: self.world.clock.now(), isPaused: paused, speed: max(0.01, speed)), screenSize: screenSize)
         if let lesson {
-            state.message = InspectorMessage("Lesson: \(lesson.scenario.title ?? lesson.scenario.name). Enter runs the next step; b goes back to the start.")
+            state.message = InspectorMessage("Lesson: \(lesson.scenario.title ?? lesson.scenario.name). Enter runs the next step; p steps back, t lists the steps, b starts again.")
             lesson.onRestart = { [unowned self] simulation in self.switchTo(simulation) }
         } else if !self.world.isVirtualTime {
             state.clock.isLive = true
@@ -144,10 +144,12 @@ public final class InspectorController {
         self.world = simulation
         generations = [:]
         let keep = (state.focusedDevice, state.pane, state.recordsMode, state.screenSize, state.clock.speed, state.clock.isPaused)
+        let lessonMode = state.lessonMode
         state = InspectorState(clock: ClockStatus(now: world.clock.now(), isPaused: keep.5, speed: keep.4), screenSize: keep.3)
         state.focusedDevice = keep.0
         state.pane = keep.1
         state.recordsMode = keep.2
+        state.lessonMode = lessonMode
         installObserver()
         reanchor()
     }
@@ -210,7 +212,7 @@ public final class InspectorController {
             LessonStatus(
                 title: lesson.scenario.title ?? lesson.scenario.name, stepsRun: lesson.stepsRun, stepCount: lesson.stepCount,
                 narrative: lesson.narrative, lastStep: lesson.lastStep, nextStep: lesson.nextStepSummary,
-                failure: lesson.failure?.message)
+                failure: lesson.failure?.message, outline: lesson.outline, checks: lesson.checks)
         }
         let layout = InspectorLayout(size: state.screenSize, hasLesson: snapshot.lesson != nil)
 
@@ -620,7 +622,7 @@ public final class InspectorController {
         case .lessonNext:
             guard let lesson else { break }
             guard !lesson.isFinished else {
-                say("The lesson is over: b starts it again, q quits.")
+                say("The lesson is over: b starts it again, t jumps to a step, q quits.")
                 break
             }
             let index = lesson.stepsRun
@@ -637,11 +639,24 @@ public final class InspectorController {
             } else {
                 say("Step \(index + 1) of \(lesson.stepCount) done: \(summary)", kind: .success)
             }
+            afterLessonStep()
         case .lessonRestart:
             guard let lesson else { break }
             do {
                 try lesson.restart()
+                state.lessonMode.showsSummary = false
+                afterLessonStep()
                 say("Back to the start of the lesson: a fresh world. Enter runs the first step.")
+            } catch {
+                say("The lesson's world could not be built again: \(error)", kind: .error)
+            }
+        case .lessonGoTo(let target):
+            guard let lesson else { break }
+            do {
+                try await lesson.goTo(stepsRun: target)
+                reanchor()
+                afterLessonStep()
+                say(LessonMode.positionMessage(stepsRun: lesson.stepsRun, stepCount: lesson.stepCount))
             } catch {
                 say("The lesson's world could not be built again: \(error)", kind: .error)
             }
@@ -800,9 +815,24 @@ public final class InspectorController {
         case .setSpeed: "speed"
         case .lessonNext: "next step"
         case .lessonRestart: "restart the lesson"
+        case .lessonGoTo(let n): "go to step \(n)"
         case .redraw: "repaint"
         case .quit: "quit"
         }
+    }
+
+    /// Lesson mode after a step ran (or the world was rebuilt): follow the
+    /// step's device, highlight what it changed, offer the summary at the end.
+    private func afterLessonStep() {
+        guard let lesson else { return }
+        refresh()
+        let devices = state.snapshot.devices.map(\.name)
+        if let index = state.lessonMode.stepRan(
+            device: lesson.lastStepDevice, touched: lesson.lastTouched, devices: devices, now: realClock.now()) {
+            InspectorKeys.focusDevice(index, state: &state)
+        }
+        if lesson.isFinished && lesson.stepCount > 0 { state.lessonMode.showsSummary = true }
+        state.needsRedraw = true
     }
 
     private func say(_ text: String, kind: InspectorMessage.Kind = .info) {
@@ -839,6 +869,7 @@ public final class InspectorController {
     public func millisecondsUntilDue(realNow now: Milliseconds, lastDraw: Milliseconds) -> Milliseconds? {
         var waits: [Milliseconds] = []
         if state.needsRedraw { waits.append(max(0, lastDraw + frameInterval - now)) }
+        if let until = state.lessonMode.highlightUntil { waits.append(max(0, until - now)) }
         if !state.clock.isPaused {
             let speed = state.clock.speed
             let virtualNow = world.clock.now()
@@ -881,7 +912,7 @@ public final class InspectorController {
                 drawNow = true
             }
             if repaintRequested {
-                (backend as? NcursesBackend)?.invalidate()
+                (backend as? any RepaintableBackend)?.invalidate()
                 repaintRequested = false
                 drawNow = true
             }
@@ -897,6 +928,7 @@ public final class InspectorController {
             if !world.isVirtualTime { timeout = min(timeout ?? liveTick, liveTick) }
             let key = try backend.readKey(timeoutMs: timeout.map { Int(clamping: $0) } ?? -1)
             woke = realClock.now()
+            if state.lessonMode.expireHighlight(now: woke) { state.needsRedraw = true }
             if let key {
                 if key == .resize {
                     state.screenSize = backend.size

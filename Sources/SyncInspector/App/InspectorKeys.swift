@@ -26,6 +26,8 @@ public enum InspectorCommand: Hashable, Sendable {
     case lessonNext
     /// Lessons: build the world again and go back to the first step.
     case lessonRestart
+    /// Lessons: build the world again and run this many steps (step back, jump).
+    case lessonGoTo(stepsRun: Int)
     /// Repaint the whole terminal (Ctrl-L).
     case redraw
     case quit
@@ -88,6 +90,9 @@ public enum InspectorKeys {
             state.needsRedraw = true
             return [.redraw]
         }
+        if let commands = LessonMode.handle(key, state: &state) {
+            return commands
+        }
         if let overlay = state.overlay {
             return handleOverlay(overlay, key: key, state: &state)
         }
@@ -124,10 +129,6 @@ public enum InspectorKeys {
         case .character("D"):
             let count = max(1, state.snapshot.devices.count)
             focusDevice((state.focusedDevice + count - 1) % count, state: &state)
-        case .enter where state.snapshot.lesson != nil:
-            return [.lessonNext]
-        case .character("b") where state.snapshot.lesson != nil:
-            return [.lessonRestart]
         case .character("i"):
             if state.record != nil {
                 state.pane = .records
@@ -431,7 +432,7 @@ public enum InspectorKeys {
         state.needsRedraw = true
     }
 
-    private static func focusDevice(_ index: Int, state: inout InspectorState) {
+    static func focusDevice(_ index: Int, state: inout InspectorState) {
         guard state.snapshot.devices.indices.contains(index), index != state.focusedDevice else { return }
         state.focusedDevice = index
         state.tokenSelection = nil

@@ -9,7 +9,8 @@ import SyncCore
 /// └────────────────┘└────────────────────┘
 /// ┌ Tokens ────────┐┌ Notifications ─────┐
 /// └────────────────┘└────────────────────┘
-/// ┌ Events ─────────────────────────────┐   (only on tall screens)
+/// ┌ Events ─────────────────────────────┐   (only on tall screens; in a
+///                                            lesson: the lesson pane, events beside it)
 /// row h-2          last action's result
 /// row h-1          status line
 /// ```
@@ -47,7 +48,12 @@ public struct InspectorLayout: Hashable, Sendable {
         if hasLesson {
             let lessonHeight = min(16, max(8, gridHeight * 2 / 5))
             gridHeight -= lessonHeight
-            lesson = Rect(x: 0, y: gridTop + gridHeight, width: width, height: lessonHeight)
+            // The event log stays visible in lessons, to the right of the narrative.
+            let eventsWidth = width >= 72 ? width * 2 / 5 : 0
+            lesson = Rect(x: 0, y: gridTop + gridHeight, width: width - eventsWidth, height: lessonHeight)
+            if eventsWidth > 0 {
+                events = Rect(x: width - eventsWidth, y: gridTop + gridHeight, width: eventsWidth, height: lessonHeight)
+            }
         } else if height >= Self.eventsPaneMinimumHeight {
             let eventsHeight = min(12, max(6, gridHeight / 4))
             gridHeight -= eventsHeight

@@ -138,6 +138,8 @@ public struct InspectorState: Sendable {
     public var screenSize: Size
     /// Set when a key or an event changed what is on screen.
     public var needsRedraw = true
+    /// Lesson mode's own choices (lessons only).
+    public var lessonMode = LessonModeState()
 
     public init(clock: ClockStatus, screenSize: Size = Size(width: 80, height: 24)) {
         self.clock = clock
@@ -147,6 +149,12 @@ public struct InspectorState: Sendable {
     /// Where everything goes on the screen this state was laid out for.
     public var layout: InspectorLayout {
         InspectorLayout(size: screenSize, hasLesson: snapshot.lesson != nil)
+    }
+
+    /// Whether `pane` is drawn as the focused pane (in a lesson, the
+    /// narrative pane may have the focus instead: only one pane has it).
+    public func isFocused(_ pane: InspectorPane) -> Bool {
+        self.pane == pane && !(snapshot.lesson != nil && lessonMode.narrativeFocused)
     }
 
     /// The device keys act on.

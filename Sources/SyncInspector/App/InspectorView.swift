@@ -31,7 +31,8 @@ public struct InspectorView: Sendable {
             drawEvents(state, into: &buffer, area: events)
         }
         if let lessonArea = layout.lesson, let lesson = state.snapshot.lesson {
-            drawLesson(lesson, into: &buffer, area: lessonArea)
+            drawLesson(lesson, focused: state.lessonMode.narrativeFocused, into: &buffer, area: lessonArea)
+            drawLessonHighlights(state, into: &buffer, layout: layout)
         }
         drawMessage(state, into: &buffer, area: layout.message)
         drawStatus(state, into: &buffer, area: layout.status)
@@ -40,7 +41,7 @@ public struct InspectorView: Sendable {
         case .form(_, let form)?: FormView(theme: theme).render(form, into: &buffer, screen: buffer.bounds)
         case .confirm(_, let question)?: drawConfirm(question, into: &buffer)
         case .recordDetail?: drawRecordDetail(state, into: &buffer)
-        case nil: break
+        case nil: if state.snapshot.lesson != nil { drawLessonOverlays(state, into: &buffer) }
         }
         return buffer
     }
@@ -114,7 +115,7 @@ public struct InspectorView: Sendable {
     private func drawZones(_ state: InspectorState, into buffer: inout CellBuffer, area: Rect) {
         let user = state.device?.user ?? ""
         let title = "Zones seen by \(state.device?.label ?? "—")"
-        let inner = Panel(title: title, focused: state.pane == .zones, theme: theme).render(into: &buffer, area: area)
+        let inner = Panel(title: title, focused: state.isFocused(.zones), theme: theme).render(into: &buffer, area: area)
         guard !inner.isEmpty else { return }
         let wide = inner.width >= 60
         let specs = [
@@ -141,7 +142,7 @@ public struct InspectorView: Sendable {
                 return TableRow(kept.map { cells[$0] }, style: style(for: zone.state))
             }
         }
-        let table = Table(columns: columns, focused: state.pane == .zones, theme: theme, emptyMessage: "(no zones)")
+        let table = Table(columns: columns, focused: state.isFocused(.zones), theme: theme, emptyMessage: "(no zones)")
         table.render(into: &buffer, area: inner, rows: rows, state: state.zoneTable)
         // Database headings span the whole row.
         let visible = table.visibleRows(in: inner)
@@ -179,7 +180,7 @@ public struct InspectorView: Sendable {
             "Records · \(zoneName) · \(side)", "Records: \(zoneName) · \(side.replacing(" | ", with: "|"))",
             "\(zoneName) · \(side.replacing(" | ", with: "|"))",
         ].first { TextWidth.of($0) <= room } ?? "\(zoneName) · \(side)"
-        let inner = Panel(title: title, focused: state.pane == .records, theme: theme).render(into: &buffer, area: area)
+        let inner = Panel(title: title, focused: state.isFocused(.records), theme: theme).render(into: &buffer, area: area)
         guard !inner.isEmpty else { return }
         let footer = inner.height >= 6 ? 1 : 0
         let tableArea = inner.inset(bottom: footer)
@@ -244,7 +245,7 @@ public struct InspectorView: Sendable {
             return TableRow(kept.map { all[$0] }, style: style)
         }
         let empty = state.zone == nil ? "Select a zone on the left (Enter)." : (state.filter.isEmpty ? "(no records)" : "(no record matches /\(state.filter))")
-        Table(columns: columns, focused: state.pane == .records, theme: theme, emptyMessage: empty)
+        Table(columns: columns, focused: state.isFocused(.records), theme: theme, emptyMessage: empty)
             .render(into: &buffer, area: tableArea, rows: rows, state: state.recordTable)
         if footer > 0 {
             let legend: String
@@ -326,7 +327,7 @@ public struct InspectorView: Sendable {
         let snapshot = state.snapshot
         var title = "Tokens of \(state.device?.name ?? "") · newest first"
         if snapshot.tokenTotal > snapshot.tokens.count { title += " · \(snapshot.tokens.count) of \(snapshot.tokenTotal)" }
-        let inner = Panel(title: title, focused: state.pane == .tokens, theme: theme).render(into: &buffer, area: area)
+        let inner = Panel(title: title, focused: state.isFocused(.tokens), theme: theme).render(into: &buffer, area: area)
         guard !inner.isEmpty else { return }
         let footer = layout.footerLines(of: .tokens)
         let tableArea = inner.inset(bottom: footer)
@@ -358,7 +359,7 @@ public struct InspectorView: Sendable {
             ]
             return TableRow(kept.map { cells[$0] })
         }
-        Table(columns: columns, focused: state.pane == .tokens, theme: theme, emptyMessage: "(no token yet: press f to fetch)")
+        Table(columns: columns, focused: state.isFocused(.tokens), theme: theme, emptyMessage: "(no token yet: press f to fetch)")
             .render(into: &buffer, area: tableArea, rows: rows, state: state.tokenTable)
         if footer > 0 {
             let hint = state.pane == .tokens ? "The right pane rewinds to the selected token." : "Select a token to rewind to it."
@@ -372,7 +373,7 @@ public struct InspectorView: Sendable {
         let snapshot = state.snapshot
         var title = "Push to \(state.device?.name ?? "") · newest first"
         if snapshot.notificationTotal > 0 { title += " · \(snapshot.notificationTotal)" }
-        let inner = Panel(title: title, focused: state.pane == .notifications, theme: theme).render(into: &buffer, area: area)
+        let inner = Panel(title: title, focused: state.isFocused(.notifications), theme: theme).render(into: &buffer, area: area)
         guard !inner.isEmpty else { return }
         let footer = layout.footerLines(of: .notifications)
         let tableArea = inner.inset(bottom: footer)
@@ -395,7 +396,7 @@ public struct InspectorView: Sendable {
             let cells = Self.notificationCells(entries[index], longTime: longTime, autoFetch: autoFetch)
             return TableRow(kept.map { cells[$0] }, style: entries[index].index == nil ? theme.muted : nil)
         }
-        Table(columns: columns, focused: state.pane == .notifications, theme: theme, emptyMessage: "(no notification yet)")
+        Table(columns: columns, focused: state.isFocused(.notifications), theme: theme, emptyMessage: "(no notification yet)")
             .render(into: &buffer, area: tableArea, rows: rows, state: state.notificationTable)
         if footer > 0 {
             let detail: String
@@ -480,7 +481,8 @@ public struct InspectorView: Sendable {
     // MARK: Events
 
     private func drawEvents(_ state: InspectorState, into buffer: inout CellBuffer, area: Rect) {
-        let inner = Panel(title: "What happened (all devices, newest last)", focused: false, theme: theme).render(into: &buffer, area: area)
+        let title = area.width >= 50 ? "What happened (all devices, newest last)" : "Events"
+        let inner = Panel(title: title, focused: false, theme: theme).render(into: &buffer, area: area)
         guard !inner.isEmpty else { return }
         let events = state.snapshot.events.suffix(inner.height)
         for (line, event) in events.enumerated() {
@@ -489,20 +491,23 @@ public struct InspectorView: Sendable {
             case .action: theme.normal
             default: theme.muted
             }
+            // A narrow pane (beside a lesson) leaves the time out: the words matter more.
+            let text = inner.width >= 40 ? "\(Format.clock(event.time)) \(event)" : "\(event)"
             buffer.write(
-                TextWidth.truncate("\(Format.clock(event.time)) \(event)", to: inner.width),
+                TextWidth.truncate(text, to: inner.width),
                 x: inner.x, y: inner.y + line, style: style, clip: inner)
         }
     }
 
     // MARK: Lesson
 
-    private func drawLesson(_ lesson: LessonStatus, into buffer: inout CellBuffer, area: Rect) {
-        let title = "Lesson · \(lesson.title) · step \(lesson.stepsRun) of \(lesson.stepCount)"
-        let inner = Panel(title: title, focused: true, theme: theme).render(into: &buffer, area: area)
+    private func drawLesson(_ lesson: LessonStatus, focused: Bool, into buffer: inout CellBuffer, area: Rect) {
+        let title = "Lesson · step \(lesson.stepsRun) of \(lesson.stepCount) · \(lesson.title)"
+        let inner = Panel(title: title, focused: focused, theme: theme).render(into: &buffer, area: area)
         guard !inner.isEmpty else { return }
-        let footer: (String, Style) = lesson.nextStep.map { ("Enter: \($0)", theme.helpKey) }
-            ?? ("The lesson is over: b starts it again, q quits.", theme.success)
+        let footer: (String, Style) = lesson.nextStep.map {
+            focused ? ("Enter: \($0)", theme.helpKey) : ("Tab to this pane, then Enter: \($0)", theme.muted)
+        } ?? ("Lesson over: b starts again · t steps · q quits", theme.success)
         let rows = max(0, inner.height - 1)
         let narrative = lesson.narrative.map { TextWrap.wrap($0, width: inner.width) } ?? []
         var result = lesson.lastStep.flatMap { TextWrap.wrap($0, width: max(1, inner.width - 2)).map { "  " + $0 } }
@@ -563,7 +568,7 @@ public struct InspectorView: Sendable {
             used += height + 1
         }
         let footer = lesson
-            ? "Lesson: Enter runs the next step, b goes back to the start. ? or Esc closes."
+            ? "Lesson: Enter (lesson pane) next · p back · t outline · b start again · m follow/pin. ? or Esc closes."
             : "With Tokens focused, the right pane rewinds to a token. ? or Esc closes."
         buffer.write(TextWidth.truncate(footer, to: content.width), x: content.x, y: content.maxY - 1, style: theme.muted, clip: content)
     }

@@ -4,7 +4,11 @@ import SyncScenarioRunner
 import SyncSimulation
 
 /// A lesson played step by step in the inspector: Enter runs the next step,
-/// the panes show the world it changes, `b` starts again.
+/// the panes show the world it changes, `b` starts again, and
+/// ``goTo(stepsRun:)`` steps back or jumps by rebuilding the world and
+/// replaying the steps before (runs are deterministic). It keeps what the
+/// lesson-mode screen needs: the checks so far, the device and the panes
+/// the latest step touched, the outline.
 public final class LessonSession {
     public let scenario: Scenario
     public private(set) var runner: ScenarioRunner
@@ -14,6 +18,12 @@ public final class LessonSession {
     public private(set) var lastStep: [String] = []
     /// The latest step's failure (a check that did not hold), if any.
     public private(set) var failure: ScenarioFailure?
+    /// Every check run so far, in order: held, or what differed.
+    public private(set) var checks: [LessonCheck] = []
+    /// The device the latest step acted on (for a check: the device it examined).
+    public private(set) var lastStepDevice: String?
+    /// The panes the latest step changed.
+    public private(set) var lastTouched: Set<LessonPane> = []
     /// Called when ``restart()`` built a new world.
     var onRestart: ((Simulation) -> Void)?
 
@@ -72,10 +82,47 @@ public final class LessonSession {
         return "\(step.kind.name): \(runner.summary(of: step.kind))"
     }
 
+    /// One line per step, for the outline.
+    public private(set) lazy var outline: [String] = {
+        scenario.steps.map { step in
+            if case .say(let text) = step.kind {
+                let firstLine = text.split(separator: "\n").first.map(String.init) ?? text
+                return "say: " + firstLine
+            }
+            if case .expect = step.kind {
+                return "expect \(step.kind.name)" + (Self.device(of: step.kind).map { " (\($0))" } ?? "") + ", line \(step.location.line)"
+            }
+            return "\(step.kind.name): \(runner.summary(of: step.kind))"
+        }
+    }()
+
+    /// Throws the world away and runs the first `stepsRun` steps again (the
+    /// world is deterministic, so it is the world those steps made before):
+    /// how the inspector steps back and jumps.
+    public func goTo(stepsRun target: Int) async throws {
+        let target = max(0, min(target, stepCount))
+        try restart()
+        while self.stepsRun < target {
+            await next()
+        }
+    }
+
     /// Runs the next step.
     @discardableResult
     public func next() async -> StepOutcome {
         let outcome = await runner.runNextStep()
+        if let step = outcome.step {
+            lastStepDevice = Self.device(of: step.kind)
+            lastTouched = LessonMode.touchedPanes(
+                stepName: step.kind.name, eventKinds: outcome.events.map { Self.kindName($0.kind) })
+            if case .expect(let expectation) = step.kind {
+                checks.append(LessonCheck(
+                    stepIndex: outcome.index, name: expectation.name, line: step.location.line, failure: outcome.failure?.message))
+            }
+        } else {
+            lastStepDevice = nil
+            lastTouched = []
+        }
         if case .say(let text)? = outcome.step?.kind { narrative = text }
         lastStep = outcome.events.compactMap { event -> [String]? in
             switch event.kind {
@@ -100,8 +147,48 @@ public final class LessonSession {
         narrative = scenario.summary
         lastStep = []
         failure = nil
+        checks = []
+        lastStepDevice = nil
+        lastTouched = []
         onRestart?(runner.simulation)
     }
+
+    /// The device a step acts on, or the device a check examines.
+    static func device(of kind: StepKind) -> String? {
+        guard case .expect(let expectation) = kind else { return kind.device }
+        switch expectation {
+        case .cache(let c): return c.device
+        case .lastFetch(let c): return c.device
+        case .notifications(let c): return c.device
+        case .tokens(let c): return c.device
+        case .lastSend(let c): return c.device
+        case .pending(let c): return c.device
+        case .error, .subscriptions: return nil
+        }
+    }
+
+    static func kindName(_ kind: TranscriptEvent.Kind) -> String {
+        switch kind {
+        case .databaseChanges: "databaseChanges"
+        case .zoneChanges: "zoneChanges"
+        case .recordsSent: "recordsSent"
+        case .conflict: "conflict"
+        case .notification: "notification"
+        case .note: "note"
+        case .error: "error"
+        default: "other"
+        }
+    }
+}
+
+/// A check of a lesson, as the end screen lists it.
+public struct LessonCheck: Hashable, Sendable {
+    /// Index of the `expect` step.
+    public var stepIndex: Int
+    public var name: String
+    public var line: Int
+    /// What differed; `nil` when the check held.
+    public var failure: String?
 }
 
 /// The lesson as the lesson pane shows it.
@@ -113,4 +200,9 @@ public struct LessonStatus: Hashable, Sendable {
     public var lastStep: [String]
     public var nextStep: String?
     public var failure: String?
+    /// One line per step.
+    public var outline: [String] = []
+    /// Checks run so far.
+    public var checks: [LessonCheck] = []
+    public var isFinished: Bool { stepsRun >= stepCount }
 }

@@ -80,6 +80,18 @@ public enum StepKind: Sendable, Equatable {
     /// A writer: one device saves many records to one zone.
     case burst(BurstAction)
 
+    // MARK: Client mistakes and accounts
+
+    /// The app sends its pending record changes itself, with
+    /// `records/modify` requests (no zone created first, no error handled).
+    case modifyRecords(ModifyRecordsAction)
+    /// Another iCloud account signs in on the device; its cache stays.
+    case signIn(SignInAction)
+    /// The app asks who is signed in (the user record name) and, when it is
+    /// not the user its cache belongs to, deletes the cache: tokens,
+    /// records and pending changes.
+    case checkAccount(device: String)
+
     // MARK: Checks
 
     case expect(Expectation)
@@ -107,6 +119,9 @@ public enum StepKind: Sendable, Equatable {
         case .advance: "advance"
         case .compact: "compact"
         case .burst: "burst"
+        case .modifyRecords: "modifyRecords"
+        case .signIn: "signIn"
+        case .checkAccount: "checkAccount"
         case .expect(let expectation): expectation.name
         }
     }
@@ -126,6 +141,9 @@ public enum StepKind: Sendable, Equatable {
         case .unsubscribe(let a): a.owner.device
         case .compact(let a): a.principal.device
         case .burst(let a): a.device
+        case .modifyRecords(let a): a.device
+        case .signIn(let a): a.device
+        case .checkAccount(let d): d
         }
     }
 
@@ -258,11 +276,13 @@ public struct FetchAction: Sendable, Equatable {
     /// batches before are stored with their tokens, and the step ends
     /// without an error. `nil`: fetch to the end.
     public var interruptAfter: Int?
+    /// Kill the app while it stores one of the batches (see ``FetchCrash``).
+    public var crash: FetchCrash?
 
     public init(
         device: String, database: DatabaseScope = .private, target: Target, token: TokenChoice = .cached,
         resultsLimit: Int? = nil, fetchAllChanges: Bool = true, desiredKeys: [String]? = nil, capture: String? = nil,
-        interruptAfter: Int? = nil
+        interruptAfter: Int? = nil, crash: FetchCrash? = nil
     ) {
         self.device = device
         self.database = database
@@ -273,6 +293,7 @@ public struct FetchAction: Sendable, Equatable {
         self.desiredKeys = desiredKeys
         self.capture = capture
         self.interruptAfter = interruptAfter
+        self.crash = crash
     }
 }
 

@@ -78,7 +78,7 @@ extension ScenarioReader {
                 fetched = true
                 sent = true
                 acted = true
-            case .send?, .burst?:
+            case .send?, .burst?, .modifyRecords?:
                 sent = true
                 acted = true
             case .subscribe?:
@@ -94,7 +94,7 @@ extension ScenarioReader {
             case .expect(.lastSend)?:
                 if !sent {
                     error(
-                        "lastSend checks a send, but no send, sync or burst step comes before it",
+                        "lastSend checks a send, but no send, sync, burst or modifyRecords step comes before it",
                         hint: "add a send or sync step before this check", at: step.location)
                 }
             case .expect(.error)?:

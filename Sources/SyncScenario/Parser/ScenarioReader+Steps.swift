@@ -6,7 +6,7 @@ extension ScenarioReader {
     static let stepNames = [
         "say", "createZone", "deleteZone", "purgeZone", "encryptedDataReset", "shareZone", "revokeShare", "save",
         "delete", "send", "fetch", "sync", "subscribe", "unsubscribe", "online", "offline", "advance", "compact",
-        "burst", "expect",
+        "burst", "modifyRecords", "signIn", "checkAccount", "expect",
     ]
 
     /// Reserved `token:` words, which cannot name a captured token.
@@ -84,6 +84,9 @@ extension ScenarioReader {
         case "advance": kind = duration(value, what: "advance").map(StepKind.advance)
         case "compact": kind = compact(value)
         case "burst": kind = burst(value)
+        case "modifyRecords": kind = modifyRecords(value)
+        case "signIn": kind = signIn(value)
+        case "checkAccount": kind = deviceOnly(value, step: name).map(StepKind.checkAccount)
         default:
             error(
                 "unknown step '\(name)'",
@@ -110,7 +113,7 @@ extension ScenarioReader {
     }
 
     /// `send: iPhone` or `send: {device: iPhone}`.
-    private func deviceOnly(_ node: Node, step: String) -> String? {
+    func deviceOnly(_ node: Node, step: String) -> String? {
         if case .mapping = node {
             guard let entries = mapping(node, in: step, keys: ["device"], required: ["device"]),
                   let deviceNode = entries["device"]
@@ -271,7 +274,7 @@ extension ScenarioReader {
             node, in: "fetch",
             keys: [
                 "device", "database", "zone", "zones", "token", "resultsLimit", "fetchAllChanges", "desiredKeys", "capture",
-                "interruptAfter",
+                "interruptAfter", "crash",
             ],
             required: ["device"], example: "{device: Mac, zone: Notes, token: nil}")
         else { return nil }
@@ -329,6 +332,26 @@ extension ScenarioReader {
                         hint: "remove one of them", at: node)
                     ok = false
                 }
+            } else {
+                ok = false
+            }
+        }
+        if let node = entries["crash"] {
+            if case .databaseChanges = action.target {
+                error(
+                    "crash applies to zone changes, whose batches carry records",
+                    hint: "add 'zone:' to the fetch", at: entries.keyNode("crash") ?? node)
+                ok = false
+            } else if let crash = fetchCrash(node) {
+                if !action.fetchAllChanges && crash.batch > 1 {
+                    error("fetchAllChanges: false fetches one batch, so the app cannot be killed during batch \(crash.batch)", at: node)
+                    ok = false
+                }
+                if action.interruptAfter != nil {
+                    error("a fetch is either interrupted or crashes, not both", hint: "remove 'interruptAfter' or 'crash'", at: node)
+                    ok = false
+                }
+                action.crash = crash
             } else {
                 ok = false
             }

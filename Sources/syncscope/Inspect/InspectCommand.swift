@@ -39,6 +39,9 @@ struct InspectCommand: AsyncParsableCommand {
     @Flag(help: "Start with the demo writer stopped (w starts it).")
     var noWriter = false
 
+    @Option(help: ArgumentHelp("Record what the terminal shows, with real timings, as an asciinema v2 file.", valueName: "file.cast"))
+    var record: String?
+
     func validate() throws {
         guard speed >= 0.25, speed <= 50 else { throw ValidationError("--speed must be between 0.25 and 50 (got \(speed)).") }
     }
@@ -47,7 +50,7 @@ struct InspectCommand: AsyncParsableCommand {
         try InspectorLauncher.requireTerminal(hint: "try `syncscope demo` for the headless tour")
         let seed = seed
         let writer = !noWriter
-        try await InspectorLauncher.run(paused: paused, speed: speed, logPath: log) {
+        try await InspectorLauncher.run(paused: paused, speed: speed, logPath: log, recordPath: record) {
             let built = try await DemoWorld.make(seed: seed, writerRunning: writer)
             return (built.simulation, nil, built.runner)
         }
@@ -61,8 +64,10 @@ struct LessonCommand: AsyncParsableCommand {
         discussion: """
             NAME is a lesson's name or number (see `syncscope lessons`) or a scenario file. \
             The lesson pane tells the story; Enter runs the next step and the panes show \
-            what it did; b goes back to the start. The clock stays paused unless you run it \
-            (Space), so the lesson plays exactly as written.
+            what it did; p steps back, t lists the steps to jump to one, b goes back to the \
+            start. The focused device follows each step (m pins it). The clock stays paused \
+            unless you run it (Space), so the lesson plays exactly as written. With --record, \
+            what the terminal shows is saved as an asciinema v2 recording, for slides.
             """
     )
 
@@ -75,6 +80,9 @@ struct LessonCommand: AsyncParsableCommand {
     @Option(help: "Write a log of every event, key and action to this file.")
     var log: String?
 
+    @Option(help: ArgumentHelp("Record what the terminal shows, with real timings, as an asciinema v2 file.", valueName: "file.cast"))
+    var record: String?
+
     func run() async throws {
         try InspectorLauncher.requireTerminal(hint: "try `syncscope run \(name)` for the headless version")
         let scenario: Scenario
@@ -85,7 +93,7 @@ struct LessonCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         let seed = seed
-        try await InspectorLauncher.run(paused: true, speed: 1, logPath: log) {
+        try await InspectorLauncher.run(paused: true, speed: 1, logPath: log, recordPath: record, title: scenario.title ?? scenario.name) {
             let lesson = try LessonSession(scenario: scenario, seed: seed)
             return (lesson.simulation, lesson, nil)
         }
@@ -106,7 +114,7 @@ enum InspectorLauncher {
     /// runs here, on the main actor (one thread).
     @MainActor
     static func run(
-        paused: Bool, speed: Double, logPath: String?,
+        paused: Bool, speed: Double, logPath: String?, recordPath: String? = nil, title: String = "SyncScope",
         world: () async throws -> (Simulation, LessonSession?, AnyObject?)
     ) async throws {
         let log: InspectorLog?
@@ -114,6 +122,10 @@ enum InspectorLauncher {
             log = try logPath.map { path throws(TerminalError) in try InspectorLog(path: path) }
         } catch {
             printError("syncscope: \(error)")
+            throw ExitCode(1)
+        }
+        if let recordPath, !FileManager.default.createFile(atPath: recordPath, contents: nil) {
+            printError("syncscope: cannot create the recording \(recordPath): check that its folder exists and can be written.")
             throw ExitCode(1)
         }
         let (simulation, lesson, keepAlive) = try await world()
@@ -128,9 +140,27 @@ enum InspectorLauncher {
             simulation: simulation, lesson: lesson, keepAlive: keepAlive, paused: paused, speed: speed, screenSize: backend.size,
             theme: backend.environmentTheme(), log: log)
         log?.write("inspector started: \(lesson.map { "lesson \($0.scenario.name)" } ?? "demo world"), speed \(speed), \(paused ? "paused" : "running")")
+        var recorder: RecordingBackend<NcursesBackend>?
+        if let recordPath {
+            do {
+                let writer = try AsciicastWriter(
+                    path: recordPath, width: backend.size.width, height: backend.size.height, title: title,
+                    timestamp: Int(Date().timeIntervalSince1970))
+                recorder = RecordingBackend(base: backend, writer: writer)
+            } catch {
+                backend.restore()
+                printError("syncscope: \(error)")
+                throw ExitCode(1)
+            }
+        }
         do {
-            try await controller.run(backend: backend)
+            if let recorder {
+                try await controller.run(backend: recorder)
+            } else {
+                try await controller.run(backend: backend)
+            }
             backend.restore()
+            if let recorder { printError("Recorded \(recorder.frames) frames to \(recorder.writer.path) (asciinema v2: play it with `asciinema play`).") }
         } catch {
             backend.restore()
             printError("syncscope: \(error)")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SyncInspector
 import SyncScenario
 import SyncScenarioRunner
 
@@ -28,6 +29,10 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object per event instead of text.")
     var json = false
 
+    @Option(help: ArgumentHelp(
+        "Also write the transcript as an asciinema v2 recording (text, paced for reading), for slides.", valueName: "file.cast"))
+    var cast: String?
+
     func run() async throws {
         let scenario: Scenario
         do {
@@ -45,15 +50,34 @@ struct RunCommand: AsyncParsableCommand {
             printError("\(file): error: the scenario's world cannot be built: \(error)")
             throw ExitCode(1)
         }
+        let recording: TranscriptCast?
+        do {
+            recording = try cast.map { path throws(AsciicastError) in
+                try TranscriptCast(path: path, title: scenario.title ?? scenario.name)
+            }
+        } catch {
+            printError("\(file): error: \(error)")
+            throw ExitCode(2)
+        }
         let json = json
+        var castError: AsciicastError?
         runner.transcriptObserver = { event in
+            let text = TranscriptFormatter.text(event)
             if json {
                 print(TranscriptFormatter.json(event))
-            } else if let text = TranscriptFormatter.text(event) {
+            } else if let text {
                 print(text)
             }
+            if let recording, let text, castError == nil {
+                do throws(AsciicastError) { try recording.add(event, text: text) } catch { castError = error }
+            }
         }
-        if let failure = await runner.runToEnd() {
+        let failure = await runner.runToEnd()
+        if let castError {
+            printError("\(file): error: \(castError)")
+            throw ExitCode(1)
+        }
+        if let failure {
             printError(failure.description)
             throw ExitCode(1)
         }

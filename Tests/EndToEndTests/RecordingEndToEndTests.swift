@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+/// A `.cast` file read back: the header and each event.
+struct CastFile {
+    var header: [String: Any]
+    var events: [(time: Double, code: String, data: String)]
+
+    init(path: String) throws {
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let lines = text.split(separator: "\n").map(String.init)
+        let first = try #require(lines.first)
+        header = try #require(try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any])
+        events = try lines.dropFirst().map { line in
+            let array = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [Any])
+            try #require(array.count == 3, "an event has a time, a code and data: \(line)")
+            return (try #require(array[0] as? Double), try #require(array[1] as? String), try #require(array[2] as? String))
+        }
+    }
+
+    var output: String { events.filter { $0.code == "o" }.map(\.data).joined() }
+    var timesNeverGoBack: Bool { zip(events, events.dropFirst()).allSatisfy { $0.time <= $1.time } }
+}
+
+@Suite("Recordings for slides", .serialized)
+struct RecordingEndToEndTests {
+    func temporaryPath() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("syncscope-e2e-\(UUID().uuidString).cast").path
+    }
+
+    @Test func runWritesItsTranscriptAsACastTheSameEveryTime() throws {
+        let first = temporaryPath()
+        let second = temporaryPath()
+        defer {
+            try? FileManager.default.removeItem(atPath: first)
+            try? FileManager.default.removeItem(atPath: second)
+        }
+        let result = try BinaryRunner.run(["run", "token-before-data", "--cast", first])
+        #expect(result.status == 0, "\(result.stderr)")
+        let cast = try CastFile(path: first)
+        #expect(cast.header["version"] as? Int == 2)
+        #expect(cast.header["width"] as? Int == 100)
+        #expect(cast.header["height"] as? Int == 40)
+        #expect(cast.header["title"] as? String == "Token saved before the data: records lost for good")
+        #expect(cast.header["timestamp"] == nil, "a run's cast is the same byte for byte")
+        #expect(cast.events.allSatisfy { $0.code == "o" })
+        #expect(cast.timesNeverGoBack)
+        #expect(cast.events.count == result.stdout.split(separator: "\n", omittingEmptySubsequences: false).count - 1)
+        // The frames are what `run` printed, line by line.
+        #expect(cast.output.replacingOccurrences(of: "\r\n", with: "\n") == result.stdout)
+        let again = try BinaryRunner.run(["run", "token-before-data", "--cast", second])
+        #expect(again.status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: first)) == Data(contentsOf: URL(fileURLWithPath: second)))
+    }
+
+    @Test func aCastThatCannotBeWrittenIsAClearError() throws {
+        let result = try BinaryRunner.run(["run", "1", "--cast", "/no/such/folder/x.cast"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("Cannot create the recording /no/such/folder/x.cast"))
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed: recording the inspector needs a terminal (apt-get install tmux)."))
+    func aLessonPlayedLiveIsRecordedWithRealTimings() throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let binary = BinaryRunner.binaryURL.path
+        let tmux = try TmuxSession(
+            command: "LC_ALL=C.UTF-8 '\(binary)' lesson 11 --record '\(path)'; echo \"lesson exited with status $?\"; sleep 60",
+            width: 100, height: 34)
+        try tmux.waitFor(text: "step 0 of")
+        try tmux.send("Enter")
+        try tmux.waitFor(text: "step 1 of")
+        try tmux.send("t")
+        try tmux.waitFor(text: "Steps of Token saved before the data")
+        try tmux.send("Escape")
+        try tmux.send("q")
+        try tmux.waitFor(text: "lesson exited with status 0")
+        let cast = try CastFile(path: path)
+        #expect(cast.header["version"] as? Int == 2)
+        #expect(cast.header["width"] as? Int == 100)
+        #expect(cast.header["height"] as? Int == 34)
+        #expect(cast.header["timestamp"] is Int)
+        #expect(cast.events.count >= 4, "a frame at the start and one per key")
+        #expect(cast.timesNeverGoBack)
+        #expect(cast.events.last.map { $0.time > 0 } == true, "real timings")
+        #expect(cast.events.first?.data.hasPrefix("\u{1B}[?25l\u{1B}[0m\u{1B}[2J") == true)
+        #expect(cast.output.contains("Lesson · step 1 of"))
+        #expect(cast.output.contains("Steps of Token saved before the data"))
+    }
+
+    @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed: recording the inspector needs a terminal (apt-get install tmux)."))
+    func thePlainInspectorIsRecordedToo() throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let binary = BinaryRunner.binaryURL.path
+        let tmux = try TmuxSession(
+            command: "LC_ALL=C.UTF-8 '\(binary)' --no-writer --paused --record '\(path)'; echo \"inspector exited with status $?\"; sleep 60",
+            width: 90, height: 30)
+        try tmux.waitFor(text: "Zones seen by")
+        try tmux.send("Tab")
+        try tmux.send("q")
+        try tmux.waitFor(text: "inspector exited with status 0")
+        let cast = try CastFile(path: path)
+        #expect(cast.header["width"] as? Int == 90)
+        #expect(cast.header["height"] as? Int == 30)
+        #expect(cast.events.count >= 2)
+        #expect(cast.output.contains("Zones seen by"))
+    }
+}
