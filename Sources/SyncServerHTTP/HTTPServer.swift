@@ -258,7 +258,7 @@ struct APIResponder: HTTPResponder {
         guard let user = host.user(withToken: token) else {
             throw CloudError(
                 .authenticationFailed,
-                "This web auth token belongs to no user of this server; syncscope serve prints each user's token at start-up (also in users.json in its data folder).")
+                "This token is no user's web auth token and not the server admin token; syncscope serve prints both at start-up (also in users.json and admin.json in its data folder).")
         }
         return .user(user)
     }

@@ -18,7 +18,7 @@ import Testing
     }
 
     @Test func aSecondServeOnTheSameDataFolderIsRefusedAndTheFirstKeepsWorking() async throws {
-        let server = try ServerProcess()
+        let server = try await ServerProcess.start()
         defer { server.stop(); server.removeData() }
         try await server.createZone("Notes")
         let output = try BinaryRunner.run(["serve", "--port", "0", "--data", server.dataDirectory.path])
@@ -30,11 +30,11 @@ import Testing
     }
 
     @Test func aServerKilledWithMinus9LeavesNoLockBehind() async throws {
-        let server = try ServerProcess()
+        let server = try await ServerProcess.start()
         defer { server.removeData() }
         try await server.createZone("Notes")
         server.kill9()
-        let again = try ServerProcess(data: server.dataDirectory)
+        let again = try await ServerProcess.start(data: server.dataDirectory)
         defer { again.stop() }
         #expect(again.log.contains("replayed"))
     }

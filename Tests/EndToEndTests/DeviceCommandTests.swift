@@ -71,7 +71,7 @@ import Testing
     }
 
     @Test func theWatchPrintsWhatReachesTheDeviceAndAStartAgainResumes() async throws {
-        let server = try ServerProcess(arguments: ["--coalescing-window", "0"])
+        let server = try await ServerProcess.start(arguments: ["--coalescing-window", "0"])
         let folder = temporaryFolder("watch")
         defer { server.stop(); server.removeData(); try? FileManager.default.removeItem(at: folder) }
         let arguments = [
@@ -113,7 +113,7 @@ import Testing
 
 extension DeviceCommandTests {
     @Test func aWatchWhoseReaderWentAwayStopsInsteadOfWatchingForNobody() async throws {
-        let server = try ServerProcess()
+        let server = try await ServerProcess.start()
         defer { server.stop(); server.removeData() }
         let world = try await server.remoteDevice("iPhone")
         defer { world.close() }

@@ -7,7 +7,7 @@ import Testing
 struct DeviceInspectorEndToEndTests {
     @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed: the device inspector's end-to-end test needs it (apt-get install tmux)."))
     func aRecordSavedElsewhereShowsUpOnTheDevicesScreenThroughAPush() async throws {
-        let server = try ServerProcess()
+        let server = try await ServerProcess.start()
         defer { server.stop(); server.removeData() }
         try await server.createZone("Notes")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("syncscope-device-ui-\(UUID().uuidString)")

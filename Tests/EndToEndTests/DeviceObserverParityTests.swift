@@ -83,7 +83,7 @@ import Testing
         let inProcessTokens = try await history(simulation)
         let inProcess = try await view(of: simulation.serverObserver, tokens: inProcessTokens)
 
-        let server = try ServerProcess(arguments: ["--coalescing-window", "0"])
+        let server = try await ServerProcess.start(arguments: ["--coalescing-window", "0"])
         defer { server.stop(); server.removeData() }
         let remote = try await server.remoteDevice("iPhone")
         defer { remote.close() }
@@ -115,7 +115,7 @@ import Testing
     }
 
     @Test func overHTTPAnExpiredTokenIsAnAnswerAndTokensAreOpaque() async throws {
-        let server = try ServerProcess()
+        let server = try await ServerProcess.start()
         defer { server.stop(); server.removeData() }
         let remote = try await server.remoteDevice("iPhone")
         defer { remote.close() }

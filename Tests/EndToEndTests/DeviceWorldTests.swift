@@ -16,7 +16,7 @@ import Testing
     }
 
     @Test func aSaveOnOneRemoteDeviceReachesAnotherThroughItsLongPollAndFetch() async throws {
-        let server = try ServerProcess(arguments: ["--coalescing-window", "0"])
+        let server = try await ServerProcess.start(arguments: ["--coalescing-window", "0"])
         defer { server.stop(); server.removeData() }
         let phone = try await server.remoteDevice("iPhone")
         let mac = try await server.remoteDevice("Mac")
@@ -49,7 +49,7 @@ import Testing
     }
 
     @Test func anOfflineRemoteDeviceStopsListeningAndCatchesUpWhenBack() async throws {
-        let server = try ServerProcess(arguments: ["--coalescing-window", "0"])
+        let server = try await ServerProcess.start(arguments: ["--coalescing-window", "0"])
         defer { server.stop(); server.removeData() }
         let phone = try await server.remoteDevice("iPhone")
         let mac = try await server.remoteDevice("Mac")
@@ -72,7 +72,7 @@ import Testing
     }
 
     @Test func aDeviceStartedAgainOnItsDataFolderResumesFromItsCachedTokens() async throws {
-        let server = try ServerProcess(arguments: ["--coalescing-window", "0"])
+        let server = try await ServerProcess.start(arguments: ["--coalescing-window", "0"])
         let folder = temporaryFolder("device")
         defer { server.stop(); server.removeData(); try? FileManager.default.removeItem(at: folder) }
 
@@ -105,7 +105,7 @@ import Testing
     }
 
     @Test func aFreshCacheForgetsTheTokensButKeepsTheDeviceID() async throws {
-        let server = try ServerProcess()
+        let server = try await ServerProcess.start()
         let folder = temporaryFolder("fresh")
         defer { server.stop(); server.removeData(); try? FileManager.default.removeItem(at: folder) }
         let first = try await server.remoteDevice("iPhone", data: folder)
@@ -129,7 +129,7 @@ import Testing
     @Test func aDeviceWhoseServerRestartsSaysSoThenHearsAgainAndCatchesUp() async throws {
         let folder = temporaryFolder("restart")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let first = try ServerProcess(data: folder, arguments: ["--coalescing-window", "0"])
+        let first = try await ServerProcess.start(data: folder, arguments: ["--coalescing-window", "0"])
         let phone = try await first.remoteDevice("iPhone")
         defer { phone.close() }
         await phone.createZone("Notes", on: phone.device)
@@ -137,7 +137,7 @@ import Testing
         #expect(await phone.tick { if case .failing = $0.pushStatus { true } else { false } })
         #expect(phone.events.contains { if case .failed(let action, _) = $0.kind { action == "push long-poll" } else { false } })
 
-        let second = try ServerProcess(data: folder, arguments: ["--coalescing-window", "0"], port: first.port)
+        let second = try await ServerProcess.start(data: folder, arguments: ["--coalescing-window", "0"], port: first.port)
         defer { second.stop() }
         let mac = try await second.remoteDevice("Mac")
         defer { mac.close() }
@@ -158,7 +158,7 @@ import Testing
     }
 
     @Test func aWrongTokenOrAnotherUsersFolderIsRefusedWithAReason() async throws {
-        let server = try ServerProcess()
+        let server = try await ServerProcess.start()
         let folder = temporaryFolder("owner")
         defer { server.stop(); server.removeData(); try? FileManager.default.removeItem(at: folder) }
         let wrong = await #expect(throws: CloudError.self) {
@@ -185,7 +185,7 @@ import Testing
     @Test func aCacheFromAnotherServerIsRefusedRatherThanFailingEveryFetch() async throws {
         let folder = temporaryFolder("foreign")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let first = try ServerProcess()
+        let first = try await ServerProcess.start()
         let device = try await first.remoteDevice("iPhone", data: folder)
         await device.createZone("Notes", on: device.device)
         await device.fetch(on: device.device)
@@ -193,7 +193,7 @@ import Testing
         first.stop()
         first.removeData()
 
-        let other = try ServerProcess(arguments: ["--seed", "8"])
+        let other = try await ServerProcess.start(arguments: ["--seed", "8"])
         defer { other.stop(); other.removeData() }
         let error = await #expect(throws: CloudError.self) { _ = try await other.remoteDevice("iPhone", data: folder) }
         #expect(error?.code == .invalidArguments)

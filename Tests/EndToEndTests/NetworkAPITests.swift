@@ -4,7 +4,7 @@ import Testing
 /// The built `syncscope serve`, driven over HTTP as the spec describes.
 @Suite struct NetworkAPITests {
     @Test func zonesRecordsAndChangesEndpointsAnswerAsTheSpecSays() async throws {
-        let server = try ServerProcess()
+        let server = try await ServerProcess.start()
         defer { server.stop(); server.removeData() }
         try await server.createZone("Notes")
         // Creating an existing zone is not an error.
@@ -58,7 +58,7 @@ import Testing
     }
 
     @Test func badInputGetsA4xxThatNamesTheProblemAndTheServerKeepsServing() async throws {
-        let server = try ServerProcess()
+        let server = try await ServerProcess.start()
         defer { server.stop(); server.removeData() }
         try await server.createZone("Notes")
         let path = server.db("private", "records/modify")
@@ -105,7 +105,7 @@ import Testing
     }
 
     @Test func aliceCannotReadBobsPrivateDatabaseWhateverSheSends() async throws {
-        let server = try ServerProcess()
+        let server = try await ServerProcess.start()
         defer { server.stop(); server.removeData() }
         try await server.createZone("Diary", user: "bob")
         try await server.save(["secret"], in: "Diary", user: "bob")
@@ -139,7 +139,7 @@ import Testing
     }
 
     @Test func tokensAreCheckedAndExpireAfterCompaction() async throws {
-        let server = try ServerProcess()
+        let server = try await ServerProcess.start()
         defer { server.stop(); server.removeData() }
         try await server.createZone("Notes")
         try await server.save(["a", "b"], in: "Notes")
@@ -159,7 +159,7 @@ import Testing
     }
 
     @Test func subscriptionsAndSharingWorkOverHTTP() async throws {
-        let server = try ServerProcess()
+        let server = try await ServerProcess.start()
         defer { server.stop(); server.removeData() }
         try await server.createZone("Trip")
         let path = server.db("private", "subscriptions/modify")
@@ -196,7 +196,7 @@ import Testing
     }
 
     @Test func adminExportImportResetPurgeAndEncryptedDataReset() async throws {
-        let server = try ServerProcess()
+        let server = try await ServerProcess.start()
         defer { server.stop(); server.removeData() }
         try await server.createZone("Notes")
         try await server.createZone("Old")
@@ -229,14 +229,14 @@ import Testing
     }
 
     @Test func aStateFileGivenAtStartUpSeedsTheServer() async throws {
-        let first = try ServerProcess()
+        let first = try await ServerProcess.start()
         defer { first.stop(); first.removeData() }
         try await first.createZone("Seeded")
         try await first.save(["s1"], in: "Seeded")
         let file = first.dataDirectory.appendingPathComponent("seed.json")
         try await first.call(first.admin("export"), [String: Any](), token: first.adminToken).data.write(to: file)
 
-        let second = try ServerProcess(arguments: ["--import", file.path])
+        let second = try await ServerProcess.start(arguments: ["--import", file.path])
         defer { second.stop(); second.removeData() }
         // The same users, with tokens of the second server's own (an export carries none).
         #expect(Set(second.tokens.keys) == Set(first.tokens.keys))

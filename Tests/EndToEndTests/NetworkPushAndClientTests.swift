@@ -13,7 +13,7 @@ import Testing
     }
 
     @Test func theLongPollAnswersWithTheNotificationButNotToTheDeviceThatMadeTheChange() async throws {
-        let server = try ServerProcess(arguments: ["--coalescing-window", "0"])
+        let server = try await ServerProcess.start(arguments: ["--coalescing-window", "0"])
         defer { server.stop(); server.removeData() }
         try await server.createZone("Notes")
         try await subscribe(server)
@@ -40,7 +40,7 @@ import Testing
     }
 
     @Test func notificationsWaitingInTheCoalescingWindowMergeIntoOne() async throws {
-        let server = try ServerProcess(arguments: ["--coalescing-window", "1500"])
+        let server = try await ServerProcess.start(arguments: ["--coalescing-window", "1500"])
         defer { server.stop(); server.removeData() }
         try await server.createZone("Notes")
         try await subscribe(server)
@@ -61,7 +61,7 @@ import Testing
     }
 
     @Test func twoDevicesSyncThroughTheServerWithTheHTTPCloudService() async throws {
-        let server = try ServerProcess(arguments: ["--coalescing-window", "0"])
+        let server = try await ServerProcess.start(arguments: ["--coalescing-window", "0"])
         defer { server.stop(); server.removeData() }
         let phone = try await connect(server, "alice").withNewDevice()
         let laptop = try await connect(server, "alice").withNewDevice()
@@ -111,7 +111,7 @@ import Testing
     @Test func killNineLosesNoAcknowledgedChangeAndOldTokensStillWork() async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("syncscope-durability-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
-        let first = try ServerProcess(data: data)
+        let first = try await ServerProcess.start(data: data)
         try await first.createZone("Log")
         let before = try await first.zoneChanges("Log").token
 
@@ -132,7 +132,7 @@ import Testing
         let acked = acknowledged.withLock { $0 }
         #expect(acked.count >= 60)
 
-        let second = try ServerProcess(data: data)
+        let second = try await ServerProcess.start(data: data)
         defer { second.stop() }
         #expect(second.tokens == first.tokens)
         let all = try await second.zoneChanges("Log")
@@ -155,7 +155,7 @@ extension NetworkDurabilityTests {
         var acknowledgedInAll: [String] = []
         var kills = 0
         for round in 0..<5 {
-            let server = try ServerProcess(data: data)
+            let server = try await ServerProcess.start(data: data)
             if round == 0 { try await server.createZone("Log") }
             // Everything acknowledged before is there after the restart.
             let present = Set(try await server.zoneChanges("Log").names)
@@ -177,7 +177,7 @@ extension NetworkDurabilityTests {
             #expect(acked.count >= 40)
             acknowledgedInAll += acked
         }
-        let last = try ServerProcess(data: data)
+        let last = try await ServerProcess.start(data: data)
         defer { last.stop() }
         let all = Set(try await last.zoneChanges("Log").names)
         let lost = Set(acknowledgedInAll).subtracting(all)
@@ -186,11 +186,30 @@ extension NetworkDurabilityTests {
         print("kill -9: \(kills) kills during writes, \(acknowledgedInAll.count) acknowledged writes, \(lost.count) lost")
     }
 
+    @Test func aCleanStopLeavesEverythingInTheDatabaseFileAlone() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("syncscope-clean-\(UUID().uuidString)")
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("syncscope-copy-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data); try? FileManager.default.removeItem(at: copy) }
+        let server = try await ServerProcess.start(data: data)
+        try await server.createZone("Notes")
+        try await server.save(["kept"], in: "Notes")
+        server.stop()
+        #expect(server.log.contains("stopped; state saved"), "\(server.log)")
+        #expect(!FileManager.default.fileExists(atPath: data.appendingPathComponent("syncscope.sqlite-wal").path))
+        // Only the database file, copied elsewhere: the same state.
+        try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: data.appendingPathComponent("syncscope.sqlite"), to: copy.appendingPathComponent("syncscope.sqlite"))
+        let again = try await ServerProcess.start(data: copy)
+        defer { again.stop() }
+        #expect(again.log.contains("restored the checkpoint"))
+        #expect(try await again.zoneChanges("Notes").names == ["kept"])
+    }
+
     @Test(arguments: ["users.json without database", "wal without database", "deleted wal"])
     func serveRefusesADamagedDataFolderWithASentence(damage: String) async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("syncscope-damaged-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
-        let server = try ServerProcess(data: data)
+        let server = try await ServerProcess.start(data: data)
         try await server.createZone("Notes")
         try await server.save(["a"], in: "Notes")
         server.kill9()
@@ -207,21 +226,30 @@ extension NetworkDurabilityTests {
             try FileManager.default.removeItem(atPath: folder + "/syncscope.sqlite-wal")
             expected = "holds syncscope.sqlite-shm but no syncscope.sqlite-wal"
         }
-        // The server must refuse to start (a server that starts anyway is stopped, and the test fails).
-        do {
-            let started = try ServerProcess(data: data)
-            started.stop()
-            Issue.record("serve started on a damaged folder (\(damage)): \(started.log)")
-        } catch {
-            #expect("\(error)".contains(expected), "\(error)")
-            #expect(!"\(error)".contains("new state"))
+        // The server must refuse to start; one that starts anyway is stopped after 60 s, and the test fails.
+        let (status, output) = try await RawHTTP.offThePool { () throws -> (Int32, String) in
+            let process = Process()
+            process.executableURL = BinaryRunner.binaryURL
+            process.arguments = ["serve", "--port", "0", "--data", folder]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = pipe
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            DispatchQueue.global().asyncAfter(deadline: .now() + 60) { if process.isRunning { process.terminate() } }
+            let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, text)
         }
+        #expect(status == 1, "\(output)")
+        #expect(output.contains(expected), "\(output)")
+        #expect(!output.contains("new state") && !output.contains("listening"))
     }
 }
 
 @Suite struct NetworkSyncEngineTests {
     @Test func twoDeviceSyncEnginesConvergeThroughTheServerDrivenByPush() async throws {
-        let server = try ServerProcess(arguments: ["--coalescing-window", "0"])
+        let server = try await ServerProcess.start(arguments: ["--coalescing-window", "0"])
         defer { server.stop(); server.removeData() }
         let base = HTTPCloudService(
             baseURL: server.baseURL, webAuthToken: try #require(server.tokens["alice"]), userRecordName: "alice",

@@ -19,11 +19,34 @@ final class ServerProcess: Sendable {
     static let container = "iCloud.com.example.NetworkTests"
 
     /// Starts the server and waits (bounded) until it prints where it listens.
-    init(data: URL? = nil, arguments: [String] = [], port: Int = 0) throws {
-        dataDirectory = data ?? FileManager.default.temporaryDirectory.appendingPathComponent("syncscope-test-\(UUID().uuidString)")
+    /// Blocks its thread: in async code use ``start(data:arguments:port:)``.
+    convenience init(data: URL? = nil, arguments: [String] = [], port: Int = 0) throws {
+        let (process, output, directory) = try Self.launch(data: data, arguments: arguments, port: port)
+        var found: Int?
+        for _ in 0..<1200 {
+            found = Self.listeningPort(output.text)
+            if found != nil || !process.isRunning { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        try self.init(process: process, output: output, dataDirectory: directory, port: found)
+    }
+
+    /// Starts the server and waits (bounded, without holding a thread) until it prints where it listens.
+    static func start(data: URL? = nil, arguments: [String] = [], port: Int = 0) async throws -> ServerProcess {
+        let (process, output, directory) = try launch(data: data, arguments: arguments, port: port)
+        var found: Int?
+        for _ in 0..<1200 {
+            found = listeningPort(output.text)
+            if found != nil || !process.isRunning { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return try ServerProcess(process: process, output: output, dataDirectory: directory, port: found)
+    }
+
+    private static func launch(data: URL?, arguments: [String], port: Int) throws -> (Process, TextBuffer, URL) {
+        let dataDirectory = data ?? FileManager.default.temporaryDirectory.appendingPathComponent("syncscope-test-\(UUID().uuidString)")
         let output = TextBuffer()
-        self.output = output
-        process = Process()
+        let process = Process()
         process.executableURL = BinaryRunner.binaryURL
         process.arguments = ["serve", "--port", String(port), "--data", dataDirectory.path, "--seed", "7"] + arguments
         let pipe = Pipe()
@@ -35,21 +58,24 @@ final class ServerProcess: Sendable {
             output.append(data)
         }
         try process.run()
-        var found: Int?
-        for _ in 0..<600 {
-            let text = output.text
-            if let range = text.range(of: #"listening on http://127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
-                found = Int(text[range].split(separator: ":").last ?? "")
-                break
-            }
-            if !process.isRunning { break }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        guard let found else {
+        return (process, output, dataDirectory)
+    }
+
+    private static func listeningPort(_ text: String) -> Int? {
+        guard let range = text.range(of: #"listening on http://127\.0\.0\.1:(\d+)"#, options: .regularExpression) else { return nil }
+        return Int(text[range].split(separator: ":").last ?? "")
+    }
+
+    private init(process: Process, output: TextBuffer, dataDirectory: URL, port: Int?) throws {
+        self.process = process
+        self.output = output
+        self.dataDirectory = dataDirectory
+        guard let port else {
             process.terminate()
             throw TestFailure("the server did not start: \(output.text)")
         }
-        self.port = found
+        self.port = port
+        // The banner comes after users.json and admin.json are written.
         let users = try JSONSerialization.jsonObject(with: Data(contentsOf: dataDirectory.appendingPathComponent("users.json"))) as? [String: Any]
         var tokens: [String: String] = [:]
         for user in users?["users"] as? [[String: Any]] ?? [] {

@@ -16,9 +16,9 @@ final class LiveServer: Sendable {
         let bound = Mutex<Int?>(nil)
         let server = SyncScopeHTTPServer(host: host)
         task = Task { try await server.run { port in bound.withLock { $0 = port } } }
-        let deadline = ContinuousClock.now + .seconds(30)
+        let deadline = ContinuousClock.now + .seconds(120)
         while bound.withLock({ $0 }) == nil {
-            guard ContinuousClock.now < deadline else { throw RawError("the server did not start within 30 s") }
+            guard ContinuousClock.now < deadline else { throw RawError("the server did not start within 120 s") }
             try await Task.sleep(for: .milliseconds(10))
         }
         self.host = host

@@ -243,7 +243,8 @@ import Darwin
     // MARK: Time limits and caps
 
     @Test func halfSentRequestsAreAnsweredAndClosedInTime() async throws {
-        let server = try await LiveServer(ServeOptions(dataDirectory: nil, seed: 3, headerTimeout: 0.5, bodyTimeout: 0.5, idleTimeout: 1))
+        // The idle limit is longer than the others: it runs from the connection's start.
+        let server = try await LiveServer(ServeOptions(dataDirectory: nil, seed: 3, headerTimeout: 0.5, bodyTimeout: 0.5, idleTimeout: 3))
         defer { server.stop() }
         let started = ContinuousClock.now
         // Headers that never end.
@@ -265,7 +266,7 @@ import Darwin
         defer { close(idle) }
         #expect(await server.raw.isClosed(idle))
         // All within the limits (plus slack for a loaded machine), not held forever.
-        #expect(ContinuousClock.now - started < .seconds(8))
+        #expect(ContinuousClock.now - started < .seconds(20))
         #expect(try await get(server, Self.db("zones/list"), token: server.aliceToken).status == 200)
     }
 

@@ -10,7 +10,8 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Run the simulated CloudKit server over HTTP (CloudKit Web Services; API reference in Sources/SyncServerHTTP/SyncServerHTTP.docc/WebServicesAPI.md), kept in SQLite.",
         discussion: """
-            Prints where it listens and each user's web auth token, then one line per request. \
+            Prints where it listens, each user's web auth token and the server admin token (for admin/export, import and \
+            reset; also in admin.json beside users.json, both readable by their owner only), then one line per request. \
             State survives restarts (and kill -9) in the data folder; tokens issued before a restart keep working. \
             Stop it with Ctrl-C.
             """
