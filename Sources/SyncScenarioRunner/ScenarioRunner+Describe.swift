@@ -73,6 +73,8 @@ extension ScenarioRunner {
             }
             let every = a.intervalMs > 0 ? ", \(TranscriptFormatter.seconds(a.intervalMs)) apart" : ""
             return "\(a.device) saves \(a.count) \(a.recordType) records (\(a.recordName(1))…) in \(a.zone), \(send)\(every)"
+        case .fault, .clearFaults:
+            return faultSummary(of: kind)
         case .expect(let expectation):
             return "check \(expectation.name)"
         }

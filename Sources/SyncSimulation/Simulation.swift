@@ -34,6 +34,7 @@ public final class Simulation: SyncWorld {
                 setup: deviceSetup, server: server, container: setup.container, clock: clock, wrapper: setup.connectionWrapper,
                 seed: setup.seed) {
                 [unowned self] device, event in
+                self.logInjectedFaults()  // the fault first, then what the device made of it
                 self.log(.sync(event), device: device.name)
             }
             devices.append(device)

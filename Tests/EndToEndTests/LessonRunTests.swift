@@ -6,6 +6,7 @@ import Testing
     static let lessons = [
         "01-first-fetch", "02-two-kinds-of-token", "03-batches", "04-latest-state", "05-zone-removals",
         "06-expired-token", "07-coalesced-notifications", "08-query-subscriptions", "09-conflicts", "10-shared-database",
+        "11-rate-limiting", "12-lost-and-early-pushes",
     ]
 
     @Test(arguments: lessons)
@@ -24,7 +25,7 @@ import Testing
         #expect(lines.count == Self.lessons.count)
         #expect(lines.first?.hasPrefix(" 1  first-fetch ") == true)
         #expect(lines.first?.hasSuffix("First fetch: no token, then only what changed") == true)
-        #expect(lines.last?.hasPrefix("10  shared-database ") == true)
+        #expect(lines.last?.hasPrefix("12  lost-and-early-pushes ") == true)
         for (line, lesson) in zip(lines, Self.lessons) {
             let shortName = String(lesson.drop { $0 != "-" }.dropFirst())
             #expect(line.contains(" \(shortName) "), "\(line)")

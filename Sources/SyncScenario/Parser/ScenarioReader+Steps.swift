@@ -1,12 +1,13 @@
 import Foundation
 import SyncCore
+import SyncServer
 import Yams
 
 extension ScenarioReader {
     static let stepNames = [
         "say", "createZone", "deleteZone", "purgeZone", "encryptedDataReset", "shareZone", "revokeShare", "save",
         "delete", "send", "fetch", "sync", "subscribe", "unsubscribe", "online", "offline", "advance", "compact",
-        "burst", "expect",
+        "burst", "fault", "clearFaults", "expect",
     ]
 
     /// Reserved `token:` words, which cannot name a captured token.
@@ -84,6 +85,8 @@ extension ScenarioReader {
         case "advance": kind = duration(value, what: "advance").map(StepKind.advance)
         case "compact": kind = compact(value)
         case "burst": kind = burst(value)
+        case "fault": kind = faultPlan(value, in: "fault").map(StepKind.fault)
+        case "clearFaults": kind = clearFaults(value)
         default:
             error(
                 "unknown step '\(name)'",
