@@ -12,6 +12,7 @@ let package = Package(
     products: [
         .executable(name: "syncscope", targets: ["syncscope"]),
         .library(name: "SyncCore", targets: ["SyncCore"]),
+        .library(name: "SyncSQLiteStore", targets: ["SyncSQLiteStore"]),
         .library(name: "SyncServer", targets: ["SyncServer"]),
         .library(name: "SyncNetwork", targets: ["SyncNetwork"]),
         .library(name: "SyncServerHTTP", targets: ["SyncServerHTTP"]),
@@ -25,9 +26,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
+        .target(name: "SyncCore", swiftSettings: swiftSettings),
+        // A device's local cache in an SQLite file (GRDB); the core and the server engine do not link SQLite.
         .target(
-            name: "SyncCore",
-            dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
+            name: "SyncSQLiteStore",
+            dependencies: ["SyncCore", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -52,7 +55,7 @@ let package = Package(
         // A simulated world: server, devices, virtual clock, push delivery, writer.
         .target(
             name: "SyncSimulation",
-            dependencies: ["SyncCore", "SyncServer", "SyncNetwork"],
+            dependencies: ["SyncCore", "SyncServer", "SyncNetwork", "SyncSQLiteStore"],
             swiftSettings: swiftSettings
         ),
         // The CloudService client over HTTP (URLSession); never links the server.
@@ -96,7 +99,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "SyncCoreTests", dependencies: ["SyncCore", "SyncServer"], swiftSettings: swiftSettings),
+        .testTarget(name: "SyncCoreTests", dependencies: ["SyncCore", "SyncServer", "SyncSQLiteStore"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncServerTests", dependencies: ["SyncCore", "SyncServer"], swiftSettings: swiftSettings),
         .testTarget(
             name: "SyncInspectorTests",

@@ -32,6 +32,13 @@ static inline void scn_setlocale_from_environment(void) { setlocale(LC_ALL, "");
 static inline SCREEN *scn_newterm_stdio(void) { return newterm(NULL, stdout, stdin); }
 
 static inline WINDOW *scn_stdscr(void) { return stdscr; }
+
+/// Whether the terminal can move the cursor to a given place (terminfo
+/// `cup`): without it (TERM=dumb) nothing can be drawn where it belongs.
+static inline int scn_can_address_cursor(void) {
+    char *cup = tigetstr("cup");
+    return cup != NULL && cup != (char *)-1;
+}
 static inline WINDOW *scn_curscr(void) { return curscr; }
 
 // MARK: size

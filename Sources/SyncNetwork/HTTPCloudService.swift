@@ -325,20 +325,57 @@ public struct HTTPCloudService: CloudService {
         guard let url, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             throw CloudError(.invalidArguments, "The webcourier URL for device '\(deviceID)' is not a URL.")
         }
-        components.queryItems = [URLQueryItem(name: "timeout", value: String(format: "%g", max(0, timeout)))]
+        // The server keeps each notification until the device says it got it:
+        // every poll names the last notification this connection received
+        // (none yet: an empty name), which acknowledges it and those before it.
+        components.queryItems = [
+            URLQueryItem(name: "timeout", value: String(format: "%g", max(0, timeout))),
+            URLQueryItem(name: "lastNotificationID", value: registration.lastNotificationID ?? ""),
+        ]
         let data = try await sendRaw("GET", "", body: nil, timeout: max(0, timeout) + 30, absolute: components.url)
         let answer = try WireJSON.decode(WireNotificationsResponse.self, from: data)
-        return try answer.notifications.map { (wire) throws(CloudError) in try CloudNotification(wire) }
+        let notifications = try answer.notifications.map { (wire) throws(CloudError) in try CloudNotification(wire) }
+        // A notification sent again (its acknowledgement was lost) has the same notificationID: drop it.
+        return registration.received(notifications)
     }
 }
 
-/// Where this connection's device polls for notifications, once registered.
+/// Where this connection's device polls for notifications, once registered,
+/// and what it has received.
 final class PushRegistration: Sendable {
-    private let webcourier = Mutex<URL?>(nil)
+    private struct State {
+        var url: URL?
+        var lastNotificationID: String?
+        var seen: Set<String> = []
+        var seenOrder: [String] = []
+    }
+    private let state = Mutex(State())
 
-    var url: URL? { webcourier.withLock { $0 } }
+    var url: URL? { state.withLock { $0.url } }
 
-    func set(_ url: URL?) { webcourier.withLock { $0 = url } }
+    func set(_ url: URL?) { state.withLock { $0.url = url } }
+
+    /// The last notification received, which the next poll acknowledges.
+    var lastNotificationID: String? { state.withLock { $0.lastNotificationID } }
+
+    /// Notes an answer's notifications as received; returns those not received before.
+    func received(_ notifications: [CloudNotification]) -> [CloudNotification] {
+        state.withLock { state in
+            guard let last = notifications.last else { return [] }
+            state.lastNotificationID = last.notificationID
+            var fresh: [CloudNotification] = []
+            for notification in notifications where state.seen.insert(notification.notificationID).inserted {
+                fresh.append(notification)
+                state.seenOrder.append(notification.notificationID)
+            }
+            if state.seenOrder.count > 4096 {
+                let old = state.seenOrder.prefix(2048)
+                state.seen.subtract(old)
+                state.seenOrder.removeFirst(2048)
+            }
+            return fresh
+        }
+    }
 }
 
 extension String {

@@ -123,7 +123,7 @@ extension ServerEngine {
     func effectiveLimit(_ requested: Int?) throws(CloudError) -> Int {
         guard let requested, requested != 0 else { return configuration.maxResultsLimit }
         guard requested > 0 else {
-            throw CloudError(.invalidArguments, "resultsLimit must be a positive number, not \(requested).")
+            throw CloudError(.invalidArguments, "resultsLimit must be 0 (the server's default, \(configuration.maxResultsLimit)) or a positive number, not \(requested).")
         }
         return min(requested, configuration.maxResultsLimit)
     }

@@ -15,13 +15,31 @@ public struct APICall: Sendable, Hashable {
     public var user: String?
     /// `X-SyncScope-Device`.
     public var deviceID: String?
+    /// The caller presented the server's admin credential (whole-server
+    /// calls: `admin/reset`, `admin/import`, `admin/export`).
+    public var isServerAdmin: Bool
+    /// A call the server makes itself (`/internal/…`): adding a user, taking
+    /// a device online, handing notifications to a long-poll. The network
+    /// never makes one: the HTTP layer refuses every path under `/internal/`.
+    public var isServerCall: Bool
 
-    public init(method: String, path: String, body: Data = Data(), user: String? = nil, deviceID: String? = nil) {
+    public init(
+        method: String, path: String, body: Data = Data(), user: String? = nil, deviceID: String? = nil, isServerAdmin: Bool = false,
+        isServerCall: Bool = false
+    ) {
         self.method = method
         self.path = path
         self.body = body
         self.user = user
         self.deviceID = deviceID
+        self.isServerAdmin = isServerAdmin
+        self.isServerCall = isServerCall
+    }
+
+    /// A call the server makes itself, under `/internal/`.
+    static func server(_ operation: String, _ body: some Encodable) -> APICall {
+        APICall(
+            method: "POST", path: "/internal/\(operation)", body: (try? WireJSON.encode(body)) ?? Data("{}".utf8), isServerCall: true)
     }
 }
 
@@ -46,6 +64,17 @@ public struct APIAnswer: Sendable {
     /// A whole-request error: its HTTP status and `{"serverErrorCode", "reason", …}`.
     static func error(_ error: CloudError, status: Int? = nil) -> APIAnswer {
         APIAnswer(status: status ?? error.code.httpStatus, body: (try? WireJSON.encode(WireError(error))) ?? Data(error.reason.utf8))
+    }
+
+    /// A 400 `BAD_REQUEST` with its reason.
+    static func badRequest(_ reason: String) -> APIAnswer {
+        .error(CloudError(.invalidArguments, reason))
+    }
+
+    /// A 503 `TRY_AGAIN_LATER` with `retryAfter` (seconds).
+    static func tryAgainLater(_ reason: String, retryAfter: Double) -> APIAnswer {
+        let wire = WireError(serverErrorCode: "TRY_AGAIN_LATER", reason: reason, retryAfter: retryAfter)
+        return APIAnswer(status: 503, body: (try? WireJSON.encode(wire)) ?? Data(reason.utf8))
     }
 
     /// A 404 `NOT_FOUND` for a path the API does not have.

@@ -21,7 +21,9 @@ struct APIDispatcher {
             case "database": return try database(call, parts)
             case "device": return try device(call, parts)
             case "admin": return try admin(call, parts)
-            case "internal": return try internalCall(call, parts)
+            // Never from the network: the HTTP layer refuses /internal/ and
+            // only the server itself makes calls marked as its own.
+            case "internal" where call.isServerCall: return try internalCall(call, parts)
             default:
                 return .notFound("There is no '\(call.path)'; the API lives under /database/1/, /device/1/ and /admin/1/.")
             }
@@ -342,14 +344,31 @@ struct APIDispatcher {
         }
         switch parts[5] {
         case "create":
-            var generator = SystemRandomNumberGenerator()
-            let token = (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
-            return try encode(WireAPNsToken(
-                apnsEnvironment: request.apnsEnvironment ?? environment.rawValue, apnsToken: token,
-                webcourierURL: Self.webcourierURL(baseURL: baseURL, container: container, environment: environment, token: token)))
+            // The push channel belongs to its creator from now on: only they
+            // can register and poll it. Its ID is no secret (it shows in
+            // records' `modified.deviceID`); it follows from the call, so a
+            // replay of the journal makes the same one.
+            let token = newDeviceID(user: caller.user, container: container, environment: environment)
+            try core.engine.addUser(caller.user)
+            try core.push.registerDevice(token, user: caller.user, container: container, environment: environment, now: now)
+            return try encode(
+                WireAPNsToken(
+                    apnsEnvironment: request.apnsEnvironment ?? environment.rawValue, apnsToken: token,
+                    webcourierURL: Self.webcourierURL(baseURL: baseURL, container: container, environment: environment, token: token)),
+                changed: true)
         case "register":
             guard let token = request.apnsToken else {
                 throw CloudError(.invalidArguments, "tokens/register needs 'apnsToken' (from tokens/create).")
+            }
+            switch core.push.owner(ofDevice: token) {
+            case caller.user?:
+                break
+            case nil:
+                throw CloudError(
+                    .unknownItem, "There is no push channel '\(token)' in this server: make one with tokens/create, then register the apnsToken it gives.")
+            default:
+                throw CloudError(
+                    .permissionFailure, "The push channel '\(token)' belongs to another user; make your own with tokens/create.")
             }
             try core.engine.addUser(caller.user)
             try core.push.registerDevice(token, user: caller.user, container: container, environment: environment, now: now)
@@ -360,6 +379,20 @@ struct APIDispatcher {
                 changed: true)
         default:
             return .notFound("There is no device operation 'tokens/\(parts[5])'; use tokens/create or tokens/register.")
+        }
+    }
+
+    /// A new device ID: 32 hex digits mixed from the time, the caller and
+    /// the container, unique in this server.
+    private func newDeviceID(user: String, container: String, environment: ContainerEnvironment) -> String {
+        var attempt: UInt64 = 0
+        while true {
+            var crc = CRC32()
+            crc.add("\(now) \(attempt) \(user) \(container) \(environment.rawValue)")
+            var mixer = SplitMix64(seed: UInt64(bitPattern: now) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(crc.value) << 20 ^ attempt)
+            let id = (0..<2).map { _ in String(format: "%016llx", mixer.next()) }.joined()
+            if core.push.owner(ofDevice: id) == nil { return id }
+            attempt += 1
         }
     }
 
@@ -376,13 +409,41 @@ struct APIDispatcher {
         }
         let container = try container(parts[2])
         let environment = try environment(parts[3])
-        let caller = try requireUser(call, "An admin call")
-        try core.engine.checkCaller(caller)
+        try checkMethod(call)
         let engine = core.engine
+        // Whole-server calls: the server admin credential, and nothing else.
+        switch parts[4] {
+        case "export", "import", "reset":
+            guard call.isServerAdmin else {
+                throw CloudError(
+                    .permissionFailure,
+                    "admin/\(parts[4]) acts on every user's data, so it needs the server's admin token (printed by syncscope serve at start-up and kept in admin.json in its data folder), sent as 'Authorization: Bearer ADMIN_TOKEN'; a user's web auth token is not enough.")
+            }
+        default:
+            break
+        }
+        switch parts[4] {
+        case "export":
+            var file = engine.exportState()
+            file.push = core.push.exportState(includingDevices: false, reseeding: false)
+            // Web auth tokens stay in the server: an export carries none (an import keeps the server's).
+            for index in file.users.indices { file.users[index].webAuthToken = "" }
+            return APIAnswer(body: try WireJSON.encode(file, prettyPrinted: true))
+        case "import":
+            return try importState(call)
+        case "reset":
+            engine.resetState()
+            core.push.resetState()
+            return try encode(WireEmpty(), changed: true)
+        default:
+            break
+        }
+        // A user's own admin calls: they act on the caller's data only.
+        let caller = try requireUser(call, "admin/\(parts[4])")
+        try core.engine.checkCaller(caller)
         func db(_ text: String?, default scope: DatabaseScope = .private) throws(CloudError) -> DatabaseID {
             DatabaseID(container: container, environment: environment, scope: try text.map { (t) throws(CloudError) in try self.scope(t) } ?? scope)
         }
-        try checkMethod(call)
         switch parts[4] {
         case "purgeZone":
             let request = try decode(WirePurgeZoneRequest.self, call)
@@ -396,16 +457,6 @@ struct APIDispatcher {
             let scope = try request.database.map { (t) throws(CloudError) in try self.scope(t) }
             try engine.compactHistory(
                 caller: caller, database: try db(nil), scope: scope, zoneID: request.zoneID.map(RecordZoneID.init), keepLast: request.keepLast ?? 0)
-            return try encode(WireEmpty(), changed: true)
-        case "export":
-            var file = engine.exportState()
-            file.push = core.push.exportState(includingDevices: false, reseeding: false)
-            return APIAnswer(body: try WireJSON.encode(file, prettyPrinted: true))
-        case "import":
-            return try importState(call)
-        case "reset":
-            engine.resetState()
-            core.push.resetState()
             return try encode(WireEmpty(), changed: true)
         default:
             return .notFound("There is no admin operation '\(parts[4])'. Known: purgeZone, encryptedDataReset, compact, export, import, reset.")
@@ -423,31 +474,48 @@ struct APIDispatcher {
         return try encode(WireEmpty(), changed: true)
     }
 
-    // MARK: /internal/… (journal only)
-
-    struct AddUser: Codable { var name: String }
-    struct DeviceOnline: Codable { var deviceID: String; var online: Bool }
-    struct Receive: Codable { var deviceID: String }
+    // MARK: /internal/… (the server's own calls, kept in the journal)
 
     private func internalCall(_ call: APICall, _ parts: [String]) throws(CloudError) -> APIAnswer {
         switch parts.dropFirst().first {
         case "addUser":
-            let request = try decode(AddUser.self, call)
-            let account = try core.engine.addUser(request.name)
-            return try encode(["webAuthToken": account.webAuthToken], changed: true)
+            let request = try decode(DispatcherInternal.AddUser.self, call)
+            try core.engine.addUser(request.name)
+            return try encode(WireEmpty(), changed: true)
         case "online":
-            let request = try decode(DeviceOnline.self, call)
+            let request = try decode(DispatcherInternal.DeviceOnline.self, call)
             try core.push.setOnline(request.deviceID, request.online, now: now)
             return try encode(WireEmpty(), changed: true)
         case "import":
             return try importState(call)
-        case "receive":
-            let request = try decode(Receive.self, call)
+        case "acknowledge":
+            let request = try decode(DispatcherInternal.Acknowledge.self, call)
             core.push.deliverDue(now: now)
-            let notifications = try core.push.receiveNotifications(for: request.deviceID)
-            return try encode(WireNotificationsResponse(notifications: notifications.map(WireNotification.init)), changed: !notifications.isEmpty)
+            let removed = try core.push.acknowledgeNotifications(for: request.deviceID, notificationIDs: Set(request.notificationIDs))
+            return try encode(WireEmpty(), changed: removed > 0)
         default:
             return .notFound("There is no internal call '\(call.path)'.")
         }
+    }
+}
+
+/// The bodies of the server's own calls (`/internal/…`).
+enum DispatcherInternal {
+    struct AddUser: Codable { var name: String }
+    struct DeviceOnline: Codable { var deviceID: String; var online: Bool }
+    /// The device certainly has these notifications: they leave its queue.
+    struct Acknowledge: Codable { var deviceID: String; var notificationIDs: [String] }
+}
+
+/// A small, fast mixing generator (for device IDs that a replay makes again).
+struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

@@ -1,17 +1,28 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import HTTPTypes
 import NIOCore
 import SyncCore
 
-/// `syncscope serve`: the HTTP API of /work/shared/spec/http-api.md over a
-/// ``ServerHost``, with Hummingbird.
+/// `syncscope serve`: the HTTP API over a ``ServerHost``, with Hummingbird.
+///
+/// Rules every request meets before the API sees it:
+/// - One spelling per path: doubled or trailing slashes, encoded slashes and
+///   `.` or `..` segments are refused with 400, and nothing under
+///   `/internal/` exists for the network.
+/// - GET and POST only; HEAD, OPTIONS and the rest get 405 with a body.
+/// - A body must be `application/json`; `text/plain` (which Apple's own
+///   clients send) only with valid credentials, so a cross-site form cannot
+///   change anything. No CORS header is ever sent.
+/// - Time limits on headers, bodies and idle connections, and a cap on open
+///   connections and on open long-polls per device (503 with `retryAfter`).
 public struct SyncScopeHTTPServer: Sendable {
     public let host: ServerHost
     let logger: Logger
 
-    public init(host: ServerHost, logger: Logger) {
+    public init(host: ServerHost, logger: Logger = Logger(label: "syncscope")) {
         self.host = host
         self.logger = logger
     }
@@ -20,12 +31,15 @@ public struct SyncScopeHTTPServer: Sendable {
     /// actually bound (useful with port 0).
     public func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         let options = host.options
-        let responder = APIResponder(host: host, logger: logger, quiet: options.quiet, maxBodyBytes: options.maxBodyBytes)
+        let limits = host.connections
+        let responder = APIResponder(host: host, logger: logger, quiet: options.quiet, maxBodyBytes: options.maxBodyBytes, limits: limits)
         var silent = Logger(label: "hummingbird")
         silent.logLevel = .critical
         let host = self.host
+        let idle = Duration.nanoseconds(Int64(options.idleTimeout * 1e9))
         let app = Application(
             responder: responder,
+            server: HTTPServerBuilder { responder in GuardedHTTP1Channel(responder: responder, limits: limits, idleTimeout: idle) },
             configuration: ApplicationConfiguration(address: .hostname(options.host, port: options.port), serverName: "syncscope"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? options.port
@@ -38,47 +52,96 @@ public struct SyncScopeHTTPServer: Sendable {
     }
 }
 
-/// Answers every request: reads the body (up to the limit), signs the
-/// caller in, hands the call to the host, and logs one line.
+/// The request context: Hummingbird's, plus the connection, so a long-poll
+/// can hear that its client went away.
+struct ServeRequestContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    let channel: any Channel
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        channel = source.channel
+    }
+}
+
+/// Who is calling.
+enum Identity: Equatable {
+    case anonymous
+    case user(String)
+    /// The server admin credential.
+    case serverAdmin
+
+    var user: String? {
+        if case .user(let name) = self { return name }
+        return nil
+    }
+}
+
+/// Answers every request: checks its path, method and content type, signs
+/// the caller in, reads the body (up to the limit), hands the call to the
+/// host, and logs one line (never a token).
 struct APIResponder: HTTPResponder {
-    typealias Context = BasicRequestContext
+    typealias Context = ServeRequestContext
 
     let host: ServerHost
     let logger: Logger
     let quiet: Bool
     let maxBodyBytes: Int
+    let limits: ConnectionLimits
 
     static let deviceHeader = HTTPField.Name("X-SyncScope-Device")!
 
-    func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
+    func respond(to request: Request, context: ServeRequestContext) async throws -> Response {
         let started = ContinuousClock.now
-        let rawPath = request.uri.path
-        let path = rawPath.removingPercentEncoding ?? rawPath
         let method = request.method.rawValue
-        var user: String?
+        var shownPath = String(request.uri.path.prefix(200))
+        var caller = Identity.anonymous
         let device = request.headers[Self.deviceHeader]
         var answer: APIAnswer
+        var poll: ServerHost.PollResult?
         var tokenIn: ServerChangeToken?
         var tokenOut: ServerChangeToken?
         do {
-            user = try authenticate(request)
-            if let device { try Self.checkDevice(device) }
-            if method == "GET", let token = Self.webcourierToken(path) {
-                answer = try await poll(token: token, request: request)
-            } else if method != "GET" && method != "POST" {
-                throw CloudError(.invalidArguments, "The API takes GET and POST, not \(method).")
-            } else if path.hasPrefix("/internal/") {
-                answer = .notFound("There is no '\(path)'.")
+            let parts = try Self.canonicalPath(request.uri.path)
+            let path = "/" + parts.joined(separator: "/")
+            shownPath = String(path.prefix(200))
+            guard method == "GET" || method == "POST" else {
+                throw Refusal(
+                    status: 405,
+                    CloudError(.invalidArguments, "The API takes GET and POST, not \(method.prefix(20)); \(path) answers \(Self.isWebcourier(parts) ? "GET" : "POST").")
+                )
+            }
+            caller = try authenticate(request)
+            try checkContentType(request, caller: caller)
+            if let device {
+                try Self.checkDevice(device)
+                if let owner = host.owner(ofDevice: device), owner != caller.user {
+                    throw CloudError(
+                        .permissionFailure, "X-SyncScope-Device names a device that belongs to another user; send your own device's ID (from tokens/create).")
+                }
+            }
+            if parts.first == "internal" {
+                answer = .notFound("There is no '\(path)'; the API lives under /database/1/, /device/1/ and /admin/1/.")
+            } else if Self.isWebcourier(parts) {
+                guard method == "GET" else {
+                    throw Refusal(status: 405, CloudError(.invalidArguments, "The webcourierURL takes GET, not \(method)."))
+                }
+                let result = try await pollWebcourier(token: parts[5], request: request, caller: caller, context: context)
+                answer = result.answer
+                poll = result
             } else {
                 let body = try await readBody(request)
-                answer = host.perform(APICall(method: method, path: path, body: body, user: user, deviceID: device))
+                answer = host.perform(
+                    APICall(method: method, path: path, body: body, user: caller.user, deviceID: device, isServerAdmin: caller == .serverAdmin))
                 tokenIn = answer.tokenIn
                 tokenOut = answer.tokenOut
             }
+        } catch let refusal as Refusal {
+            answer = .error(refusal.error, status: refusal.status)
         } catch let error as CloudError {
             answer = .error(error, status: error.code == .quotaExceeded ? 413 : nil)
         } catch {
-            answer = .error(CloudError(.internalError, "The request could not be read: \(error)."))
+            answer = .error(CloudError(.invalidArguments, "The request could not be read: the connection failed or the body is malformed."))
         }
         if !quiet {
             let elapsed = ContinuousClock.now - started
@@ -86,18 +149,96 @@ struct APIResponder: HTTPResponder {
             let tokens = (tokenIn != nil || tokenOut != nil)
                 ? " token \(tokenIn.map { "…" + $0.shortForm } ?? "none") → \(tokenOut.map { "…" + $0.shortForm } ?? "none")" : ""
             let error = answer.status == 200 ? "" : " \(answer.wireError?.serverErrorCode ?? "")"
+            let who: String
+            switch caller {
+            case .anonymous: who = "-"
+            case .user(let name): who = name
+            case .serverAdmin: who = "(server admin)"
+            }
             logger.info(
-                "\(method) \(path) user=\(user ?? "-") device=\(device ?? "-")\(tokens) → \(answer.status)\(error) \(String(format: "%.2f", ms)) ms")
+                "\(method.prefix(20)) \(shownPath) user=\(who) device=\(device.map { String($0.prefix(64)) } ?? "-")\(tokens) → \(answer.status)\(error) \(String(format: "%.2f", ms)) ms")
         }
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
+        if answer.status == 405 { headers[.allow] = "GET, POST" }
+        if let retryAfter = answer.wireError?.retryAfter { headers[.retryAfter] = String(Int(retryAfter.rounded(.up))) }
+        let status = HTTPResponse.Status(code: answer.status)
+        guard let poll, !poll.notificationIDs.isEmpty else {
+            return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
+        }
+        // Notifications stay the device's until it acknowledges them; an
+        // answer that cannot be written whole puts them back at once.
+        let body = answer.body
+        let host = self.host
+        let presence = limits.presence(for: context.channel)
         return Response(
-            status: HTTPResponse.Status(code: answer.status), headers: headers,
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
+            status: status, headers: headers,
+            body: ResponseBody(contentLength: body.count) { writer in
+                // A client gone before the answer is written gets nothing: the notifications wait.
+                if presence?.isGone == true {
+                    host.finishPoll(poll, written: false)
+                    throw CancellationError()
+                }
+                do {
+                    try await writer.write(ByteBuffer(bytes: body))
+                    try await writer.finish(nil)
+                } catch {
+                    host.finishPoll(poll, written: false)
+                    throw error
+                }
+                host.finishPoll(poll, written: true)
+            })
     }
 
-    /// The user of `ckWebAuthToken=` or `Authorization: Bearer`; `nil` without one.
-    private func authenticate(_ request: Request) throws(CloudError) -> String? {
+    /// An error with an HTTP status of its own (405, 415).
+    struct Refusal: Error {
+        var status: Int
+        var error: CloudError
+        init(status: Int, _ error: CloudError) {
+            self.status = status
+            self.error = error
+        }
+    }
+
+    /// The path's segments, percent-decoded, in the one spelling the server
+    /// takes; any other spelling is a 400 that says what is wrong.
+    static func canonicalPath(_ raw: String) throws(CloudError) -> [String] {
+        guard raw.hasPrefix("/") else {
+            throw CloudError(.invalidArguments, "The path must start with '/'.")
+        }
+        guard raw.count > 1 else {
+            throw CloudError(.invalidArguments, "There is nothing at '/'; the API lives under /database/1/, /device/1/ and /admin/1/.")
+        }
+        var segments: [String] = []
+        for rawSegment in raw.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
+            guard !rawSegment.isEmpty else {
+                throw CloudError(.invalidArguments, "The path has an empty segment (a doubled or trailing '/'); write each path in its one form, such as /database/1/{container}/{environment}/{database}/{operation}.")
+            }
+            let lowered = rawSegment.lowercased()
+            guard !lowered.contains("%2f"), !lowered.contains("%5c"), !rawSegment.contains("\\") else {
+                throw CloudError(.invalidArguments, "The path holds an encoded slash ('%2F' or '%5C'); path segments may not contain slashes.")
+            }
+            guard let decoded = String(rawSegment).removingPercentEncoding else {
+                throw CloudError(.invalidArguments, "The path holds a '%' that does not start a valid percent-encoded UTF-8 character.")
+            }
+            guard decoded != ".", decoded != ".." else {
+                throw CloudError(.invalidArguments, "The path holds a '.' or '..' segment; write each path in its one form, without them.")
+            }
+            guard !decoded.contains("/") else {
+                throw CloudError(.invalidArguments, "The path holds an encoded slash; path segments may not contain slashes.")
+            }
+            segments.append(decoded)
+        }
+        return segments
+    }
+
+    static func isWebcourier(_ parts: [String]) -> Bool {
+        parts.count == 6 && parts[0] == "device" && parts[1] == "1" && parts[4] == "webcourier"
+    }
+
+    /// The caller of `ckWebAuthToken=` or `Authorization: Bearer`: a user,
+    /// the server admin, or anonymous without either.
+    private func authenticate(_ request: Request) throws(CloudError) -> Identity {
         var token = request.uri.queryParameters["ckWebAuthToken"].map(String.init)
         if token == nil, let header = request.headers[.authorization] {
             let parts = header.split(separator: " ", maxSplits: 1)
@@ -106,13 +247,42 @@ struct APIResponder: HTTPResponder {
             }
             token = String(parts[1]).trimmingCharacters(in: .whitespaces)
         }
-        guard let token else { return nil }
+        guard let token else { return .anonymous }
+        if host.isAdminToken(token) { return .serverAdmin }
         guard let user = host.user(withToken: token) else {
             throw CloudError(
                 .authenticationFailed,
                 "This web auth token belongs to no user of this server; syncscope serve prints each user's token at start-up (also in users.json in its data folder).")
         }
-        return user
+        return .user(user)
+    }
+
+    /// A request with a body must say it is JSON: `application/json`, or
+    /// `text/plain` together with valid credentials (what Apple's clients send).
+    private func checkContentType(_ request: Request, caller: Identity) throws {
+        let length = request.headers[.contentLength].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        let hasBody = request.headers[.transferEncoding] != nil || (length ?? 0) > 0
+        guard hasBody else { return }
+        guard let contentType = request.headers[.contentType] else {
+            throw Refusal(status: 415, CloudError(.invalidArguments, "The request has a body but no Content-Type; send the JSON body with 'Content-Type: application/json'."))
+        }
+        let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        switch mediaType {
+        case "application/json":
+            return
+        case "text/plain" where caller != .anonymous:
+            return
+        case "text/plain":
+            throw Refusal(
+                status: 415,
+                CloudError(
+                    .invalidArguments,
+                    "A text/plain body is taken only with valid credentials (a web auth token); send the JSON body with 'Content-Type: application/json'."))
+        default:
+            throw Refusal(
+                status: 415,
+                CloudError(.invalidArguments, "The body is '\(mediaType.prefix(60))'; this API reads JSON only: send it with 'Content-Type: application/json'."))
+        }
     }
 
     static func checkDevice(_ device: String) throws(CloudError) {
@@ -136,24 +306,26 @@ struct APIResponder: HTTPResponder {
         return collected
     }
 
-    /// `/device/1/{container}/{environment}/webcourier/{token}` → the token.
-    static func webcourierToken(_ path: String) -> String? {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: true)
-        guard parts.count == 6, parts[0] == "device", parts[1] == "1", parts[4] == "webcourier" else { return nil }
-        return String(parts[5])
-    }
-
-    private func poll(token: String, request: Request) async throws -> APIAnswer {
+    /// `GET /device/1/{container}/{environment}/webcourier/{token}?timeout=S&lastNotificationID=ID`.
+    private func pollWebcourier(token: String, request: Request, caller: Identity, context: ServeRequestContext) async throws -> ServerHost.PollResult {
+        guard let user = caller.user else {
+            throw CloudError(
+                .notAuthenticated,
+                "Polling a webcourierURL needs the web auth token of the user who made it with tokens/create (ckWebAuthToken=TOKEN or 'Authorization: Bearer TOKEN').")
+        }
         var timeout = 30.0
         if let text = request.uri.queryParameters["timeout"] {
             guard let value = Double(String(text)), value.isFinite, value >= 0 else {
-                throw CloudError(.invalidArguments, "timeout must be a number of seconds, 0 or more; got '\(text)'.")
+                throw CloudError(.invalidArguments, "timeout must be a number of seconds, 0 or more; got '\(text.prefix(40))'.")
             }
             timeout = min(value, 300)
         }
-        guard host.isRegistered(token) else {
-            return .notFound("No device with this token is registered for push; call tokens/create, then tokens/register, then poll the webcourierURL.")
+        let last = request.uri.queryParameters["lastNotificationID"].map(String.init)
+        if let last, last.utf8.count > 255 {
+            throw CloudError(.invalidArguments, "lastNotificationID is longer than any notification ID (255 bytes at most).")
         }
-        return await host.poll(deviceID: token, timeout: .milliseconds(Int64(timeout * 1000)))
+        return await host.poll(
+            deviceID: token, user: user, timeout: .milliseconds(Int64(timeout * 1000)), lastNotificationID: last,
+            presence: limits.presence(for: context.channel))
     }
 }

@@ -7,26 +7,48 @@ import SyncCore
 /// - `meta`: the seed (from which the token-signing key and every random
 ///   choice follow) and the settings the history was made with.
 /// - `journal`: every call that changed the state, in the order it was
-///   applied, with its time, user and device. A call is answered only after
-///   its row is committed.
+///   applied, with its time, user, device and a CRC-32 `checksum` of all of
+///   them. A call is answered only after its row is committed.
 /// - `checkpoint`: the whole state (``ServerStateFile``: zones, records,
 ///   change logs, tombstones, users, subscriptions, devices and waiting
-///   notifications) as of one journal row; older rows are deleted with it.
+///   notifications) as of one journal row, with its checksum; older rows are
+///   deleted with it.
 ///
 /// At start-up the server restores the checkpoint and replays the rows after
 /// it through the deterministic engine, at their recorded times: the same
 /// calls on the same state give the same state, and the same seed the same
 /// signing key, so tokens issued before a restart (or a `kill -9`) still work.
+///
+/// Rules:
+/// - Start-up never treats a damaged or half-present folder as new state
+///   (``DataFolderCheck``); a row whose checksum does not match stops the
+///   start with a sentence saying so, unless the server runs with
+///   `--recover`, which drops that row and every one after it and says how
+///   many calls that loses.
+/// - A clean stop (``close()``) writes the WAL back into `syncscope.sqlite`
+///   and removes the `-wal` and `-shm` files, so the database file alone
+///   holds everything.
 final class Journal: Sendable {
     let queue: DatabaseQueue
     let path: String
     /// Held for as long as this journal is open: one server per data folder.
     let lock: DataFolderLock
 
-    init(directory: URL) throws {
+    static let fileName = "syncscope.sqlite"
+
+    /// A journal row that does not read back as it was written.
+    struct DamagedRow: Error {
+        /// The first bad row, and how many rows there are from it to the end.
+        var seq: Int64
+        var rowsFromIt: Int
+        var why: String
+    }
+
+    init(directory: URL, recover: Bool = false) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         lock = try DataFolderLock(directory: directory)
-        path = directory.appendingPathComponent("syncscope.sqlite").path
+        try DataFolderCheck.checkFiles(in: directory, recover: recover)
+        path = directory.appendingPathComponent(Self.fileName).path
         var configuration = Configuration()
         configuration.journalMode = .wal
         configuration.prepareDatabase { db in
@@ -35,7 +57,17 @@ final class Journal: Sendable {
             // an operating-system crash may lose the last commits.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
-        queue = try DatabaseQueue(path: path, configuration: configuration)
+        do {
+            queue = try DatabaseQueue(path: path, configuration: configuration)
+            let check = try queue.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
+            guard check == ["ok"] else {
+                throw ServeError(
+                    "\(path) is damaged (SQLite's check says: \(check.prefix(3).joined(separator: "; "))). Restore it from a copy, or pass another --data folder.")
+            }
+        } catch let error as DatabaseError {
+            throw ServeError(
+                "\(path) cannot be read as a database (SQLite says: \(error.message ?? "\(error.resultCode)")): it is damaged or truncated. Restore it from a copy, or pass another --data folder.")
+        }
         try queue.write { db in
             try db.execute(sql: """
                 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
@@ -46,16 +78,32 @@ final class Journal: Sendable {
                     path TEXT NOT NULL,
                     user TEXT,
                     device TEXT,
-                    body BLOB NOT NULL
+                    body BLOB NOT NULL,
+                    admin INTEGER NOT NULL DEFAULT 0,
+                    checksum INTEGER
                 );
                 CREATE TABLE IF NOT EXISTS checkpoint (
                     id INTEGER PRIMARY KEY CHECK (id = 1),
                     throughSeq INTEGER NOT NULL,
                     time INTEGER NOT NULL,
-                    state BLOB NOT NULL
+                    state BLOB NOT NULL,
+                    checksum INTEGER
                 );
                 """)
+            // Folders from before checksums: add the columns; their old rows stay unchecked.
+            let journalColumns = Set(try db.columns(in: "journal").map(\.name))
+            if !journalColumns.contains("admin") { try db.execute(sql: "ALTER TABLE journal ADD COLUMN admin INTEGER NOT NULL DEFAULT 0") }
+            if !journalColumns.contains("checksum") { try db.execute(sql: "ALTER TABLE journal ADD COLUMN checksum INTEGER") }
+            if !(try db.columns(in: "checkpoint").map(\.name)).contains("checksum") {
+                try db.execute(sql: "ALTER TABLE checkpoint ADD COLUMN checksum INTEGER")
+            }
         }
+    }
+
+    /// Writes everything back into the database file and closes it (a clean stop).
+    func close() throws {
+        try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        try queue.close()
     }
 
     func meta() throws -> [String: String] {
@@ -75,13 +123,29 @@ final class Journal: Sendable {
         }
     }
 
+    /// The checksum of one row: CRC-32 over every field, each with its length.
+    static func checksum(time: Milliseconds, _ call: APICall) -> Int64 {
+        var crc = CRC32()
+        crc.add(String(time))
+        crc.add(call.method)
+        crc.add(call.path)
+        crc.add(call.user ?? "\u{0}")
+        crc.add(call.deviceID ?? "\u{0}")
+        crc.add(call.isServerAdmin ? "1" : "0")
+        crc.add(call.body)
+        return Int64(crc.value)
+    }
+
     /// Commits one call; returns its row number.
     @discardableResult
     func append(_ call: APICall, time: Milliseconds) throws -> Int64 {
         try queue.write { db in
             try db.execute(
-                sql: "INSERT INTO journal (time, method, path, user, device, body) VALUES (?, ?, ?, ?, ?, ?)",
-                arguments: [time, call.method, call.path, call.user, call.deviceID, call.body])
+                sql: "INSERT INTO journal (time, method, path, user, device, body, admin, checksum) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                arguments: [
+                    time, call.method, call.path, call.user, call.deviceID, call.body, call.isServerAdmin ? 1 : 0,
+                    Self.checksum(time: time, call),
+                ])
             return db.lastInsertedRowID
         }
     }
@@ -92,37 +156,156 @@ final class Journal: Sendable {
     }
 
     func checkpoint() throws -> Checkpoint? {
-        try queue.read { db in
-            try Row.fetchOne(db, sql: "SELECT throughSeq, state FROM checkpoint WHERE id = 1").map {
-                Checkpoint(throughSeq: $0["throughSeq"], state: $0["state"])
+        let found = try queue.read { db in
+            try Row.fetchOne(db, sql: "SELECT throughSeq, state, checksum FROM checkpoint WHERE id = 1").map {
+                (Checkpoint(throughSeq: $0["throughSeq"], state: $0["state"]), $0["checksum"] as Int64?)
             }
         }
+        guard let (checkpoint, checksum) = found else { return nil }
+        if let checksum {
+            var crc = CRC32()
+            crc.add(checkpoint.state)
+            guard Int64(crc.value) == checksum else {
+                throw ServeError(
+                    "The checkpoint in \(path) does not match its checksum: the database file is damaged. Restore it from a copy, or pass another --data folder.")
+            }
+        }
+        return checkpoint
     }
 
     /// Stores a checkpoint as of every row up to now, and deletes those rows, in one transaction.
     func writeCheckpoint(_ state: Data, time: Milliseconds) throws {
+        var crc = CRC32()
+        crc.add(state)
         try queue.write { db in
             let through = try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(seq), 0) FROM journal") ?? 0
             let previous = try Int64.fetchOne(db, sql: "SELECT throughSeq FROM checkpoint WHERE id = 1") ?? 0
             try db.execute(
-                sql: "INSERT OR REPLACE INTO checkpoint (id, throughSeq, time, state) VALUES (1, ?, ?, ?)",
-                arguments: [max(through, previous), time, state])
+                sql: "INSERT OR REPLACE INTO checkpoint (id, throughSeq, time, state, checksum) VALUES (1, ?, ?, ?, ?)",
+                arguments: [max(through, previous), time, state, Int64(crc.value)])
             try db.execute(sql: "DELETE FROM journal WHERE seq <= ?", arguments: [through])
         }
     }
 
-    /// Every row after `seq`, oldest first.
+    /// Checks every row after `seq` against its checksum: `nil` when all are
+    /// sound, else the first damaged one.
+    func firstDamagedRow(after seq: Int64) throws -> DamagedRow? {
+        try queue.read { db in
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT seq, time, method, path, user, device, body, admin, checksum FROM journal WHERE seq > ? ORDER BY seq",
+                arguments: [seq])
+            while let row = try rows.next() {
+                let seq: Int64 = row["seq"]
+                let why: String?
+                if let call = Self.call(row), let time = row["time"] as Milliseconds? {
+                    let stored = row["checksum"] as Int64?
+                    why = stored == nil || stored == Self.checksum(time: time, call) ? nil : "its checksum does not match"
+                } else {
+                    why = "a field is missing or of the wrong kind"
+                }
+                if let why {
+                    let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM journal WHERE seq >= ?", arguments: [seq]) ?? 1
+                    return DamagedRow(seq: seq, rowsFromIt: count, why: why)
+                }
+            }
+            return nil
+        }
+    }
+
+    /// Deletes row `seq` and every row after it (`serve --recover`).
+    func dropRows(from seq: Int64) throws {
+        try queue.write { db in try db.execute(sql: "DELETE FROM journal WHERE seq >= ?", arguments: [seq]) }
+    }
+
+    private static func call(_ row: Row) -> APICall? {
+        guard let method = row["method"] as String?, let path = row["path"] as String?, let body = row["body"] as Data? else { return nil }
+        return APICall(
+            method: method, path: path, body: body, user: row["user"], deviceID: row["device"],
+            isServerAdmin: (row["admin"] as Int64?) == 1, isServerCall: path.hasPrefix("/internal/"))
+    }
+
+    /// Every row after `seq`, oldest first (checked with ``firstDamagedRow(after:)`` first).
     func replay(after seq: Int64, _ body: (Milliseconds, APICall) throws -> Void) throws -> Int {
         try queue.read { db in
             let rows = try Row.fetchCursor(
-                db, sql: "SELECT time, method, path, user, device, body FROM journal WHERE seq > ? ORDER BY seq", arguments: [seq])
+                db, sql: "SELECT seq, time, method, path, user, device, body, admin FROM journal WHERE seq > ? ORDER BY seq", arguments: [seq])
             var count = 0
             while let row = try rows.next() {
-                let call = APICall(method: row["method"], path: row["path"], body: row["body"], user: row["user"], deviceID: row["device"])
-                try body(row["time"], call)
+                guard let call = Self.call(row), let time = row["time"] as Milliseconds? else {
+                    throw ServeError("Journal row \(row["seq"] as Int64? ?? 0) in \(path) cannot be read.")
+                }
+                try body(time, call)
                 count += 1
             }
             return count
         }
+    }
+}
+
+/// CRC-32 (IEEE 802.3), for the journal's row checksums.
+struct CRC32 {
+    private(set) var value: UInt32 = 0
+
+    private static let table: [UInt32] = (0..<256).map { index in
+        var c = UInt32(index)
+        for _ in 0..<8 { c = c & 1 == 1 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+        return c
+    }
+
+    mutating func addBytes(_ bytes: some Sequence<UInt8>) {
+        var c = ~value
+        for byte in bytes { c = Self.table[Int((c ^ UInt32(byte)) & 0xFF)] ^ (c >> 8) }
+        value = ~c
+    }
+
+    /// A field with its length in front, so that moving bytes between fields changes the sum.
+    mutating func add(_ text: String) {
+        add(Data(text.utf8))
+    }
+
+    mutating func add(_ data: Data) {
+        let count = UInt64(data.count)
+        addBytes((0..<8).map { UInt8(truncatingIfNeeded: count >> ($0 * 8)) })
+        addBytes(data)
+    }
+}
+
+/// What start-up checks in a data folder before it opens the database: a
+/// folder that was used before but lacks its database, or holds pieces that
+/// cannot belong together, is refused with a sentence naming what is wrong,
+/// never treated as new state.
+enum DataFolderCheck {
+    static func checkFiles(in directory: URL, recover: Bool) throws {
+        let manager = FileManager.default
+        func exists(_ name: String) -> Bool { manager.fileExists(atPath: directory.appendingPathComponent(name).path) }
+        let db = Journal.fileName
+        let folder = directory.path
+        if !exists(db) {
+            if exists(db + "-wal") {
+                throw ServeError(
+                    "The data folder \(folder) holds \(db)-wal but not \(db): the database file is missing, and its newest writes alone cannot be read. Copy \(db) back next to its -wal file, or pass another --data folder.")
+            }
+            if exists("users.json") {
+                throw ServeError(
+                    "The data folder \(folder) holds users.json but no \(db): the server's state is missing (deleted, or not copied with the folder). Copy \(db) back, or remove users.json to start this folder with a new, empty state.")
+            }
+            return
+        }
+        if exists(db + "-shm"), !exists(db + "-wal"), !recover {
+            throw ServeError(
+                "The data folder \(folder) holds \(db)-shm but no \(db)-wal: the server was not stopped cleanly and the file with its newest writes (\(db)-wal) was deleted or not copied. Copy \(db)-wal back next to \(db), or start with --recover to continue from what \(db) alone holds (the writes in the missing file are lost).")
+        }
+        if recover, exists(db + "-shm"), !exists(db + "-wal") {
+            try? manager.removeItem(at: directory.appendingPathComponent(db + "-shm"))
+        }
+    }
+
+    /// After opening: a database with no state in a folder that was used before.
+    static func checkUsed(_ directory: URL, meta: [String: String], recover: Bool) throws {
+        guard meta["seed"] == nil, !recover,
+              FileManager.default.fileExists(atPath: directory.appendingPathComponent("users.json").path)
+        else { return }
+        throw ServeError(
+            "\(directory.appendingPathComponent(Journal.fileName).path) holds no state, but users.json shows this folder was used: the database was truncated or replaced, or its -wal file was deleted. Restore the database (with its -wal file) from a copy, or start with --recover to begin again with an empty state in this folder.")
     }
 }

@@ -27,11 +27,26 @@ public struct ServeOptions: Sendable {
     public var offlineAfter: Milliseconds
     /// The largest request body, in bytes.
     public var maxBodyBytes: Int
+    /// `serve --recover`: drop a damaged journal tail (saying how many calls
+    /// that loses) instead of refusing to start.
+    public var recover: Bool
+    /// Seconds a client has from the first byte of a request to the end of its headers.
+    public var headerTimeout: Double
+    /// Seconds a client has from the end of the headers to the end of the body.
+    public var bodyTimeout: Double
+    /// Seconds a kept-alive connection may sit idle between requests.
+    public var idleTimeout: Double
+    /// Open connections at most; one more is answered 503 with `retryAfter` and closed.
+    public var maxConnections: Int
+    /// Open long-polls per device at most; one more is answered 503 with `retryAfter`.
+    public var maxPollsPerDevice: Int
 
     public init(
         host: String = "127.0.0.1", port: Int = 8400, dataDirectory: URL? = ServeOptions.defaultDataDirectory, users: [String] = [],
         retention: Int? = nil, coalescingWindow: Milliseconds = 200, importFile: URL? = nil, seed: UInt64? = nil, quiet: Bool = false,
-        checkpointEvery: Int = 20_000, offlineAfter: Milliseconds = 60_000, maxBodyBytes: Int = 2 * 1024 * 1024
+        checkpointEvery: Int = 20_000, offlineAfter: Milliseconds = 60_000, maxBodyBytes: Int = 2 * 1024 * 1024, recover: Bool = false,
+        headerTimeout: Double = 10, bodyTimeout: Double = 30, idleTimeout: Double = 75, maxConnections: Int = ServeOptions.defaultMaxConnections,
+        maxPollsPerDevice: Int = 2
     ) {
         self.host = host
         self.port = port
@@ -45,6 +60,26 @@ public struct ServeOptions: Sendable {
         self.checkpointEvery = checkpointEvery
         self.offlineAfter = offlineAfter
         self.maxBodyBytes = maxBodyBytes
+        self.recover = recover
+        self.headerTimeout = headerTimeout
+        self.bodyTimeout = bodyTimeout
+        self.idleTimeout = idleTimeout
+        self.maxConnections = maxConnections
+        self.maxPollsPerDevice = maxPollsPerDevice
+    }
+
+    /// 1,000 connections, or fewer when the process may open fewer files
+    /// (macOS allows 256 by default): 64 descriptors stay for the database and the listener.
+    public static var defaultMaxConnections: Int {
+        var limit = rlimit()
+        #if os(Linux)
+        let status = getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+        #else
+        let status = getrlimit(RLIMIT_NOFILE, &limit)
+        #endif
+        guard status == 0 else { return 1000 }
+        let soft = Int(clamping: min(limit.rlim_cur, 1_000_000))
+        return max(8, min(1000, soft - 64))
     }
 
     /// `$XDG_DATA_HOME/syncscope`, else `~/.local/share/syncscope`.
@@ -97,6 +132,13 @@ public final class ServerHost: Sendable {
         var lastPollEnd: [String: Milliseconds] = [:]
         var timerAt: Milliseconds?
         var baseURL: String
+        /// Notifications in an answer being written to a long-poll's connection, per device.
+        var inFlight: [String: Set<String>] = [:]
+        /// Notifications written out whole to a long-poll's connection and not
+        /// yet acknowledged, per device: the device's next poll acknowledges them
+        /// (unless it names the last one it got with `lastNotificationID`).
+        var written: [String: Set<String>] = [:]
+        var stopped = false
     }
 
     private let state: Mutex<State>
@@ -104,11 +146,20 @@ public final class ServerHost: Sendable {
     let journal: Journal?
     let options: ServeOptions
     let courier = Courier()
+    /// The connection cap, time limits and each connection's presence (the HTTP layer's).
+    let connections: ConnectionLimits
     /// What start-up did, for the banner: rows replayed, whether a checkpoint was restored.
     public let startupReport: String
+    /// Journal rows `--recover` dropped (damaged, and every row after the first damaged one).
+    public let droppedCalls: Int
+    /// The server admin credential: `Authorization: Bearer` with it makes the
+    /// whole-server admin calls (reset, import, export). Printed at start-up
+    /// and kept in `admin.json` in the data folder (readable by its owner only).
+    public let adminToken: String
 
     public init(options: ServeOptions) throws {
         self.options = options
+        connections = ConnectionLimits(options: options)
         let clock = CallClock()
         self.clock = clock
         var report: [String] = []
@@ -116,8 +167,9 @@ public final class ServerHost: Sendable {
         var meta: [String: String] = [:]
         if let directory = options.dataDirectory {
             do {
-                journal = try Journal(directory: directory)
+                journal = try Journal(directory: directory, recover: options.recover)
                 meta = try journal?.meta() ?? [:]
+                try DataFolderCheck.checkUsed(directory, meta: meta, recover: options.recover)
             } catch let error as DataFolderLock.InUse {
                 throw ServeError(
                     "Another syncscope serve\(error.pid.map { " (process \($0))" } ?? "") is using the data folder \(error.path). Stop it, or pass another --data folder, or --in-memory.")
@@ -141,6 +193,7 @@ public final class ServerHost: Sendable {
         let wanted = Settings(retention: options.retention, coalescingWindow: options.coalescingWindow)
 
         var core = Self.makeCore(seed: seed, settings: madeWith, clock: clock)
+        var dropped = 0
         if let journal {
             do {
                 var through: Int64 = 0
@@ -149,6 +202,16 @@ public final class ServerHost: Sendable {
                     try Self.restore(file, into: core)
                     through = checkpoint.throughSeq
                     report.append("restored the checkpoint")
+                }
+                if let damaged = try journal.firstDamagedRow(after: through) {
+                    let calls = damaged.rowsFromIt == 1 ? "1 call" : "\(damaged.rowsFromIt) calls"
+                    guard options.recover else {
+                        throw ServeError(
+                            "Journal row \(damaged.seq) in \(journal.path) is damaged (\(damaged.why)); it and the rows after it hold the last \(calls) this server acknowledged. Start with --recover to drop them (those \(calls) are lost), or restore the data folder from a copy.")
+                    }
+                    try journal.dropRows(from: damaged.seq)
+                    dropped = damaged.rowsFromIt
+                    report.append("--recover dropped \(calls) from the damaged journal row \(damaged.seq) on (\(damaged.why)): \(calls) lost")
                 }
                 let dispatcherCore = core
                 let replayed = try journal.replay(after: through) { time, call in
@@ -163,24 +226,28 @@ public final class ServerHost: Sendable {
                     try Self.restore(file, into: core)
                     try journal.writeCheckpoint(try WireJSON.encode(file), time: clock.now())
                     report.append("now with \(wanted)")
-                } else if replayed >= 1000 {
+                } else if replayed >= 1000 || dropped > 0 {
                     try journal.writeCheckpoint(try WireJSON.encode(Self.checkpointFile(core)), time: clock.now())
                 }
                 try journal.setMeta([
                     "seed": String(seed), "retention": wanted.retention.map(String.init) ?? "none",
-                    "coalescingWindow": String(wanted.coalescingWindow), "format": "1",
+                    "coalescingWindow": String(wanted.coalescingWindow), "format": "2",
                 ])
             } catch let error as CloudError {
                 throw ServeError("The data in \(journal.path) cannot be read back: \(error.reason)")
+            } catch let error as ServeError {
+                throw error
             } catch {
                 throw ServeError("The data in \(journal.path) cannot be read back: \(error)")
             }
         }
+        droppedCalls = dropped
         startupReport = report.isEmpty ? "new state" : report.joined(separator: ", ")
         state = Mutex(State(core: core, baseURL: "http://\(options.host):\(options.port)"))
+        adminToken = try Self.loadOrMakeAdminToken(options.dataDirectory)
 
         for user in options.effectiveUsers where account(user) == nil {
-            let answer = perform(APICall(method: "POST", path: "/internal/addUser", body: Data(#"{"name":\#(Self.jsonString(user))}"#.utf8)))
+            let answer = perform(.server("addUser", DispatcherInternal.AddUser(name: user)))
             guard answer.status == 200 else {
                 throw ServeError("Cannot add user '\(user)': \(answer.wireError?.reason ?? "status \(answer.status)")")
             }
@@ -190,7 +257,9 @@ public final class ServerHost: Sendable {
             do { data = try Data(contentsOf: file) } catch {
                 throw ServeError("Cannot read \(file.path): \(error.localizedDescription)")
             }
-            let answer = perform(APICall(method: "POST", path: "/internal/import", body: data))
+            var call = APICall.server("import", WireEmpty())
+            call.body = data
+            let answer = perform(call)
             guard answer.status == 200 else {
                 // The reason speaks of a request body; here the body is the file.
                 let reason = (answer.wireError?.reason ?? "status \(answer.status)").replacingOccurrences(of: "The request body", with: "The file")
@@ -239,11 +308,68 @@ public final class ServerHost: Sendable {
         (try? WireJSON.string(text)) ?? "\"\""
     }
 
+    /// 32 random bytes as hex, from the system's secure generator.
+    static func randomSecret() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+    }
+
+    static let adminFileName = "admin.json"
+
+    /// The admin token of `admin.json` in the data folder, or a new one written there (mode 0600).
+    static func loadOrMakeAdminToken(_ directory: URL?) throws -> String {
+        struct File: Codable { var adminToken: String }
+        guard let directory else { return "admin-" + randomSecret() }
+        let url = directory.appendingPathComponent(adminFileName)
+        if let data = try? Data(contentsOf: url), let file = try? JSONDecoder().decode(File.self, from: data), file.adminToken.count >= 32 {
+            try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+            return file.adminToken
+        }
+        let token = "admin-" + randomSecret()
+        try writePrivately(try WireJSON.encode(File(adminToken: token), prettyPrinted: true), to: url)
+        return token
+    }
+
+    /// Writes a file only its owner can read (mode 0600), atomically.
+    static func writePrivately(_ data: Data, to url: URL) throws {
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
+        guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
+            throw ServeError("Cannot write \(url.path).")
+        }
+        guard rename(temporary.path, url.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: temporary)
+            throw ServeError("Cannot write \(url.path): \(reason).")
+        }
+        try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+    }
+
     // MARK: Calls
 
     /// The user a web auth token belongs to.
     public func user(withToken token: String) -> String? {
         state.withLock { $0.core.engine.user(withWebAuthToken: token)?.name }
+    }
+
+    /// Whether `token` is the server admin credential (compared in constant time).
+    public func isAdminToken(_ token: String) -> Bool {
+        let a = Array(token.utf8)
+        let b = Array(adminToken.utf8)
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for (x, y) in zip(a, b) { difference |= x ^ y }
+        return difference == 0
+    }
+
+    /// How many HTTP connections are open now.
+    public var openConnections: Int { connections.openConnections }
+
+    /// How many long-polls of a device are open now.
+    public func openPolls(of deviceID: String) -> Int { state.withLock { $0.openPolls[deviceID] ?? 0 } }
+
+    /// The user a device's push channel belongs to.
+    func owner(ofDevice deviceID: String) -> String? {
+        state.withLock { $0.core.push.owner(ofDevice: deviceID) }
     }
 
     func account(_ name: String) -> UserAccount? {
@@ -257,6 +383,9 @@ public final class ServerHost: Sendable {
     /// Applies one call, commits it to the journal if it changed anything,
     /// and wakes the long-polls of devices that got notifications.
     public func perform(_ call: APICall) -> APIAnswer {
+        var call = call
+        let isImport = call.path.hasSuffix("/import") && (call.isServerAdmin || call.isServerCall)
+        if isImport { call.body = withServerTokens(call.body) }
         let (answer, wake, timer) = state.withLock { (state: inout State) -> (APIAnswer, [String], Milliseconds?) in
             let time = clock.tick()
             let answer = apply(call, at: time, &state)
@@ -265,16 +394,31 @@ public final class ServerHost: Sendable {
         }
         courier.notify(wake)
         if let timer { scheduleDelivery(at: timer) }
-        if answer.changedState, call.path.hasSuffix("/import") || call.path.hasSuffix("/reset") {
+        if answer.changedState, isImport || (call.isServerAdmin && call.path.hasSuffix("/reset")) {
             restoreConfiguredUsers()
             try? writeUsersFile()
         }
         return answer
     }
 
+    /// A state file to import with the users' web auth tokens the server's:
+    /// a user the server has keeps their token, a new user gets a new one.
+    /// Tokens in the file count for nothing (exports carry none).
+    private func withServerTokens(_ body: Data) -> Data {
+        guard var file = try? WireJSON.decode(ServerStateFile.self, from: body) else { return body }
+        let current = Dictionary(users.map { ($0.name, $0.webAuthToken) }, uniquingKeysWith: { first, _ in first })
+        for index in file.users.indices {
+            file.users[index].webAuthToken = current[file.users[index].name] ?? Self.randomSecret()
+        }
+        return (try? WireJSON.encode(file)) ?? body
+    }
+
     private func apply(_ call: APICall, at time: Milliseconds, _ state: inout State) -> APIAnswer {
         if let failure = state.storageFailure {
             return .error(CloudError(.internalError, "The server could not write its journal (\(failure)); it answers nothing until restarted."), status: 503)
+        }
+        if state.stopped {
+            return .tryAgainLater("The server is stopping; try again when it is back.", retryAfter: 5)
         }
         var answer = APIDispatcher(core: state.core, now: time, baseURL: state.baseURL).answer(call)
         guard answer.changedState, let journal else { return answer }
@@ -321,11 +465,11 @@ public final class ServerHost: Sendable {
 
     private func restoreConfiguredUsers() {
         for user in options.effectiveUsers where account(user) == nil {
-            _ = perform(APICall(method: "POST", path: "/internal/addUser", body: Data(#"{"name":\#(Self.jsonString(user))}"#.utf8)))
+            _ = perform(.server("addUser", DispatcherInternal.AddUser(name: user)))
         }
     }
 
-    /// `users.json` in the data folder: `{"users": [{"name", "webAuthToken"}]}`.
+    /// `users.json` in the data folder: `{"users": [{"name", "webAuthToken"}]}`, readable by its owner only.
     func writeUsersFile() throws {
         guard let directory = options.dataDirectory else { return }
         struct File: Encodable {
@@ -333,10 +477,10 @@ public final class ServerHost: Sendable {
             var users: [User]
         }
         let file = File(users: users.map { File.User(name: $0.name, webAuthToken: $0.webAuthToken) })
-        try WireJSON.encode(file, prettyPrinted: true).write(to: directory.appendingPathComponent("users.json"), options: .atomic)
+        try Self.writePrivately(try WireJSON.encode(file, prettyPrinted: true), to: directory.appendingPathComponent("users.json"))
     }
 
-    /// Writes a checkpoint (at shutdown), so the next start has nothing to replay.
+    /// Writes a checkpoint, so the next start has nothing to replay.
     public func checkpointNow() {
         guard let journal else { return }
         state.withLock { state in
@@ -347,41 +491,141 @@ public final class ServerHost: Sendable {
         }
     }
 
-    // MARK: Long-poll
-
-    /// Whether a device is registered for push.
-    func isRegistered(_ deviceID: String) -> Bool {
-        state.withLock { $0.core.push.isOnline(deviceID) != nil }
+    /// A clean stop: takes no more changes, writes a checkpoint, folds the
+    /// WAL into `syncscope.sqlite` and closes it (the database file alone then
+    /// holds everything). Returns a sentence saying what it did.
+    @discardableResult
+    public func stop() -> String {
+        guard let journal else {
+            state.withLock { $0.stopped = true }
+            return "nothing kept (in memory)"
+        }
+        return state.withLock { state in
+            guard !state.stopped else { return "already stopped" }
+            state.stopped = true
+            do {
+                if state.storageFailure == nil, state.rowsSinceCheckpoint > 0 {
+                    try journal.writeCheckpoint(try WireJSON.encode(Self.checkpointFile(state.core)), time: clock.tick())
+                    state.rowsSinceCheckpoint = 0
+                }
+                try journal.close()
+                return "state saved in \(journal.path)"
+            } catch {
+                return "the state could not be folded into \(journal.path) (\(error)); the journal keeps every acknowledged call"
+            }
+        }
     }
 
-    /// Waits until notifications are there for the device, or the time is up.
-    func poll(deviceID: String, timeout: Duration) async -> APIAnswer {
-        pollStarted(deviceID)
-        let deadline = ContinuousClock.now + timeout
-        let receive = APICall(method: "POST", path: "/internal/receive", body: Data(#"{"deviceID":\#(Self.jsonString(deviceID))}"#.utf8))
+    // MARK: Long-poll
+
+    /// What a long-poll hands a device: its answer, and the notifications in
+    /// it, which stay the device's until it acknowledges them.
+    struct PollResult: Sendable {
         var answer: APIAnswer
+        var deviceID: String
+        var notificationIDs: [String]
+    }
+
+    /// Waits until notifications are there for the device, or the time is
+    /// up, or the client is gone (`presence`). First acknowledges what the
+    /// device certainly has: up to `lastNotificationID` when the poll names
+    /// it (an empty name: nothing), else everything the previous polls wrote
+    /// out whole. Notifications leave the server only when acknowledged;
+    /// call ``finishPoll(_:written:)`` when the answer is written (or not).
+    func poll(
+        deviceID: String, user: String, timeout: Duration, lastNotificationID: String?, presence: ClientPresence?
+    ) async -> PollResult {
+        func result(_ answer: APIAnswer) -> PollResult { PollResult(answer: answer, deviceID: deviceID, notificationIDs: []) }
+        let admitted = state.withLock { state -> APIAnswer? in
+            guard state.core.push.owner(ofDevice: deviceID) == user else {
+                return .notFound(
+                    "You have no push channel '\(deviceID)' in this server: make one with tokens/create (signed in as yourself), then poll the webcourierURL it gives.")
+            }
+            guard state.openPolls[deviceID, default: 0] < options.maxPollsPerDevice else {
+                return .tryAgainLater(
+                    "Device '\(deviceID)' already has \(options.maxPollsPerDevice) long-poll\(options.maxPollsPerDevice == 1 ? "" : "s") open, the most one device may have; let one finish first.",
+                    retryAfter: 1)
+            }
+            state.openPolls[deviceID, default: 0] += 1
+            return nil
+        }
+        if let admitted { return result(admitted) }
+        pollStarted(deviceID)
+        defer { pollEnded(deviceID) }
+        acknowledge(deviceID: deviceID, lastNotificationID: lastNotificationID)
+
+        let deadline = ContinuousClock.now + timeout
         while true {
             let ticket = courier.ticket(for: deviceID)
-            answer = perform(receive)
-            let empty = answer.status != 200 || (try? WireJSON.decode(WireNotificationsResponse.self, from: answer.body))?.notifications.isEmpty != false
-            if !empty || answer.status != 200 || ContinuousClock.now >= deadline || Task.isCancelled {
+            presence?.onGone { ticket.signal() }
+            if presence?.isGone == true {
                 courier.discard(ticket)
-                break
+                return result(.badRequest("The client closed the connection."))
+            }
+            let taken = take(deviceID)
+            if !taken.isEmpty || ContinuousClock.now >= deadline || Task.isCancelled {
+                courier.discard(ticket)
+                let body = (try? WireJSON.encode(WireNotificationsResponse(notifications: taken.map(WireNotification.init)))) ?? Data()
+                return PollResult(answer: APIAnswer(body: body), deviceID: deviceID, notificationIDs: taken.map(\.notificationID))
             }
             await ticket.wait(until: deadline)
             courier.discard(ticket)
         }
-        pollEnded(deviceID)
-        return answer
+    }
+
+    /// The answer of a poll was written out whole (`written`), or not: then
+    /// its notifications go back to waiting for the device's next poll.
+    func finishPoll(_ result: PollResult, written: Bool) {
+        guard !result.notificationIDs.isEmpty else { return }
+        state.withLock { state in
+            state.inFlight[result.deviceID]?.subtract(result.notificationIDs)
+            if state.inFlight[result.deviceID]?.isEmpty == true { state.inFlight[result.deviceID] = nil }
+            if written { state.written[result.deviceID, default: []].formUnion(result.notificationIDs) }
+        }
+        if !written { courier.notify([result.deviceID]) }
+    }
+
+    /// Delivered notifications of a device that no other poll is writing out, marked as being written.
+    private func take(_ deviceID: String) -> [CloudNotification] {
+        let (taken, wake, timer) = state.withLock { (state: inout State) -> ([CloudNotification], [String], Milliseconds?) in
+            let (wake, timer) = deliver(at: clock.tick(), &state)
+            let busy = state.inFlight[deviceID] ?? []
+            let taken = ((try? state.core.push.unacknowledgedNotifications(for: deviceID)) ?? []).filter { !busy.contains($0.notificationID) }
+            if !taken.isEmpty {
+                state.inFlight[deviceID, default: []].formUnion(taken.map(\.notificationID))
+                state.written[deviceID]?.subtract(taken.map(\.notificationID))
+            }
+            return (taken, wake, timer)
+        }
+        courier.notify(wake.filter { $0 != deviceID })
+        if let timer { scheduleDelivery(at: timer) }
+        return taken
+    }
+
+    private func acknowledge(deviceID: String, lastNotificationID: String?) {
+        let ids = state.withLock { state -> [String] in
+            var ids: Set<String>
+            if let last = lastNotificationID {
+                ids = []
+                let inbox = (try? state.core.push.unacknowledgedNotifications(for: deviceID)) ?? []
+                if !last.isEmpty, let index = inbox.firstIndex(where: { $0.notificationID == last }) {
+                    ids = Set(inbox[...index].map(\.notificationID)).subtracting(state.inFlight[deviceID] ?? [])
+                }
+            } else {
+                ids = state.written[deviceID] ?? []
+            }
+            state.written[deviceID]?.subtract(ids)
+            if state.written[deviceID]?.isEmpty == true { state.written[deviceID] = nil }
+            return ids.sorted()
+        }
+        guard !ids.isEmpty else { return }
+        _ = perform(.server("acknowledge", DispatcherInternal.Acknowledge(deviceID: deviceID, notificationIDs: ids)))
     }
 
     private func pollStarted(_ deviceID: String) {
-        let offline = state.withLock { state in
-            state.openPolls[deviceID, default: 0] += 1
-            return state.core.push.isOnline(deviceID) == false
-        }
+        let offline = state.withLock { state in state.core.push.isOnline(deviceID) == false }
         if offline {
-            _ = perform(APICall(method: "POST", path: "/internal/online", body: Data(#"{"deviceID":\#(Self.jsonString(deviceID)),"online":true}"#.utf8)))
+            _ = perform(.server("online", DispatcherInternal.DeviceOnline(deviceID: deviceID, online: true)))
         }
     }
 
@@ -399,9 +643,44 @@ public final class ServerHost: Sendable {
                     && (state.lastPollEnd[deviceID] ?? 0) + grace <= SystemClock().now()
             }
             if goOffline {
-                _ = perform(APICall(method: "POST", path: "/internal/online", body: Data(#"{"deviceID":\#(Self.jsonString(deviceID)),"online":false}"#.utf8)))
+                _ = perform(.server("online", DispatcherInternal.DeviceOnline(deviceID: deviceID, online: false)))
             }
         }
+    }
+}
+
+/// Whether the client of one connection is still there: the HTTP layer
+/// marks it gone when the client closes its side or the connection drops,
+/// and a waiting long-poll hears of it at once.
+public final class ClientPresence: Sendable {
+    private struct State {
+        var gone = false
+        var callbacks: [@Sendable () -> Void] = []
+    }
+    private let state = Mutex(State())
+
+    public init() {}
+
+    public var isGone: Bool { state.withLock { $0.gone } }
+
+    /// Runs `callback` when the client goes (at once if it has gone); keeps only the latest.
+    func onGone(_ callback: @escaping @Sendable () -> Void) {
+        let now = state.withLock { state -> Bool in
+            if state.gone { return true }
+            state.callbacks = [callback]
+            return false
+        }
+        if now { callback() }
+    }
+
+    func markGone() {
+        let callbacks = state.withLock { state -> [@Sendable () -> Void] in
+            guard !state.gone else { return [] }
+            state.gone = true
+            defer { state.callbacks = [] }
+            return state.callbacks
+        }
+        for callback in callbacks { callback() }
     }
 }
 

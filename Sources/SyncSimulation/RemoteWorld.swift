@@ -4,6 +4,7 @@ import SyncCore
 import SyncNetwork
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import SyncSQLiteStore
 #endif
 
 /// Who a device on a real server is, where it keeps its cache, and how it behaves.
@@ -180,6 +181,22 @@ public final class RemoteWorld: SyncWorld {
         var deviceID = identity?.deviceID ?? ""
         if identity == nil { deviceID = try await signedIn.withNewDevice().deviceID ?? "" }
         guard !deviceID.isEmpty else { throw CloudError(.internalError, "The server at \(address) gave no device ID (tokens/create).") }
+        // Push: register the device. A push channel belongs to the user who made
+        // it; a server that does not know the kept one (it started again without
+        // its data) makes a new one.
+        var deviceConnection = HTTPCloudService(
+            baseURL: setup.serverURL, webAuthToken: setup.webAuthToken, userRecordName: setup.user, deviceID: deviceID,
+            container: setup.container, environment: setup.environment, pushWaitSeconds: setup.pollTimeout, session: setup.session)
+        do {
+            try await deviceConnection.registerForPushNotifications()
+        } catch let error as CloudError where identity != nil && (error.code == .unknownItem || error.code == .permissionFailure) {
+            deviceID = try await signedIn.withNewDevice().deviceID ?? ""
+            guard !deviceID.isEmpty else { throw CloudError(.internalError, "The server at \(address) gave no device ID (tokens/create).") }
+            deviceConnection = HTTPCloudService(
+                baseURL: setup.serverURL, webAuthToken: setup.webAuthToken, userRecordName: setup.user, deviceID: deviceID,
+                container: setup.container, environment: setup.environment, pushWaitSeconds: setup.pollTimeout, session: setup.session)
+            try await deviceConnection.registerForPushNotifications()
+        }
         if let directory = setup.dataDirectory {
             try RemoteDeviceIdentity(
                 deviceID: deviceID, user: setup.user, name: setup.name, server: address, container: setup.container,
@@ -203,11 +220,7 @@ public final class RemoteWorld: SyncWorld {
         }
         resumedFromCache = cachedToken != nil
 
-        // Push: register the device, subscribe its user.
-        let deviceConnection = HTTPCloudService(
-            baseURL: setup.serverURL, webAuthToken: setup.webAuthToken, userRecordName: setup.user, deviceID: deviceID,
-            container: setup.container, environment: setup.environment, pushWaitSeconds: setup.pollTimeout, session: setup.session)
-        try await deviceConnection.registerForPushNotifications()
+        // Push: subscribe the device's user.
         if setup.subscribeToDatabases {
             for (scope, id) in [(DatabaseScope.private, RemoteDeviceSetup.privateSubscriptionID), (.shared, RemoteDeviceSetup.sharedSubscriptionID)] {
                 let results = try await deviceConnection.modifySubscriptions(

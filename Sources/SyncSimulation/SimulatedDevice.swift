@@ -1,6 +1,7 @@
 import Foundation
 import SyncCore
 import SyncServer
+import SyncSQLiteStore
 
 /// What a device action came to.
 public enum ActionOutcome: Sendable, Hashable {

@@ -148,6 +148,77 @@ import Testing
     }
 }
 
+extension NetworkDurabilityTests {
+    @Test func killNineFiveTimesDuringWritesLosesNoAcknowledgedWrite() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("syncscope-kill9-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        var acknowledgedInAll: [String] = []
+        var kills = 0
+        for round in 0..<5 {
+            let server = try ServerProcess(data: data)
+            if round == 0 { try await server.createZone("Log") }
+            // Everything acknowledged before is there after the restart.
+            let present = Set(try await server.zoneChanges("Log").names)
+            #expect(Set(acknowledgedInAll).isSubset(of: present), "round \(round) lost: \(Set(acknowledgedInAll).subtracting(present).sorted())")
+            let acknowledged = Mutex<[String]>([])
+            let prefix = "k\(round)-"
+            let writer = Task {
+                for i in 0..<5_000 {
+                    let name = prefix + String(i)
+                    guard let answer = try? await server.save([name], in: "Log", timeout: 5), answer.status == 200 else { return }
+                    acknowledged.withLock { $0.append(name) }
+                }
+            }
+            for _ in 0..<4_000 where acknowledged.withLock({ $0.count }) < 40 { try await Task.sleep(for: .milliseconds(5)) }
+            server.kill9()
+            kills += 1
+            await writer.value
+            let acked = acknowledged.withLock { $0 }
+            #expect(acked.count >= 40)
+            acknowledgedInAll += acked
+        }
+        let last = try ServerProcess(data: data)
+        defer { last.stop() }
+        let all = Set(try await last.zoneChanges("Log").names)
+        let lost = Set(acknowledgedInAll).subtracting(all)
+        #expect(kills == 5)
+        #expect(lost.isEmpty, "lost \(lost.count) of \(acknowledgedInAll.count) acknowledged writes")
+        print("kill -9: \(kills) kills during writes, \(acknowledgedInAll.count) acknowledged writes, \(lost.count) lost")
+    }
+
+    @Test(arguments: ["users.json without database", "wal without database", "deleted wal"])
+    func serveRefusesADamagedDataFolderWithASentence(damage: String) async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("syncscope-damaged-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let server = try ServerProcess(data: data)
+        try await server.createZone("Notes")
+        try await server.save(["a"], in: "Notes")
+        server.kill9()
+        let folder = data.path
+        let expected: String
+        switch damage {
+        case "users.json without database":
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: folder + "/syncscope.sqlite" + suffix) }
+            expected = "holds users.json but no syncscope.sqlite"
+        case "wal without database":
+            try FileManager.default.removeItem(atPath: folder + "/syncscope.sqlite")
+            expected = "holds syncscope.sqlite-wal but not syncscope.sqlite"
+        default:
+            try FileManager.default.removeItem(atPath: folder + "/syncscope.sqlite-wal")
+            expected = "holds syncscope.sqlite-shm but no syncscope.sqlite-wal"
+        }
+        // The server must refuse to start (a server that starts anyway is stopped, and the test fails).
+        do {
+            let started = try ServerProcess(data: data)
+            started.stop()
+            Issue.record("serve started on a damaged folder (\(damage)): \(started.log)")
+        } catch {
+            #expect("\(error)".contains(expected), "\(error)")
+            #expect(!"\(error)".contains("new state"))
+        }
+    }
+}
+
 @Suite struct NetworkSyncEngineTests {
     @Test func twoDeviceSyncEnginesConvergeThroughTheServerDrivenByPush() async throws {
         let server = try ServerProcess(arguments: ["--coalescing-window", "0"])

@@ -13,6 +13,8 @@ final class ServerProcess: Sendable {
     let port: Int
     let output: TextBuffer
     let tokens: [String: String]
+    /// The server admin token (admin.json).
+    let adminToken: String
 
     static let container = "iCloud.com.example.NetworkTests"
 
@@ -54,6 +56,8 @@ final class ServerProcess: Sendable {
             if let name = user["name"] as? String, let token = user["webAuthToken"] as? String { tokens[name] = token }
         }
         self.tokens = tokens
+        let admin = try JSONSerialization.jsonObject(with: Data(contentsOf: dataDirectory.appendingPathComponent("admin.json"))) as? [String: Any]
+        adminToken = admin?["adminToken"] as? String ?? ""
     }
 
     var log: String { output.text }
@@ -104,7 +108,7 @@ final class ServerProcess: Sendable {
     @discardableResult
     func call(
         _ path: String, _ body: Any? = nil, user: String? = "alice", device: String? = nil, method: String? = nil, rawBody: Data? = nil,
-        token: String? = nil, timeout: Double = 30
+        token: String? = nil, timeout: Double = 30, contentType: String? = "application/json"
     ) async throws -> Answer {
         var request = URLRequest(url: path.hasPrefix("http") ? URL(string: path)! : URL(string: baseURL.absoluteString + path)!)
         request.timeoutInterval = timeout
@@ -116,6 +120,7 @@ final class ServerProcess: Sendable {
         } else if let body {
             request.httpBody = try JSONSerialization.data(withJSONObject: body)
         }
+        if request.httpBody != nil, let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
         let (data, response) = try await URLSession.shared.data(for: request)
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
@@ -161,6 +166,17 @@ final class ServerProcess: Sendable {
             first["syncToken"] as? String ?? "", first["moreComing"] as? Bool ?? false,
             first["serverErrorCode"] == nil ? nil : first, answer.status
         )
+    }
+
+    /// A header of the last answer to a raw request, for checks on CORS and `Allow`.
+    func headers(_ path: String, method: String = "GET") async throws -> (status: Int, headers: [String: String]) {
+        var request = URLRequest(url: URL(string: baseURL.absoluteString + path)!)
+        request.httpMethod = method
+        let (_, response) = try await URLSession.shared.data(for: request)
+        let http = response as? HTTPURLResponse
+        var headers: [String: String] = [:]
+        for (key, value) in http?.allHeaderFields ?? [:] { headers[String(describing: key).lowercased()] = String(describing: value) }
+        return (http?.statusCode ?? 0, headers)
     }
 
     /// `tokens/create` + `tokens/register`: the device's ID and webcourier URL.

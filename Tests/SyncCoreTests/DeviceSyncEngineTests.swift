@@ -3,6 +3,7 @@ import SyncCore
 import SyncServer
 import Synchronization
 import Testing
+import SyncSQLiteStore
 
 /// One device: its connection, store, engine and event log.
 final class TestDevice {

@@ -2,6 +2,7 @@ import Foundation
 import SyncCore
 import SyncServer
 import Testing
+import SyncSQLiteStore
 
 @Suite struct LocalStoreTests {
     let zone = Fixture.zone("Notes")

@@ -2,6 +2,7 @@ import Foundation
 import SyncCore
 import SyncServer
 import Testing
+import SyncSQLiteStore
 
 /// Per-change save policies: queued with the save, kept by both stores
 /// (across a restart), and used when the change is sent.

@@ -2,6 +2,7 @@ import Foundation
 import SyncCore
 import SyncServer
 import Testing
+import SyncSQLiteStore
 
 /// A simulated server and helpers to change it directly (as another device would).
 struct Fixture {

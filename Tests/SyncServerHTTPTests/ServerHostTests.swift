@@ -21,7 +21,9 @@ import Testing
     }
 
     func export(_ host: ServerHost) -> Data {
-        host.perform(APICall(method: "POST", path: "/admin/1/\(container)/development/export", body: Data("{}".utf8), user: "alice")).body
+        let answer = host.perform(APICall(method: "POST", path: "/admin/1/\(container)/development/export", body: Data("{}".utf8), isServerAdmin: true))
+        #expect(answer.status == 200)
+        return answer.body
     }
 
     /// Saves some records and returns a zone token from the middle.
@@ -132,5 +134,13 @@ import Testing
         #expect(unknown.status == 404 && unknown.wireError?.serverErrorCode == "NOT_FOUND")
         let getOnPost = host.perform(APICall(method: "GET", path: "/database/1/\(container)/development/private/records/modify", user: "alice"))
         #expect(getOnPost.status == 400 && getOnPost.wireError?.reason.contains("POST") == true)
+        // A call under /internal/ that the server did not make itself goes nowhere.
+        let users = host.users
+        let forged = host.perform(APICall(method: "POST", path: "/internal/addUser", body: Data(#"{"name":"mallory"}"#.utf8), user: "alice"))
+        #expect(forged.status == 404)
+        #expect(host.users == users)
+        // A user's web auth token does not make whole-server admin calls.
+        let reset = host.perform(APICall(method: "POST", path: "/admin/1/\(container)/development/reset", body: Data("{}".utf8), user: "alice"))
+        #expect(reset.status == 403 && reset.wireError?.reason.contains("admin token") == true)
     }
 }

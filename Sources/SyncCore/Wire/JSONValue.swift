@@ -16,7 +16,14 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
     case array([JSONValue])
     case object([String: JSONValue])
 
+    /// Decoding from a generic `Decoder` (Foundation's `JSONDecoder`, say)
+    /// has to find the kind by trying each in turn; ``WireJSON/decode(_:from:)``
+    /// never comes here: its decoder hands over the parsed value as it is.
     public init(from decoder: any Decoder) throws {
+        if let nodeDecoder = decoder as? JSONNodeDecoding {
+            self = nodeDecoder.node.jsonValue
+            return
+        }
         if let object = try? decoder.container(keyedBy: AnyCodingKey.self) {
             var result: [String: JSONValue] = [:]
             for key in object.allKeys {
@@ -115,6 +122,16 @@ struct AnyCodingKey: CodingKey {
     init(_ string: String) {
         stringValue = string
         intValue = nil
+    }
+
+    init(_ key: some CodingKey) {
+        stringValue = key.stringValue
+        intValue = key.intValue
+    }
+
+    init(index: Int) {
+        stringValue = "Index \(index)"
+        intValue = index
     }
 
     init?(stringValue: String) { self.init(stringValue) }

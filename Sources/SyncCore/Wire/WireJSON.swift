@@ -31,13 +31,35 @@ public enum WireJSON {
 
     /// Decodes a wire dictionary; bad JSON or a missing or mistyped key is an
     /// `invalidArguments` error whose reason names the key path.
+    ///
+    /// The text is parsed once by ``JSONParser`` (strict JSON, at most 512
+    /// levels deep, numbers that fit a Swift number) and decoded from that tree,
+    /// so a ``JSONValue`` inside is read as it is, never guessed.
     public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(CloudError) -> T {
+        let node: JSONNode
         do {
-            return try JSONDecoder().decode(type, from: data)
+            node = try JSONParser.parse(data)
+        } catch {
+            throw CloudError(.invalidArguments, "The request body is not valid: the text is not JSON (\(error)).")
+        }
+        do {
+            return try JSONNodeDecoder.decode(type, from: node)
         } catch let error as DecodingError {
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty, let number = firstOutOfRangeNumber(in: data) {
+                throw CloudError(
+                    .invalidArguments,
+                    "The request body is not valid: the number \(number) is out of range (integers must fit in 64 bits, decimals in a double).")
+            }
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
+               (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil {
+                // JSON, but a number in it fits no field it could be in (the decoder does not say which).
+                throw CloudError(
+                    .invalidArguments,
+                    "The request body is not valid: a number in it does not fit its field (a decimal where a whole number belongs, or a whole number beyond 64 bits).")
+            }
             throw CloudError(.invalidArguments, "The request body is not valid: \(describe(error)).")
         } catch {
-            throw CloudError(.invalidArguments, "The request body is not valid JSON: \(error).")
+            throw CloudError(.invalidArguments, "The request body is not valid JSON.")
         }
     }
 
@@ -69,10 +91,17 @@ public enum WireJSON {
         case .valueNotFound(let type, let context):
             return "\(path(context.codingPath)) is null but should be \(typeName(type))"
         case .dataCorrupted(let context):
-            if context.codingPath.isEmpty { return "the text is not JSON (\(context.debugDescription))" }
-            return "\(path(context.codingPath)) is not valid (\(context.debugDescription))"
+            let detail = plain(context)
+            if let number = outOfRangeNumber(context) {
+                let at = context.codingPath.isEmpty ? "" : " at \(path(context.codingPath))"
+                return "the number \(number)\(at) is out of range (integers must fit in 64 bits, decimals in a double)"
+            }
+            if context.codingPath.isEmpty {
+                return "the text is not JSON\(detail.flatMap { $0.contains("not valid JSON") ? nil : " (\($0))" } ?? "")"
+            }
+            return "\(path(context.codingPath)) is not valid\(detail.map { " (\($0))" } ?? "")"
         @unknown default:
-            return "\(error)"
+            return "it does not have the expected shape"
         }
     }
 
@@ -93,7 +122,58 @@ public enum WireJSON {
         case is Double.Type, is Float.Type: "a number"
         case is [Any].Type: "a list"
         default:
-            String(describing: type).hasPrefix("Array") ? "a list" : "an object (\(type))"
+            String(describing: type).hasPrefix("Array") ? "a list" : "an object"
         }
+    }
+
+    /// The first number in JSON text (outside strings) that no Swift number
+    /// holds: an integer beyond 64 bits, a decimal beyond a double's range.
+    static func firstOutOfRangeNumber(in data: Data) -> String? {
+        let bytes = [UInt8](data)
+        var index = 0
+        var inString = false
+        while index < bytes.count {
+            let byte = bytes[index]
+            if inString {
+                if byte == UInt8(ascii: "\\") { index += 2; continue }
+                if byte == UInt8(ascii: "\"") { inString = false }
+                index += 1
+                continue
+            }
+            if byte == UInt8(ascii: "\"") { inString = true; index += 1; continue }
+            guard byte == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { index += 1; continue }
+            var end = index
+            while end < bytes.count, "0123456789+-.eE".utf8.contains(bytes[end]) { end += 1 }
+            let token = String(decoding: bytes[index..<end], as: UTF8.self)
+            if token.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) {
+                if let value = Double(token), !value.isFinite { return String(token.prefix(40)) }
+            } else if token.count > 1 || token != "-", Int64(token) == nil, UInt64(token) == nil, token.dropFirst(token.hasPrefix("-") ? 1 : 0).allSatisfy(\.isNumber) {
+                return token.count > 40 ? String(token.prefix(20)) + "…" : token
+            }
+            index = end
+        }
+        return nil
+    }
+
+    /// The number a decoder could not hold (`2^64`, `1e400`), if that is what went wrong.
+    private static func outOfRangeNumber(_ context: DecodingError.Context) -> String? {
+        let texts = [context.debugDescription, context.underlyingError.map { "\($0)" } ?? ""]
+        for text in texts {
+            guard text.contains("not representable") || text.contains("out of range") || text.contains("does not fit") else { continue }
+            if let range = text.range(of: #"[Nn]umber -?[0-9][0-9.eE+\-]*"#, options: .regularExpression) {
+                return String(text[range].dropFirst(7).prefix(40))
+            }
+            return "given"
+        }
+        return nil
+    }
+
+    /// The decoder's own words, when they name no types of the program.
+    private static func plain(_ context: DecodingError.Context) -> String? {
+        let text = context.debugDescription.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.isEmpty, !text.contains("Swift"), !text.contains("<"), !text.contains("Optional("), !text.contains("Dictionary"),
+              !text.contains("Array"), !text.contains("Foundation"), !text.contains("Error Domain")
+        else { return nil }
+        return text.hasSuffix(".") ? String(text.dropLast()) : text
     }
 }

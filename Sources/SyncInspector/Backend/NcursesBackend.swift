@@ -70,6 +70,16 @@ public final class NcursesBackend: TerminalBackend {
                 .setupFailed,
                 "The terminal could not be set up (TERM=\(term)). Check that TERM names a terminal this machine knows.")
         }
+        guard scn_can_address_cursor() != 0 else {
+            endwin()
+            delscreen(screen)
+            TerminalGuard.uninstallSignalHandlers()
+            TerminalGuard.release()
+            let term = getenv("TERM").map { String(cString: $0) } ?? "(unset)"
+            throw TerminalError(
+                .setupFailed,
+                "This terminal (TERM=\(term)) cannot move the cursor, so the inspector cannot draw its panes. Run it in a terminal that can (for example with TERM=xterm-256color), or use the plain-text commands: syncscope demo, syncscope run LESSON, syncscope device --headless.")
+        }
         self.screen = screen
         self.window = window
         self.owner = pthread_self()

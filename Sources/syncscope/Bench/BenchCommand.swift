@@ -45,10 +45,13 @@ struct BenchCommand: AsyncParsableCommand {
     var httpClients = 16
 
     @Option(name: .customLong("http-saves"), parsing: .unconditional, help: "Saves over HTTP, spread over the clients (bounded to 30 s), 1 to 1,000,000.")
-    var httpSaves = 8_000
+    var httpSaves = 40_000
 
     @Option(name: .customLong("push-samples"), parsing: .unconditional, help: "Push-latency samples, 1 to 10,000.")
-    var pushSamples = 100
+    var pushSamples = 300
+
+    @Option(name: .customLong("changes-records"), parsing: .unconditional, help: "Records in the zone that changes/zone pages through over HTTP, 1,000 to 1,000,000.")
+    var changesRecords = 100_000
 
     func validate() throws {
         if let server {
@@ -59,6 +62,7 @@ struct BenchCommand: AsyncParsableCommand {
         }
         guard (1...256).contains(httpClients) else { throw ValidationError("--http-clients must be 1 to 256 (got \(httpClients)).") }
         guard (1...1_000_000).contains(httpSaves) else { throw ValidationError("--http-saves must be 1 to 1000000 (got \(httpSaves)).") }
+        guard (1_000...1_000_000).contains(changesRecords) else { throw ValidationError("--changes-records must be 1000 to 1000000 (got \(changesRecords)).") }
         guard (1...10_000).contains(pushSamples) else { throw ValidationError("--push-samples must be 1 to 10000 (got \(pushSamples)).") }
         guard routingSaves >= 100 else { throw ValidationError("--routing-saves must be at least 100 (got \(routingSaves)).") }
         guard burstSaves >= 100 else { throw ValidationError("--burst-saves must be at least 100 (got \(burstSaves)).") }
@@ -94,7 +98,8 @@ struct BenchCommand: AsyncParsableCommand {
         }
         defer { serverTask?.cancel() }
         let suite = HTTPBenchmarkSuite(
-            baseURL: target.url, webAuthToken: target.token, user: target.user, clients: httpClients, saves: httpSaves, pushSamples: pushSamples)
+            baseURL: target.url, webAuthToken: target.token, user: target.user, clients: httpClients, saves: httpSaves, pushSamples: pushSamples,
+            changesZoneRecords: changesRecords)
         let results: BenchmarkResults
         do {
             results = try await suite.run()

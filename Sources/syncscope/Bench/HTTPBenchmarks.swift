@@ -16,7 +16,7 @@ struct HTTPBenchmarkSuite {
     var saves: Int
     var pushSamples: Int
     /// Stop a measurement after this many seconds, whatever its count.
-    var timeLimit: Double = 30
+    var timeLimit: Double = 10
 
     let container = "iCloud.com.example.SyncScopeBench"
 
@@ -24,22 +24,43 @@ struct HTTPBenchmarkSuite {
         HTTPCloudService(baseURL: baseURL, webAuthToken: webAuthToken, userRecordName: user, deviceID: device, container: container)
     }
 
+    /// Records in the zone that `changes/zone` pages through.
+    var changesZoneRecords = 100_000
+
     func run() async throws -> BenchmarkResults {
         let zone = RecordZoneID(zoneName: "Bench-\(UInt32.random(in: 0...UInt32.max))", ownerName: user)
         for result in try await service().modifyRecordZones(in: .private, saving: [zone], deleting: []) { _ = try result.get() }
 
-        let (savesPerSecond, latencies) = try await measureSaves(zone: zone)
-        let changesPerSecond = try await measureZoneChanges(zone: zone)
+        let ceiling = CeilingServer()
+        let (ceilingPort, ceilingTask) = try await ceiling.start()
+        defer { ceilingTask.cancel() }
+        let saves = try await measureSavesAgainstCeiling(zone: zone, ceilingPort: ceilingPort)
+        let (changes, perPage) = try await measureZoneChangesAgainstCeiling(ceiling: ceiling, ceilingPort: ceilingPort)
         let push = try await measurePushLatency(zone: zone)
         _ = try? await service().modifyRecordZones(in: .private, saving: [], deleting: [zone])
 
+        let zoneSize = BenchmarkResults.grouped(changesZoneRecords)
         var results = BenchmarkResults()
         results.figures = [
-            BenchmarkFigure(key: "http_saves_per_s", label: "saves over HTTP, \(clients) clients on loopback", value: savesPerSecond, unit: "saves/s", goal: nil),
-            BenchmarkFigure(key: "http_save_p50_ms", label: "  save latency p50", value: Self.percentile(latencies, 0.50), unit: "ms", goal: nil),
-            BenchmarkFigure(key: "http_save_p99_ms", label: "  save latency p99", value: Self.percentile(latencies, 0.99), unit: "ms", goal: nil),
-            BenchmarkFigure(key: "http_zone_changes_records_per_s", label: "changes/zone over HTTP, from no token", value: changesPerSecond, unit: "rec/s", goal: nil),
-            BenchmarkFigure(key: "push_latency_p50_ms", label: "push: save sent → long-poll answered, p50", value: push, unit: "ms", goal: .atMost(5)),
+            BenchmarkFigure(key: "http_saves_per_s", label: "single-record saves over HTTP, \(clients) connections", value: saves.server.perSecond, unit: "saves/s", goal: nil),
+            BenchmarkFigure(key: "http_save_p50_ms", label: "  save latency p50", value: saves.server.percentile(0.50), unit: "ms", goal: nil),
+            BenchmarkFigure(key: "http_save_p99_ms", label: "  save latency p99", value: saves.server.percentile(0.99), unit: "ms", goal: nil),
+            BenchmarkFigure(key: "http_save_ceiling_per_s", label: "bare Hummingbird server, same JSON in and out", value: saves.ceiling.perSecond, unit: "saves/s", goal: nil),
+            BenchmarkFigure(key: "http_save_ceiling_p50_ms", label: "  its latency p50", value: saves.ceiling.percentile(0.50), unit: "ms", goal: nil),
+            BenchmarkFigure(key: "http_save_ceiling_p99_ms", label: "  its latency p99", value: saves.ceiling.percentile(0.99), unit: "ms", goal: nil),
+            BenchmarkFigure(key: "http_save_ceiling_ratio", label: "  saves / ceiling", value: saves.ratio, unit: "×", goal: .atLeast(0.6)),
+            BenchmarkFigure(
+                key: "http_save_p99_vs_ceiling", label: "  save p99 / ceiling p99", value: saves.server.percentile(0.99) / saves.ceiling.percentile(0.99), unit: "×",
+                goal: .atMost(3)),
+            BenchmarkFigure(
+                key: "http_zone_changes_records_per_s", label: "changes/zone pages of \(Int(perPage.rounded())), \(zoneSize)-record zone",
+                value: changes.server.perSecond * perPage, unit: "rec/s", goal: nil),
+            BenchmarkFigure(
+                key: "zone_changes_ceiling_records_per_s", label: "  bare server encoding the same pages", value: changes.ceiling.perSecond * perPage, unit: "rec/s",
+                goal: nil),
+            BenchmarkFigure(key: "zone_changes_ceiling_ratio", label: "  changes/zone / ceiling", value: changes.ratio, unit: "×", goal: .atLeast(0.8)),
+            BenchmarkFigure(key: "push_latency_p50_ms", label: "push: save sent → long-poll answered, p50 (\(push.count) pushes)", value: Self.percentile(push, 0.5), unit: "ms", goal: .atMost(5)),
+            BenchmarkFigure(key: "push_latency_p99_ms", label: "  p99", value: Self.percentile(push, 0.99), unit: "ms", goal: nil),
         ]
         return results
     }
@@ -50,55 +71,9 @@ struct HTTPBenchmarkSuite {
         return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
     }
 
-    /// `saves` single-record saves, spread over `clients` concurrent clients.
-    func measureSaves(zone: RecordZoneID) async throws -> (perSecond: Double, latenciesMs: [Double]) {
-        let perClient = max(1, saves / clients)
-        let start = Clock.now
-        let deadline = start.nanoseconds + UInt64(timeLimit * 1e9)
-        let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
-            for client in 0..<clients {
-                let service = service(device: "bench-writer-\(client)")
-                group.addTask {
-                    var samples: [Double] = []
-                    samples.reserveCapacity(perClient)
-                    for i in 0..<perClient where Clock.now.nanoseconds < deadline {
-                        let record = Record(
-                            recordID: RecordID(recordName: "c\(client)-\(i)", zoneID: zone), recordType: "Item",
-                            fields: ["a": .string("alpha\(i % 97)"), "n": .int64(Int64(i))])
-                        let began = Clock.now
-                        let results = try await service.modifyRecords(in: .private, zoneID: zone, operations: [.save(record, policy: .allKeys)])
-                        samples.append(Clock.now.seconds(since: began) * 1000)
-                        _ = try results[0].get()
-                    }
-                    return samples
-                }
-            }
-            var all: [Double] = []
-            for try await samples in group { all += samples }
-            return all
-        }
-        return (Double(latencies.count) / Clock.now.seconds(since: start), latencies)
-    }
-
-    /// Fetches the whole zone from no token, in batches of 400.
-    func measureZoneChanges(zone: RecordZoneID) async throws -> Double {
-        let service = service()
-        let start = Clock.now
-        var token: ServerChangeToken?
-        var records = 0
-        for _ in 0..<10_000 {
-            let batch = try await service.fetchRecordZoneChanges(
-                in: .private, [ZoneChangesRequest(zoneID: zone, previousServerChangeToken: token, resultsLimit: 400)])[0].get()
-            records += batch.changes.count
-            token = batch.serverChangeToken
-            if !batch.moreComing || Clock.now.seconds(since: start) > timeLimit { break }
-        }
-        return Double(records) / Clock.now.seconds(since: start)
-    }
-
     /// Milliseconds from sending a save to the other device's long-poll
-    /// answering with its notification (the median of `pushSamples`).
-    func measurePushLatency(zone: RecordZoneID) async throws -> Double {
+    /// answering with its notification, one sample per push.
+    func measurePushLatency(zone: RecordZoneID) async throws -> [Double] {
         let listener = try await service().withNewDevice()
         try await listener.registerForPushNotifications()
         let subscriptionID = "bench-\(zone.zoneName)"
@@ -121,7 +96,7 @@ struct HTTPBenchmarkSuite {
             if !notifications.isEmpty { samples.append(Clock.now.seconds(since: sent) * 1000) }
         }
         _ = try? await listener.modifySubscriptions(in: .private, saving: [], deleting: [subscriptionID])
-        return Self.percentile(samples, 0.5)
+        return samples
     }
 }
 

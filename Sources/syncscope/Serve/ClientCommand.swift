@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Synchronization
 import SyncCore
 import SyncNetwork
 import SyncServerHTTP
@@ -38,6 +39,9 @@ struct ClientOptions: ParsableArguments {
     @Option(help: "Device ID sent as X-SyncScope-Device (the server does not push a device its own changes). Default: none.")
     var device: String?
 
+    @Option(name: .customLong("admin-token"), help: "The server admin token, for export, import and reset (default: from admin.json in --data).")
+    var adminToken: String?
+
     func validate() throws {
         _ = try serverURL()
     }
@@ -56,6 +60,25 @@ struct ClientOptions: ParsableArguments {
         return HTTPCloudService(
             baseURL: url, webAuthToken: try webAuthToken(), userRecordName: user, deviceID: device, container: container,
             environment: environment)
+    }
+
+    /// A connection signed in with the server admin token (whole-server calls).
+    func adminService() throws -> HTTPCloudService {
+        HTTPCloudService(
+            baseURL: try serverURL(), webAuthToken: try serverAdminToken(), userRecordName: "(server admin)", container: container,
+            environment: environment)
+    }
+
+    func serverAdminToken() throws -> String {
+        if let adminToken { return adminToken }
+        let directory = data.map { URL(fileURLWithPath: $0) } ?? ServeOptions.defaultDataDirectory
+        let file = directory.appendingPathComponent("admin.json")
+        struct Admin: Decodable { var adminToken: String }
+        guard let data = try? Data(contentsOf: file), let admin = try? JSONDecoder().decode(Admin.self, from: data) else {
+            throw ClientFailure(
+                "No --admin-token given and \(file.path) cannot be read. Export, import and reset act on every user, so they need the server admin token: pass --admin-token (syncscope serve prints it), or --data with the server's data folder.")
+        }
+        return admin.adminToken
     }
 
     func webAuthToken() throws -> String {
@@ -277,7 +300,12 @@ struct ClientChanges: AsyncParsableCommand {
 struct ClientWatch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch",
-        abstract: "Register a device, subscribe to your private database, and print push notifications as they arrive.")
+        abstract: "Register a device, subscribe to your private database, and print push notifications as they arrive.",
+        discussion: """
+            The subscription is the watch's own (syncscope-watch-DEVICE) and is deleted when the watch ends: \
+            after --seconds or --count, when its reader goes away, on Ctrl-C and on SIGTERM. Left behind, \
+            it would push every later change to your other devices a second time.
+            """)
     @OptionGroup var options: ClientOptions
     @Option(parsing: .unconditional, help: "Stop after this many seconds.") var seconds: Double = 300
     @Option(parsing: .unconditional, help: "Stop after this many notifications (default: no limit).") var count: Int?
@@ -291,23 +319,67 @@ struct ClientWatch: AsyncParsableCommand {
         try await clientRun {
             let device = try await options.service().withNewDevice()
             try await device.registerForPushNotifications()
+            let subscriptionID = "syncscope-watch-\(device.deviceID ?? UUID().uuidString)"
+            let removeSubscription: @Sendable () async -> Void = {
+                _ = try? await device.modifySubscriptions(in: .private, saving: [], deleting: [subscriptionID])
+            }
+            // Ctrl-C and SIGTERM end the watch without leaving its subscription behind.
+            let interrupts = InterruptCleanup(signals: [SIGINT, SIGTERM]) { signal in
+                await removeSubscription()
+                Foundation.exit(128 + signal)
+            }
+            defer { interrupts.cancel() }
             let results = try await device.modifySubscriptions(
-                in: .private, saving: [.database(DatabaseSubscription(subscriptionID: "syncscope-watch"))], deleting: [])
+                in: .private, saving: [.database(DatabaseSubscription(subscriptionID: subscriptionID))], deleting: [])
             for result in results { _ = try result.get() }
-            // Written straight through, so each line shows at once even when the output is a pipe or a file.
-            // A reader that went away (`watch | head -3`) ends the watch.
-            guard StandardOutput.write("device \(device.deviceID ?? "") registered; subscribed to \(options.user)'s private database; waiting…\n")
-            else { return }
-            let deadline = Date().addingTimeInterval(seconds)
-            var received = 0
-            while received < count ?? .max, Date() < deadline {
-                let wait = min(30, max(0, deadline.timeIntervalSinceNow))
-                for notification in try await device.waitForPushNotifications(timeout: wait) {
-                    guard StandardOutput.write("push: \(notification)\n") else { return }
-                    received += 1
-                }
+            do {
+                try await watch(device, subscriptionID: subscriptionID)
+            } catch {
+                await removeSubscription()
+                throw error
+            }
+            await removeSubscription()
+        }
+    }
+
+    private func watch(_ device: HTTPCloudService, subscriptionID: String) async throws {
+        // Written straight through, so each line shows at once even when the output is a pipe or a file.
+        // A reader that went away (`watch | head -3`) ends the watch.
+        guard StandardOutput.write("device \(device.deviceID ?? "") registered; subscribed to \(options.user)'s private database as \(subscriptionID); waiting…\n")
+        else { return }
+        let deadline = Date().addingTimeInterval(seconds)
+        var received = 0
+        while received < count ?? .max, Date() < deadline {
+            let wait = min(30, max(0, deadline.timeIntervalSinceNow))
+            for notification in try await device.waitForPushNotifications(timeout: wait) {
+                guard StandardOutput.write("push: \(notification)\n") else { return }
+                received += 1
             }
         }
+    }
+}
+
+/// Runs `cleanup` (once) when one of `signals` arrives, instead of the
+/// signal's default of ending the process on the spot.
+final class InterruptCleanup {
+    private let sources: [any DispatchSourceSignal]
+
+    init(signals: [Int32], cleanup: @escaping @Sendable (Int32) async -> Void) {
+        let once = Mutex(false)
+        sources = signals.map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                guard once.withLock({ fired in defer { fired = true }; return !fired }) else { return }
+                Task { await cleanup(number) }
+            }
+            source.resume()
+            return source
+        }
+    }
+
+    func cancel() {
+        for source in sources { source.cancel() }
     }
 }
 
@@ -326,13 +398,13 @@ struct ClientShare: AsyncParsableCommand {
 }
 
 struct ClientExport: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "export", abstract: "Print (or save) the server's whole state as JSON.")
+    static let configuration = CommandConfiguration(commandName: "export", abstract: "Print (or save) the server's whole state as JSON, without web auth tokens (needs the server admin token).")
     @OptionGroup var options: ClientOptions
     @Option(help: "Write to this file instead of printing.") var output: String?
 
     func run() async throws {
         try await clientRun {
-            let data = try await options.service().exportServerState()
+            let data = try await options.adminService().exportServerState()
             if let output {
                 do { try data.write(to: URL(fileURLWithPath: output)) } catch {
                     throw ClientFailure("Cannot write \(output): \((error as NSError).localizedDescription)")
@@ -347,7 +419,7 @@ struct ClientExport: AsyncParsableCommand {
 
 struct ClientImport: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "import", abstract: "Replace the server's whole state with an exported file (every token issued before expires).")
+        commandName: "import", abstract: "Replace the server's whole state with an exported file (every change token issued before expires; users keep their web auth tokens; needs the server admin token).")
     @OptionGroup var options: ClientOptions
     @Argument(help: "A file written by `client export`.") var file: String
 
@@ -355,7 +427,7 @@ struct ClientImport: AsyncParsableCommand {
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: file)) } catch { throw ClientFailure("Cannot read \(file): \(error.localizedDescription)") }
         try await clientRun {
-            try await options.service().importServerState(data)
+            try await options.adminService().importServerState(data)
             print("imported \(file)")
         }
     }
@@ -363,12 +435,12 @@ struct ClientImport: AsyncParsableCommand {
 
 struct ClientReset: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "reset", abstract: "Empty the server (users stay; every token issued before expires).")
+        commandName: "reset", abstract: "Empty the server (users stay; every change token issued before expires; needs the server admin token).")
     @OptionGroup var options: ClientOptions
 
     func run() async throws {
         try await clientRun {
-            try await options.service().resetServer()
+            try await options.adminService().resetServer()
             print("the server is empty")
         }
     }

@@ -49,19 +49,45 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Do not log each request.")
     var quiet = false
 
+    @Flag(help: "Start even when the journal's last rows are damaged: drop them (saying how many calls that loses), or continue without a deleted -wal file.")
+    var recover = false
+
+    @Option(name: .customLong("header-timeout"), parsing: .unconditional, help: "Seconds a client has to send a request's headers.")
+    var headerTimeout: Double = 10
+
+    @Option(name: .customLong("body-timeout"), parsing: .unconditional, help: "Seconds a client has to send a request's body after its headers.")
+    var bodyTimeout: Double = 30
+
+    @Option(name: .customLong("idle-timeout"), parsing: .unconditional, help: "Seconds a kept-alive connection may sit idle between requests.")
+    var idleTimeout: Double = 75
+
+    @Option(name: .customLong("max-connections"), parsing: .unconditional, help: "Open connections at most (default: 1000, fewer if the process may open fewer files).")
+    var maxConnections: Int?
+
+    @Option(name: .customLong("max-polls-per-device"), parsing: .unconditional, help: "Open long-polls per device at most.")
+    var maxPollsPerDevice = 2
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535 (got \(port)).") }
         if let retention, retention < 0 { throw ValidationError("--retention must be 0 or more (got \(retention)).") }
         guard coalescingWindow >= 0 else { throw ValidationError("--coalescing-window must be 0 or more (got \(coalescingWindow)).") }
         guard offlineAfter >= 0 else { throw ValidationError("--offline-after must be 0 or more (got \(offlineAfter)).") }
         if inMemory, data != nil { throw ValidationError("--in-memory and --data exclude each other.") }
+        for (name, value) in [("--header-timeout", headerTimeout), ("--body-timeout", bodyTimeout), ("--idle-timeout", idleTimeout)] {
+            guard value.isFinite, value > 0, value <= 86_400 else { throw ValidationError("\(name) must be more than 0 and at most 86400 seconds (got \(value)).") }
+        }
+        if let maxConnections, maxConnections < 1 { throw ValidationError("--max-connections must be at least 1 (got \(maxConnections)).") }
+        guard maxPollsPerDevice >= 1 else { throw ValidationError("--max-polls-per-device must be at least 1 (got \(maxPollsPerDevice)).") }
+        if recover, inMemory { throw ValidationError("--recover repairs a data folder; --in-memory has none.") }
     }
 
     func run() async throws {
         let directory: URL? = inMemory ? nil : data.map { URL(fileURLWithPath: $0) } ?? ServeOptions.defaultDataDirectory
         let options = ServeOptions(
             host: host, port: port, dataDirectory: directory, users: users, retention: retention, coalescingWindow: coalescingWindow,
-            importFile: importFile.map { URL(fileURLWithPath: $0) }, seed: seed, quiet: quiet, offlineAfter: offlineAfter)
+            importFile: importFile.map { URL(fileURLWithPath: $0) }, seed: seed, quiet: quiet, offlineAfter: offlineAfter, recover: recover,
+            headerTimeout: headerTimeout, bodyTimeout: bodyTimeout, idleTimeout: idleTimeout,
+            maxConnections: maxConnections ?? ServeOptions.defaultMaxConnections, maxPollsPerDevice: maxPollsPerDevice)
         let serverHost: ServerHost
         do {
             // Before the data folder is touched: a port in use changes nothing.
@@ -86,6 +112,12 @@ struct ServeCommand: AsyncParsableCommand {
             lines.append("users and their web auth tokens\(directory.map { " (also in \($0.appendingPathComponent("users.json").path))" } ?? ""):")
             for user in serverHost.users {
                 lines.append("  \(user.name.padding(toLength: max(8, user.name.count), withPad: " ", startingAt: 0))  \(user.webAuthToken)")
+            }
+            lines.append(
+                "server admin token (for admin/reset, admin/import, admin/export\(directory.map { "; also in \($0.appendingPathComponent("admin.json").path)" } ?? "")):")
+            lines.append("  \(serverHost.adminToken)")
+            if serverHost.droppedCalls > 0 {
+                lines.append("recovered: dropped \(serverHost.droppedCalls) damaged journal row\(serverHost.droppedCalls == 1 ? "" : "s"); \(serverHost.droppedCalls) acknowledged call\(serverHost.droppedCalls == 1 ? " is" : "s are") lost")
             }
             lines.append("try: curl -s -H 'Authorization: Bearer \(serverHost.users.first?.webAuthToken ?? "TOKEN")' http://\(shownHost):\(port)/database/1/iCloud.com.example.SyncScope/development/private/zones/list")
             StandardOutput.write(lines.joined(separator: "\n") + "\n")
@@ -136,7 +168,7 @@ struct LineLogHandler: LogHandler {
     }
 }
 
-/// Ctrl-C or SIGTERM: write a checkpoint, then exit.
+/// Ctrl-C or SIGTERM: write a checkpoint, fold the WAL into the database file, then exit.
 final class StopOnSignal: Sendable {
     let host: ServerHost
     let inMemory: Bool
@@ -152,8 +184,9 @@ final class StopOnSignal: Sendable {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { [host, inMemory] in
-                host.checkpointNow()
-                StandardOutput.write(inMemory ? "stopped; nothing kept (in memory)\n" : "stopped; state saved\n")
+                // A clean stop: checkpoint, fold the WAL into the database file, close it.
+                let done = host.stop()
+                StandardOutput.write(inMemory ? "stopped; nothing kept (in memory)\n" : "stopped; \(done)\n")
                 exit(0)
             }
             source.resume()

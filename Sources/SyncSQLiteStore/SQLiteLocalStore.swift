@@ -1,5 +1,9 @@
 import Foundation
 import GRDB
+import SyncCore
+
+/// GRDB has a `Record` class too; here a record is always SyncCore's.
+typealias Record = SyncCore.Record
 
 /// A ``LocalStore`` in an SQLite file (one file per device), in WAL mode.
 ///
@@ -69,7 +73,7 @@ public final class SQLiteLocalStore: LocalStore {
 
     // MARK: Reading
 
-    public func record(_ recordID: RecordID, in scope: DatabaseScope) throws -> Record? {
+    public func record(_ recordID: RecordID, in scope: DatabaseScope) throws -> SyncCore.Record? {
         try dbQueue.read { db in
             let data = try Data.fetchOne(
                 db, sql: "SELECT payload FROM record WHERE scope = ? AND zoneOwner = ? AND zoneName = ? AND recordName = ?",
@@ -78,7 +82,7 @@ public final class SQLiteLocalStore: LocalStore {
         }
     }
 
-    public func records(in scope: DatabaseScope, zoneID: RecordZoneID) throws -> [Record] {
+    public func records(in scope: DatabaseScope, zoneID: RecordZoneID) throws -> [SyncCore.Record] {
         try dbQueue.read { db in
             try Data.fetchAll(
                 db, sql: "SELECT payload FROM record WHERE scope = ? AND zoneOwner = ? AND zoneName = ?",
@@ -87,7 +91,7 @@ public final class SQLiteLocalStore: LocalStore {
         }.sorted { $0.recordID < $1.recordID }
     }
 
-    public func allRecords(in scope: DatabaseScope) throws -> [Record] {
+    public func allRecords(in scope: DatabaseScope) throws -> [SyncCore.Record] {
         try dbQueue.read { db in
             try Data.fetchAll(db, sql: "SELECT payload FROM record WHERE scope = ?", arguments: [scope.rawValue])
                 .map(CodableRecord.decode)

@@ -1,4 +1,5 @@
 import Foundation
+import SyncCore
 
 /// A Codable mirror of ``Record`` for local stores (the model types are not
 /// Codable themselves). Field values keep their exact type, lists their

@@ -1,0 +1,199 @@
+import Foundation
+import NIOCore
+import NIOPosix
+
+/// A load generator that is not the bottleneck: keep-alive HTTP/1.1
+/// connections on one event-loop thread, requests written as prepared bytes,
+/// answers read only as far as the status line and `Content-Length`. It
+/// costs a few microseconds a request, where a `URLSession` client costs more
+/// than the server it measures.
+///
+/// Every connection goes to a loopback address; a run is bounded by a count
+/// and a time limit.
+struct LeanHTTPLoad {
+    struct Report {
+        var completed: Int
+        var seconds: Double
+        /// Milliseconds from writing a request to reading the end of its answer.
+        var latenciesMs: [Double]
+        /// Answers whose status was not 2xx, with the first such answer's head.
+        var failures: Int
+        var firstFailure: String?
+
+        var perSecond: Double { Double(completed) / seconds }
+        func percentile(_ p: Double) -> Double { HTTPBenchmarkSuite.percentile(latenciesMs, p) }
+    }
+
+    var host = "127.0.0.1"
+    var port: Int
+    var connections: Int
+    /// Requests in all, spread over the connections.
+    var requests: Int
+    var timeLimit: Double
+    /// The bytes of request number `i` sent on connection `c`: `(c, i) -> bytes`.
+    var request: @Sendable (_ connection: Int, _ index: Int) -> [UInt8]
+
+    func run() async throws -> Report {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        do {
+            let report = try await run(on: group)
+            try await group.shutdownGracefully()
+            return report
+        } catch {
+            try? await group.shutdownGracefully()
+            throw error
+        }
+    }
+
+    private func run(on group: MultiThreadedEventLoopGroup) async throws -> Report {
+        let perConnection = max(1, requests / connections)
+        let deadline = NIODeadline.now() + .nanoseconds(Int64(timeLimit * 1e9))
+        let started = NIODeadline.now()
+        var futures: [EventLoopFuture<LoadHandler.Outcome>] = []
+        for connection in 0..<connections {
+            let promise = group.next().makePromise(of: LoadHandler.Outcome.self)
+            let handler = LoadHandler(
+                connection: connection, count: perConnection, deadline: deadline, request: request, done: promise)
+            let channel = try await ClientBootstrap(group: group)
+                .channelOption(.socketOption(.tcp_nodelay), value: 1)
+                .channelInitializer { channel in channel.pipeline.addHandler(handler) }
+                .connect(host: host, port: port).get()
+            futures.append(promise.futureResult.always { _ in channel.close(promise: nil) })
+        }
+        var report = Report(completed: 0, seconds: 0, latenciesMs: [], failures: 0, firstFailure: nil)
+        for future in futures {
+            let outcome = try await future.get()
+            report.completed += outcome.latenciesNs.count
+            report.latenciesMs += outcome.latenciesNs.map { Double($0) / 1e6 }
+            report.failures += outcome.failures
+            report.firstFailure = report.firstFailure ?? outcome.firstFailure
+        }
+        report.seconds = Double((NIODeadline.now() - started).nanoseconds) / 1e9
+        return report
+    }
+
+    /// Standard request bytes: `METHOD path HTTP/1.1` with a JSON body and a bearer token.
+    static func requestBytes(method: String = "POST", path: String, token: String?, body: [UInt8]) -> [UInt8] {
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n"
+        if let token { head += "Authorization: Bearer \(token)\r\n" }
+        head += "\r\n"
+        return Array(head.utf8) + body
+    }
+}
+
+/// One connection's loop: write a request, read its answer, write the next.
+private final class LoadHandler: ChannelInboundHandler, @unchecked Sendable {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    struct Outcome: Sendable {
+        var latenciesNs: [UInt64]
+        var failures: Int
+        var firstFailure: String?
+    }
+
+    private let connection: Int
+    private let count: Int
+    private let deadline: NIODeadline
+    private let request: @Sendable (Int, Int) -> [UInt8]
+    private let done: EventLoopPromise<Outcome>
+    private var sent = 0
+    private var sentAt: NIODeadline = .now()
+    private var buffer: ByteBuffer?
+    private var outcome = Outcome(latenciesNs: [], failures: 0, firstFailure: nil)
+    private var finished = false
+
+    init(connection: Int, count: Int, deadline: NIODeadline, request: @escaping @Sendable (Int, Int) -> [UInt8], done: EventLoopPromise<Outcome>) {
+        self.connection = connection
+        self.count = count
+        self.deadline = deadline
+        self.request = request
+        self.done = done
+        outcome.latenciesNs.reserveCapacity(count)
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        sendNext(context: context)
+    }
+
+    private func sendNext(context: ChannelHandlerContext) {
+        guard sent < count, NIODeadline.now() < deadline else {
+            finish(nil)
+            return
+        }
+        let bytes = request(connection, sent)
+        sent += 1
+        var out = context.channel.allocator.buffer(capacity: bytes.count)
+        out.writeBytes(bytes)
+        sentAt = .now()
+        context.writeAndFlush(wrapOutboundOut(out), promise: nil)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        var incoming = unwrapInboundIn(data)
+        if buffer == nil {
+            buffer = incoming
+        } else {
+            buffer!.writeBuffer(&incoming)
+        }
+        while let answerEnd = completeAnswer() {
+            let latency = (NIODeadline.now() - sentAt).nanoseconds
+            outcome.latenciesNs.append(UInt64(max(0, latency)))
+            if let status = answerEnd.status, !(200..<300).contains(status) {
+                outcome.failures += 1
+                if outcome.firstFailure == nil { outcome.firstFailure = answerEnd.head }
+            }
+            buffer!.moveReaderIndex(forwardBy: answerEnd.length)
+            buffer!.discardReadBytes()
+            sendNext(context: context)
+        }
+    }
+
+    /// The length of the complete answer at the buffer's start, with its status; `nil` while incomplete.
+    private func completeAnswer() -> (length: Int, status: Int?, head: String)? {
+        guard let buffer, let view = buffer.readableBytesView.withContiguousStorageIfAvailable({ $0 }) else { return nil }
+        guard let headEnd = Self.find([13, 10, 13, 10], in: view) else { return nil }
+        let head = String(decoding: view[0..<headEnd], as: UTF8.self)
+        var contentLength = 0
+        for line in head.split(separator: "\r\n").dropFirst() {
+            let parts = line.split(separator: ":", maxSplits: 1)
+            if parts.count == 2, parts[0].lowercased() == "content-length" {
+                contentLength = Int(parts[1].trimmingCharacters(in: .whitespaces)) ?? 0
+            }
+        }
+        let total = headEnd + 4 + contentLength
+        guard view.count >= total else { return nil }
+        let statusLine = head.prefix { $0 != "\r" }
+        let status = statusLine.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+        return (total, status, head + "\r\n\r\n" + String(decoding: view[(headEnd + 4)..<total].prefix(300), as: UTF8.self))
+    }
+
+    private static func find(_ needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard haystack.count >= needle.count else { return nil }
+        var i = 0
+        while i <= haystack.count - needle.count {
+            if haystack[i] == needle[0], haystack[i + 1] == needle[1], haystack[i + 2] == needle[2], haystack[i + 3] == needle[3] { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        finish(sent < count && NIODeadline.now() < deadline ? "the server closed the connection after \(sent) requests" : nil)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        finish("connection error: \(error)")
+        context.close(promise: nil)
+    }
+
+    private func finish(_ failure: String?) {
+        guard !finished else { return }
+        finished = true
+        if let failure {
+            outcome.failures += 1
+            if outcome.firstFailure == nil { outcome.firstFailure = failure }
+        }
+        done.succeed(outcome)
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import Synchronization
+import SyncServerHTTP
+
+/// A ``SyncScopeHTTPServer`` in this process on a free loopback port.
+final class LiveServer: Sendable {
+    let host: ServerHost
+    let port: Int
+    let task: Task<Void, any Error>
+
+    init(_ options: ServeOptions) async throws {
+        var options = options
+        options.port = 0
+        options.quiet = true
+        let host = try ServerHost(options: options)
+        let bound = Mutex<Int?>(nil)
+        let server = SyncScopeHTTPServer(host: host)
+        task = Task { try await server.run { port in bound.withLock { $0 = port } } }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while bound.withLock({ $0 }) == nil {
+            guard ContinuousClock.now < deadline else { throw RawError("the server did not start within 30 s") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        self.host = host
+        port = bound.withLock { $0 } ?? 0
+    }
+
+    var raw: RawHTTP { RawHTTP(port: port) }
+
+    var aliceToken: String { host.users.first { $0.name == "alice" }?.webAuthToken ?? "" }
+    var bobToken: String { host.users.first { $0.name == "bob" }?.webAuthToken ?? "" }
+
+    func stop() {
+        task.cancel()
+    }
+}
