@@ -84,6 +84,7 @@ let package = Package(
                 "SyncScenario", "SyncScenarioRunner", "SyncScopeAssets", "SyncInspector",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -101,6 +101,7 @@ struct APIResponder: HTTPResponder {
         var poll: ServerHost.PollResult?
         var tokenIn: ServerChangeToken?
         var tokenOut: ServerChangeToken?
+        var faulted: ServerHost.FaultedAnswer?
         do {
             let parts = try Self.canonicalPath(request.uri.path)
             let path = "/" + parts.joined(separator: "/")
@@ -131,8 +132,9 @@ struct APIResponder: HTTPResponder {
                 poll = result
             } else {
                 let body = try await readBody(request)
-                answer = host.perform(
+                faulted = await host.performWithFaults(
                     APICall(method: method, path: path, body: body, user: caller.user, deviceID: device, isServerAdmin: caller == .serverAdmin))
+                answer = faulted?.answer ?? .notFound(path)
                 tokenIn = answer.tokenIn
                 tokenOut = answer.tokenOut
             }
@@ -156,8 +158,9 @@ struct APIResponder: HTTPResponder {
             case .serverAdmin: who = "(server admin)"
             }
             logger.info(
-                "\(method.prefix(20)) \(shownPath) user=\(who) device=\(device.map { String($0.prefix(64)) } ?? "-")\(tokens) → \(answer.status)\(error) \(String(format: "%.2f", ms)) ms")
+                "\(method.prefix(20)) \(shownPath) user=\(who) device=\(device.map { String($0.prefix(64)) } ?? "-")\(tokens) → \(answer.status)\(error) \(String(format: "%.2f", ms)) ms\(faulted?.note.map { " [\($0)]" } ?? "")")
         }
+        if faulted?.dropConnection == true { return Self.droppedConnection() }
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
         if answer.status == 405 { headers[.allow] = "GET, POST" }
