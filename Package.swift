@@ -41,7 +41,7 @@ let package = Package(
         // The scenario and lesson file format: model and parser (no runner).
         .target(
             name: "SyncScenario",
-            dependencies: ["SyncCore", .product(name: "Yams", package: "Yams")],
+            dependencies: ["SyncCore", "SyncServer", .product(name: "Yams", package: "Yams")],
             swiftSettings: swiftSettings
         ),
         // Lessons and the inspector's demo world, loaded at run time (Bundle.module).
@@ -84,6 +84,7 @@ let package = Package(
                 "SyncScenario", "SyncScenarioRunner", "SyncScopeAssets", "SyncInspector",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -67,7 +67,7 @@ public struct HTTPCloudService: CloudService {
 
     private static let pathSegment = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))
 
-    private var escapedContainer: String { container.addingPercentEncoding(withAllowedCharacters: Self.pathSegment) ?? container }
+    var escapedContainer: String { container.addingPercentEncoding(withAllowedCharacters: Self.pathSegment) ?? container }
 
     func databasePath(_ scope: DatabaseScope, _ operation: String) -> String {
         "/database/1/\(escapedContainer)/\(environment.rawValue)/\(scope.rawValue)/\(operation)"

@@ -10,6 +10,9 @@ extension ScenarioRunner {
             switch kind {
             case .say, .expect:
                 return nil
+            case .fault, .clearFaults:
+                applyFaults(kind)
+                return nil
             case .createZone(let action):
                 return try await onDevice(action.device, "create zone \(action.zone)") { device in
                     try await self.createZone(action, on: device)

@@ -16,6 +16,7 @@ extension ScenarioRunner {
             case .lastSend(let check): return evaluate(check)
             case .pending(let check): return try evaluate(check)
             case .subscriptions(let check): return try await evaluate(check)
+            case .retries(let check): return try evaluate(check)
             }
         } catch {
             return "the check could not be made: \(Self.describe(error))"

@@ -86,6 +86,8 @@ extension ScenarioRunner {
             return "\(a.user) signs in on \(a.device)"
         case .checkAccount(let device):
             return "\(device) checks who is signed in and starts clean if the account changed"
+        case .fault, .clearFaults:
+            return faultSummary(of: kind)
         case .expect(let expectation):
             return "check \(expectation.name)"
         }

@@ -179,12 +179,13 @@ public final class ScenarioRunner {
                 name: device.name, user: device.user,
                 storePath: device.store == .sqlite
                     ? storeDirectory?.appendingPathComponent("\(device.name).sqlite").path : nil,
-                autoFetchOnPush: device.autoFetchOnPush)
+                autoFetchOnPush: device.autoFetchOnPush, retry: device.retry)
         }
-        let setup = SimulationSetup(
+        var setup = SimulationSetup(
             seed: seed, server: server, push: push, container: scenario.server.container ?? ServerSetup.defaultContainer,
             users: scenario.users, devices: devices,
             connectionWrapper: { service, device in ObservedConnection(base: service, deviceName: device, tap: tap) })
+        setup.faults = scenario.faults
         return try Simulation(setup: setup)
     }
 
@@ -345,6 +346,8 @@ public final class ScenarioRunner {
             }
         case .delivered(let delivery):
             if let name = event.device { record(.notification(device: name, delivery.notification)) }
+        case .fault, .push:
+            observeFault(event)
         default:
             break
         }
@@ -384,6 +387,8 @@ public final class ScenarioRunner {
             record(.note(device: device, "gave up a pending change (\(change)): \(reason)"))
         case .fetchInterrupted(let batches):
             record(.note(device: device, "fetch interrupted after \(Self.count(batches, "batch", plural: "batches"))"))
+        case .retryScheduled, .ambiguousCommitResolved:
+            observeRetry(event, on: device)
         default:
             break
         }

@@ -7,6 +7,9 @@ import SyncCore
 public final class ServerCore {
     public let engine: ServerEngine
     public let push: PushEngine
+    /// The fault rules in force; `nil` until a plan is first installed
+    /// (see `ServerCore+Faults.swift`): then no call pays for faults.
+    public internal(set) var faults: FaultInjector?
 
     public init(engine: ServerEngine, push: PushEngine) {
         self.engine = engine
@@ -132,28 +135,34 @@ public struct InProcessCloudService: CloudService {
     public func modifyRecordZones(
         in scope: DatabaseScope, saving: [RecordZoneID], deleting: [RecordZoneID]
     ) async throws -> [Result<RecordZone, CloudError>] {
-        try run { (e) throws(CloudError) in try e.modifyRecordZones(caller: caller, database: database(scope), saving: saving, deleting: deleting) }
+        try await faulted(call("zones/modify", scope, zones: (saving + deleting).map(\.zoneName))) { (e) throws(CloudError) in
+            try e.modifyRecordZones(caller: caller, database: database(scope), saving: saving, deleting: deleting)
+        }
     }
 
     public func listRecordZones(in scope: DatabaseScope) async throws -> [ZoneListing] {
-        try run { (e) throws(CloudError) in try e.listRecordZones(caller: caller, database: database(scope)) }
+        try await faulted(call("zones/list", scope)) { (e) throws(CloudError) in try e.listRecordZones(caller: caller, database: database(scope)) }
     }
 
     public func modifyRecords(
         in scope: DatabaseScope, zoneID: RecordZoneID, operations: [RecordOperation], atomic: Bool,
         clientChangeTokenData: Data?
     ) async throws -> [Result<RecordOperationResult, CloudError>] {
-        try run { (e) throws(CloudError) in
-            try e.modifyRecords(
-                caller: caller, database: database(scope), zoneID: zoneID, operations: operations, atomic: atomic,
-                clientChangeTokenData: clientChangeTokenData)
+        guard let decision = server.faultDecision(for: call("records/modify", scope, zones: [zoneID.zoneName])) else {
+            return try run { (e) throws(CloudError) in
+                try e.modifyRecords(
+                    caller: caller, database: database(scope), zoneID: zoneID, operations: operations, atomic: atomic,
+                    clientChangeTokenData: clientChangeTokenData)
+            }
         }
+        return try await modifyRecords(
+            in: scope, zoneID: zoneID, operations: operations, atomic: atomic, clientChangeTokenData: clientChangeTokenData, faults: decision)
     }
 
     public func lookupRecords(
         in scope: DatabaseScope, zoneID: RecordZoneID, recordNames: [String], desiredKeys: [String]?
     ) async throws -> [Result<Record, CloudError>] {
-        try run { (e) throws(CloudError) in
+        try await faulted(call("records/lookup", scope, zones: [zoneID.zoneName])) { (e) throws(CloudError) in
             try e.lookupRecords(caller: caller, database: database(scope), zoneID: zoneID, recordNames: recordNames, desiredKeys: desiredKeys)
         }
     }
@@ -161,7 +170,14 @@ public struct InProcessCloudService: CloudService {
     public func fetchDatabaseChanges(
         in scope: DatabaseScope, since token: ServerChangeToken?, resultsLimit: Int?
     ) async throws -> DatabaseChangesBatch {
-        try run { (e) throws(CloudError) in
+        let decision = server.faultDecision(for: call("changes/database", scope))
+        if let decision {
+            await server.wait(decision.latency)
+            if case .error(let error)? = decision.failure { throw error }
+            // Read lag: the changes are not visible yet, so nothing is new since the caller's token.
+            if decision.readLag != nil, let token { return DatabaseChangesBatch(changes: [], serverChangeToken: token, moreComing: false) }
+        }
+        return try run { (e) throws(CloudError) in
             try e.fetchDatabaseChanges(caller: caller, database: database(scope), since: token, resultsLimit: resultsLimit)
         }
     }
@@ -169,7 +185,9 @@ public struct InProcessCloudService: CloudService {
     public func fetchRecordZoneChanges(
         in scope: DatabaseScope, _ requests: [ZoneChangesRequest]
     ) async throws -> [Result<ZoneChangesBatch, CloudError>] {
-        try run { (e) throws(CloudError) in try e.fetchRecordZoneChanges(caller: caller, database: database(scope), requests) }
+        try await faulted(call("changes/zone", scope, zones: requests.map(\.zoneID.zoneName))) { (e) throws(CloudError) in
+            try e.fetchRecordZoneChanges(caller: caller, database: database(scope), requests)
+        }
     }
 
     public func shareZone(_ zoneID: RecordZoneID, with participants: [String]) async throws {
@@ -204,14 +222,25 @@ public struct InProcessCloudService: CloudService {
         in scope: DatabaseScope, saving: [Subscription], deleting: [String]
     ) async throws -> [Result<SubscriptionOperationResult, CloudError>] {
         let db = database(scope)
-        return try server.withCore { (core) throws(CloudError) in
+        let decision = server.faultDecision(for: call("subscriptions/modify", scope))
+        if let decision {
+            await server.wait(decision.latency)
+            if case .error(let error)? = decision.failure { throw error }
+        }
+        let results = try server.withCore { (core) throws(CloudError) in
             try core.engine.checkCaller(caller)
             return try core.push.modifySubscriptions(user: caller.user, database: db, saving: saving, deleting: deleting)
         }
+        if decision?.failure == .ambiguousCommit { throw CloudError.answerLost("subscriptions/modify") }
+        return results
     }
 
     public func fetchSubscriptions(in scope: DatabaseScope, ids: [String]?) async throws -> [Result<Subscription, CloudError>] {
         let db = database(scope)
+        if let decision = server.faultDecision(for: call("subscriptions/lookup", scope)) {
+            await server.wait(decision.latency)
+            if case .error(let error)? = decision.failure { throw error }
+        }
         return try server.withCore { (core) throws(CloudError) in
             try core.engine.checkCaller(caller)
             return core.push.fetchSubscriptions(user: caller.user, database: db, subscriptionIDs: ids)

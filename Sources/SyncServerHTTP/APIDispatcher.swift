@@ -402,7 +402,7 @@ struct APIDispatcher {
         let engine = core.engine
         // Whole-server calls: the server admin credential, and nothing else.
         switch parts[4] {
-        case "export", "import", "reset":
+        case "export", "import", "reset", "faults":
             guard call.isServerAdmin else {
                 throw CloudError(
                     .permissionFailure,
@@ -412,6 +412,8 @@ struct APIDispatcher {
             break
         }
         switch parts[4] {
+        case "faults":
+            return try faults(call)
         case "export":
             var file = engine.exportState()
             file.push = core.push.exportState(includingDevices: false, reseeding: false)

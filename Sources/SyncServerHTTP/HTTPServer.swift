@@ -102,6 +102,7 @@ struct APIResponder: HTTPResponder {
         var poll: ServerHost.PollResult?
         var tokenIn: ServerChangeToken?
         var tokenOut: ServerChangeToken?
+        var faulted: ServerHost.FaultedAnswer?
         do {
             let parts = try Self.canonicalPath(request.uri.path)
             let path = "/" + parts.joined(separator: "/")
@@ -135,10 +136,11 @@ struct APIResponder: HTTPResponder {
                 let body = try await readBody(request)
                 var parameters: [String: String] = [:]
                 for (key, value) in request.uri.queryParameters { parameters[String(key)] = String(value) }
-                answer = host.perform(
+                faulted = await host.performWithFaults(
                     APICall(
                         method: method, path: path, body: body, user: caller.user, deviceID: device, isServerAdmin: caller == .serverAdmin,
                         parameters: parameters))
+                answer = faulted?.answer ?? .notFound(path)
                 tokenIn = answer.tokenIn
                 tokenOut = answer.tokenOut
             }
@@ -162,8 +164,9 @@ struct APIResponder: HTTPResponder {
             case .serverAdmin: who = "(server admin)"
             }
             logger.info(
-                "\(method.prefix(20)) \(shownPath) user=\(who) device=\(device.map { String($0.prefix(64)) } ?? "-")\(tokens) → \(answer.status)\(error) \(String(format: "%.2f", ms)) ms")
+                "\(method.prefix(20)) \(shownPath) user=\(who) device=\(device.map { String($0.prefix(64)) } ?? "-")\(tokens) → \(answer.status)\(error) \(String(format: "%.2f", ms)) ms\(faulted?.note.map { " [\($0)]" } ?? "")")
         }
+        if faulted?.dropConnection == true { return Self.droppedConnection() }
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
         if answer.status == 405 { headers[.allow] = "GET, POST" }

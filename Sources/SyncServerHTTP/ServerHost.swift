@@ -141,7 +141,7 @@ public final class ServerHost: Sendable {
         var stopped = false
     }
 
-    private let state: Mutex<State>
+    let state: Mutex<State>
     let clock: CallClock
     let journal: Journal?
     let options: ServeOptions

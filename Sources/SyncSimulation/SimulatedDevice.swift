@@ -66,7 +66,9 @@ public final class SimulatedDevice {
 
     init(
         name: String, user: String, deviceID: String, connection: any CloudService, inProcessService: InProcessCloudService?,
-        store: any LocalStore, clock: any SyncClock, autoFetchOnPush: Bool, onEvent: @escaping (SimulatedDevice, SyncEvent) -> Void
+        store: any LocalStore, clock: any SyncClock, autoFetchOnPush: Bool,
+        configuration: DeviceSyncEngine.Configuration = DeviceSyncEngine.Configuration(),
+        onEvent: @escaping (SimulatedDevice, SyncEvent) -> Void
     ) {
         self.name = name
         self.user = user
@@ -74,7 +76,7 @@ public final class SimulatedDevice {
         self.connection = connection
         self.inProcessService = inProcessService
         self.store = store
-        engine = DeviceSyncEngine(service: connection, store: store, clock: clock) { [unowned self] event in
+        engine = DeviceSyncEngine(service: connection, store: store, clock: clock, configuration: configuration) { [unowned self] event in
             self.record(event)
             onEvent(self, event)
         }
@@ -83,7 +85,7 @@ public final class SimulatedDevice {
 
     /// A device of an in-process simulation: connected to `server` and registered for push.
     convenience init(setup: SimulationSetup.Device, server: SimulatedServer, container: String, clock: any SyncClock,
-                     wrapper: (@Sendable (any CloudService, String) -> any CloudService)?,
+                     wrapper: (@Sendable (any CloudService, String) -> any CloudService)?, seed: UInt64 = 0,
                      onEvent: @escaping (SimulatedDevice, SyncEvent) -> Void) throws {
         let deviceID = "\(setup.user)-\(setup.name)"
         let service = try server.connect(user: setup.user, deviceID: deviceID, container: container)
@@ -91,7 +93,8 @@ public final class SimulatedDevice {
         let store: any LocalStore = try setup.storePath.map { try SQLiteLocalStore(path: $0) } ?? InMemoryLocalStore()
         self.init(
             name: setup.name, user: setup.user, deviceID: deviceID, connection: wrapper.map { $0(service, setup.name) } ?? service,
-            inProcessService: service, store: store, clock: clock, autoFetchOnPush: setup.autoFetchOnPush, onEvent: onEvent)
+            inProcessService: service, store: store, clock: clock, autoFetchOnPush: setup.autoFetchOnPush,
+            configuration: DeviceSyncEngine.Configuration(retry: setup.retry, retrySeed: seed), onEvent: onEvent)
     }
 
     private func record(_ event: SyncEvent) {

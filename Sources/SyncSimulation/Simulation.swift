@@ -31,12 +31,15 @@ public final class Simulation: SyncWorld {
                 throw CloudError(.invalidArguments, "Two devices are named '\(deviceSetup.name)'; device names must be unique.")
             }
             let device = try SimulatedDevice(
-                setup: deviceSetup, server: server, container: setup.container, clock: clock, wrapper: setup.connectionWrapper) {
+                setup: deviceSetup, server: server, container: setup.container, clock: clock, wrapper: setup.connectionWrapper,
+                seed: setup.seed) {
                 [unowned self] device, event in
+                self.logInjectedFaults()  // the fault first, then what the device made of it
                 self.log(.sync(event), device: device.name)
             }
             devices.append(device)
         }
+        if !setup.faults.isEmpty { server.addFaults(setup.faults) }
     }
 
     // MARK: Time
@@ -73,6 +76,7 @@ public final class Simulation: SyncWorld {
     }
 
     override func processDue() async {
+        logInjectedFaults()
         await runWriterIfDue()
         for event in server.drainPushEvents() {
             if case .delivered = event.kind { continue }

@@ -19,6 +19,8 @@ public struct SimulationEvent: Sendable, Hashable, CustomStringConvertible {
         case failed(action: String, error: CloudError)
         /// The device went offline or came back.
         case connectivity(online: Bool)
+        /// The fault plan hit a server call (push faults are ``push(_:)`` events).
+        case fault(InjectedFault)
     }
 
     /// 1, 2, 3… in the order events happened.
@@ -38,6 +40,7 @@ public struct SimulationEvent: Sendable, Hashable, CustomStringConvertible {
         case .action(let text): return who + text
         case .failed(let action, let error): return who + "\(action) failed: \(error.serverErrorCode) \(error.reason)"
         case .connectivity(let online): return who + (online ? "back online" : "offline")
+        case .fault(let fault): return who + "injected \(fault.kind.rawValue) on \(fault.operation): \(fault.detail)"
         }
     }
 
@@ -76,6 +79,10 @@ public struct SimulationEvent: Sendable, Hashable, CustomStringConvertible {
             return "dropped pending \(change): \(reason)"
         case .error(let report):
             return "error in \(report.operation): \(report.code.map { $0.serverErrorCode + " " } ?? "")\(report.message)"
+        case .retryScheduled(let retry):
+            return "\(retry.operation): \(retry.summary)"
+        case .ambiguousCommitResolved(_, let recordID):
+            return "resent \(recordID.recordName) after a lost answer: the server already had it (success)"
         case .notificationReceived(let id, let subscriptionID, let coalescedCount):
             let merged = coalescedCount > 1 ? " (\(coalescedCount) → 1)" : ""
             return "notification \(id) from \(subscriptionID)\(merged)"

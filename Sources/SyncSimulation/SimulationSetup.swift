@@ -11,12 +11,15 @@ public struct SimulationSetup: Sendable {
         public var storePath: String?
         /// Whether a push makes the device fetch (the default) or is only recorded.
         public var autoFetchOnPush: Bool
+        /// How its sync engine retries what failed for a passing reason.
+        public var retry: RetryPolicy
 
-        public init(name: String, user: String, storePath: String? = nil, autoFetchOnPush: Bool = true) {
+        public init(name: String, user: String, storePath: String? = nil, autoFetchOnPush: Bool = true, retry: RetryPolicy = .standard) {
             self.name = name
             self.user = user
             self.storePath = storePath
             self.autoFetchOnPush = autoFetchOnPush
+            self.retry = retry
         }
     }
 
@@ -32,6 +35,8 @@ public struct SimulationSetup: Sendable {
     /// sync engine and the simulation's actions use it, e.g. to observe every
     /// request and response; `nil`: the connection as is.
     public var connectionWrapper: (@Sendable (any CloudService, _ deviceName: String) -> any CloudService)?
+    /// The fault rules in force from the start (`faults:` in a scenario); empty: none.
+    public var faults: FaultPlan = FaultPlan()
 
     public init(
         seed: UInt64 = 1, server: ServerConfiguration? = nil, push: PushConfiguration = PushConfiguration(),

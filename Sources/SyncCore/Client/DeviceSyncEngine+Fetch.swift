@@ -95,6 +95,7 @@ extension DeviceSyncEngine {
 
     private func fetchDatabaseChanges(scope: DatabaseScope, resultsLimit: Int?, budget: BatchBudget) async throws {
         var refetchedAfterExpiry = false
+        var retries = 0
         while true {
             let token = try store.databaseToken(for: scope)
             if token == nil {
@@ -135,6 +136,10 @@ extension DeviceSyncEngine {
                 try storeApply(begin)
             case .failure(SyncClientError.interrupted)?:
                 throw SyncClientError.interrupted(afterBatches: budget.used)
+            case .failure(let error as CloudError)? where error.isTransient && retries < configuration.retry.maxRetries:
+                // Wait, then go on from the last stored batch's token (the loop reads it again).
+                retries += 1
+                await waitBeforeRetry(error, operation: Self.databaseOperationName, scope: scope, zoneID: nil, attempt: retries)
             case .failure(let error)?:
                 emit(.error(SyncErrorReport(operation: Self.databaseOperationName, scope: scope, error: error)))
                 throw error
@@ -177,6 +182,7 @@ extension DeviceSyncEngine {
         var zones = try store.knownZones(in: scope).filter { $0.needsFetch && !pendingDeletions.contains($0.zoneID) }.map(\.zoneID)
         var expiredOnce = Set<RecordZoneID>()
         var firstError: (any Error)?
+        var retries: [RecordZoneID: Int] = [:]
         while !zones.isEmpty {
             var configurations: [RecordZoneID: FetchRecordZoneChangesOperation.ZoneConfiguration] = [:]
             var begin = StoreBatch(scope: scope)
@@ -213,6 +219,8 @@ extension DeviceSyncEngine {
             if let storeError = state.storeError { throw StoreError(underlying: storeError) }
 
             var retry: [RecordZoneID] = []
+            var resume: [RecordZoneID] = []
+            var transient: (CloudError, Int)?
             var interrupted = false
             var cleanup = StoreBatch(scope: scope)
             var events: [SyncEvent] = []
@@ -221,6 +229,14 @@ extension DeviceSyncEngine {
                 guard let cloud = error as? CloudError else {
                     emit(.error(SyncErrorReport(operation: Self.zoneOperationName, scope: scope, zoneID: zoneID, error: error)))
                     if firstError == nil { firstError = error }
+                    continue
+                }
+                if cloud.isTransient, retries[zoneID, default: 0] < configuration.retry.maxRetries {
+                    // Fetched again, after a wait, from the last batch token stored for the zone.
+                    let attempt = retries[zoneID, default: 0] + 1
+                    retries[zoneID] = attempt
+                    resume.append(zoneID)
+                    if transient.map({ attempt > $0.1 }) ?? true { transient = (cloud, attempt) }
                     continue
                 }
                 switch cloud.code {
@@ -250,7 +266,10 @@ extension DeviceSyncEngine {
             if !cleanup.isEmpty { try storeApply(cleanup) }
             for event in events { emit(event) }
             if interrupted { throw SyncClientError.interrupted(afterBatches: budget.used) }
-            zones = retry
+            if let (error, attempt) = transient {
+                await waitBeforeRetry(error, operation: Self.zoneOperationName, scope: scope, zoneID: error.zoneID, attempt: attempt)
+            }
+            zones = retry + resume
         }
         if let firstError { throw firstError }
     }

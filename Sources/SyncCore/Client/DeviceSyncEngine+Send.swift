@@ -15,7 +15,7 @@ extension DeviceSyncEngine {
     ///   changes remain that could not be sent, the last error they got.
     public func sendChanges() async throws {
         var context = SendContext()
-        let maxRounds = configuration.maxConflictRetries + 3
+        let maxRounds = configuration.maxConflictRetries + configuration.retry.maxRetries + 3
         for _ in 0..<maxRounds {
             let pending = try store.pendingChanges()
             if pending.isEmpty { return }
@@ -24,6 +24,11 @@ extension DeviceSyncEngine {
             try await sendZoneSaves(try store.pendingChanges(), &context)
             try await sendRecordChanges(try store.pendingChanges(), &context)
             if !context.needsAnotherRound { break }
+            if let (error, attempt) = context.itemRetry {
+                // Items failed for a passing reason: wait as the server (or the back-off) says, then send them again.
+                context.itemRetry = nil
+                await waitBeforeRetry(error, operation: "records/modify", scope: nil, zoneID: error.zoneID, attempt: attempt)
+            }
         }
         let remaining = try store.pendingChanges()
         if !remaining.isEmpty, let error = context.lastError {
@@ -41,11 +46,29 @@ extension DeviceSyncEngine {
         var conflictCounts: [PendingChange.Key: Int] = [:]
         /// Zones this call already refetched after the server said they were not found.
         var refetchedForMissingZone: Set<TokenCache.ZoneKey> = []
+        /// Retries so far of each change whose item failed for a passing reason.
+        var itemRetries: [PendingChange.Key: Int] = [:]
+        /// The item failure to wait for before the next round, with its attempt number.
+        var itemRetry: (CloudError, Int)?
+
+        /// Notes an item that failed for a passing reason; true when it may be sent again in this call.
+        mutating func retryItem(_ key: PendingChange.Key, _ error: CloudError, maxRetries: Int) -> Bool {
+            let attempt = itemRetries[key, default: 0] + 1
+            guard attempt <= maxRetries else { return false }
+            itemRetries[key] = attempt
+            if let (current, currentAttempt) = itemRetry {
+                if attempt > currentAttempt || (error.retryAfter ?? 0) > (current.retryAfter ?? 0) { itemRetry = (error, attempt) }
+            } else {
+                itemRetry = (error, attempt)
+            }
+            return true
+        }
     }
 
+    /// Item failures that leave the change queued (sent again later).
     private static func isRetryable(_ code: CloudError.Code) -> Bool {
         switch code {
-        case .networkFailure, .internalError, .batchRequestFailed: true
+        case .networkFailure, .internalError, .batchRequestFailed, .requestRateLimited, .zoneBusy, .serviceUnavailable, .quotaExceeded: true
         default: false
         }
     }
@@ -63,7 +86,9 @@ extension DeviceSyncEngine {
             let ids = chunk.map(\.zoneID)
             let results: [Result<RecordZone, CloudError>]
             do {
-                results = try await service.modifyRecordZones(in: .private, saving: [], deleting: ids)
+                results = try await withRetries("zones/modify", scope: .private) {
+                    try await service.modifyRecordZones(in: .private, saving: [], deleting: ids)
+                }
             } catch {
                 emit(.error(SyncErrorReport(operation: "zones/modify", scope: .private, error: error)))
                 throw error
@@ -116,7 +141,9 @@ extension DeviceSyncEngine {
             let ids = Array(chunk)
             let results: [Result<RecordZone, CloudError>]
             do {
-                results = try await service.modifyRecordZones(in: .private, saving: ids, deleting: [])
+                results = try await withRetries("zones/modify", scope: .private) {
+                    try await service.modifyRecordZones(in: .private, saving: ids, deleting: [])
+                }
             } catch {
                 emit(.error(SyncErrorReport(operation: "zones/modify", scope: .private, error: error)))
                 throw error
@@ -170,6 +197,17 @@ extension DeviceSyncEngine {
         }
     }
 
+    /// Whether the server's record (from a conflict) already holds what this
+    /// save sends: then an earlier attempt whose answer was lost was applied.
+    static func serverHas(_ server: Record?, whatWasSent local: Record?, for change: PendingChange) -> Bool {
+        guard let server, let local else { return false }
+        let sent = outgoing(local, for: change)
+        if change.savePolicy == .changedKeys {
+            return sent.fields.names.allSatisfy { server[$0] == sent[$0] }
+        }
+        return server.fields == sent.fields && (sent.recordType.isEmpty || server.recordType == sent.recordType)
+    }
+
     /// The record a save sends: all of it, or for `.changedKeys` only the changed fields.
     static func outgoing(_ local: Record, for change: PendingChange) -> Record {
         guard change.savePolicy == .changedKeys else { return local }
@@ -204,8 +242,9 @@ extension DeviceSyncEngine {
 
         let results: [Result<RecordOperationResult, CloudError>]
         do {
-            results = try await service.modifyRecords(
-                in: scope, zoneID: zoneID, operations: operations, atomic: false, clientChangeTokenData: nil)
+            results = try await withRetries("records/modify", scope: scope, zoneID: zoneID) {
+                try await service.modifyRecords(in: scope, zoneID: zoneID, operations: operations, atomic: false, clientChangeTokenData: nil)
+            }
         } catch let error as CloudError where error.code == .zoneNotFound || error.code == .userDeletedZone {
             try await handleMissingZone(error, scope: scope, zoneID: zoneID, &context)
             return true
@@ -228,6 +267,14 @@ extension DeviceSyncEngine {
             case .success(.deleted):
                 batch.pendingRemovals.append(change.key)
                 deletedIDs.append(recordID)
+            case .failure(let error) where error.code == .serverRecordChanged && change.kind == .saveRecord
+                && Self.serverHas(error.serverRecord, whatWasSent: local, for: change):
+                // A resend after a lost answer: the first attempt was applied.
+                guard let server = error.serverRecord else { continue }
+                batch.savedRecords.append(server)
+                batch.pendingRemovals.append(change.key)
+                savedIDs.append(recordID)
+                events.append(.ambiguousCommitResolved(scope: scope, recordID: recordID))
             case .failure(let error) where error.code == .serverRecordChanged && change.kind == .saveRecord:
                 let count = context.conflictCounts[change.key, default: 0] + 1
                 context.conflictCounts[change.key] = count
@@ -252,7 +299,11 @@ extension DeviceSyncEngine {
                 }
             case .failure(let error) where Self.isRetryable(error.code):
                 context.lastError = error
-                context.needsAnotherRound = context.needsAnotherRound || error.code == .batchRequestFailed
+                if error.code == .batchRequestFailed {
+                    context.needsAnotherRound = true
+                } else if error.isTransient, context.retryItem(change.key, error, maxRetries: configuration.retry.maxRetries) {
+                    context.needsAnotherRound = true
+                }
                 events.append(.error(SyncErrorReport(operation: "records/modify", scope: scope, zoneID: zoneID, recordID: recordID, error: error)))
             case .failure(let error):
                 batch.pendingRemovals.append(change.key)

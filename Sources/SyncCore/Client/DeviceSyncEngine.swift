@@ -30,15 +30,21 @@ public final class DeviceSyncEngine {
         public var maxConflictRetries: Int
         /// Most items per `records/modify` or `zones/modify` request.
         public var maxOperationsPerRequest: Int
+        /// How requests that failed for a passing reason are retried (see `DeviceSyncEngine+Retry.swift`).
+        public var retry: RetryPolicy
+        /// Seeds the retry jitter (mixed with the device ID), so a world's seed replays it.
+        public var retrySeed: UInt64
 
         public init(
             scopes: [DatabaseScope] = [.private, .shared], resultsLimit: Int? = nil, maxConflictRetries: Int = 5,
-            maxOperationsPerRequest: Int = 400
+            maxOperationsPerRequest: Int = 400, retry: RetryPolicy = .standard, retrySeed: UInt64 = 0
         ) {
             self.scopes = scopes
             self.resultsLimit = resultsLimit
             self.maxConflictRetries = maxConflictRetries
             self.maxOperationsPerRequest = maxOperationsPerRequest
+            self.retry = retry
+            self.retrySeed = retrySeed
         }
     }
 
@@ -61,6 +67,13 @@ public final class DeviceSyncEngine {
     /// Records saved and deleted locally so far by the running fetch run.
     var changesAppliedInRun = 0
 
+    // MARK: Retrying (DeviceSyncEngine+Retry.swift)
+
+    /// The source of retry jitter.
+    var retryRandom: SeededRandom
+    /// Lets a wait before a retry pass; `nil`: a virtual clock moves, the wall clock sleeps.
+    public var waitHandler: ((Milliseconds) async -> Void)?
+
     public init(
         service: any CloudService,
         store: any LocalStore,
@@ -73,6 +86,7 @@ public final class DeviceSyncEngine {
         self.clock = clock
         self.configuration = configuration
         self.eventHandler = eventHandler
+        retryRandom = SeededRandom(seed: Self.jitterSeed(configuration.retrySeed, deviceID: service.deviceID))
     }
 
     func emit(_ event: SyncEvent) {

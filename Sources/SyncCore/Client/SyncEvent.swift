@@ -107,6 +107,12 @@ public enum SyncEvent: Sendable, Hashable {
     case pendingChangeDropped(PendingChange, reason: String)
     /// A step failed; see the report for what happened next.
     case error(SyncErrorReport)
+    /// A request failed for a passing reason: the engine waits (the server's
+    /// `retryAfter`, or a back-off) and sends it again.
+    case retryScheduled(RetryReport)
+    /// A save resent after its answer was lost met a conflict whose server
+    /// record is what it sent: the first attempt was applied, so it succeeded.
+    case ambiguousCommitResolved(scope: DatabaseScope, recordID: RecordID)
     /// A push notification reached the device. Only its identity is recorded:
     /// the data always comes from a fetch.
     case notificationReceived(notificationID: String, subscriptionID: String, coalescedCount: Int)

@@ -21,6 +21,12 @@ public struct CloudError: Error, Sendable, Hashable, CustomStringConvertible {
         case quotaExceeded
         case internalError
         case networkFailure
+        /// The server throttled the request: wait ``CloudError/retryAfter`` seconds (`THROTTLED`, HTTP 429).
+        case requestRateLimited
+        /// The zone is too busy for this operation: retry after ``CloudError/retryAfter`` seconds, backing off.
+        case zoneBusy
+        /// The service is unavailable for now: retry after ``CloudError/retryAfter`` seconds (`TRY_AGAIN_LATER`, HTTP 503).
+        case serviceUnavailable
 
         /// The `serverErrorCode` CloudKit Web Services uses for this error.
         public var serverErrorCode: String {
@@ -40,6 +46,9 @@ public struct CloudError: Error, Sendable, Hashable, CustomStringConvertible {
             case .quotaExceeded: "QUOTA_EXCEEDED"
             case .internalError: "INTERNAL_ERROR"
             case .networkFailure: "NETWORK_FAILURE"
+            case .requestRateLimited: "THROTTLED"
+            case .zoneBusy: "ZONE_BUSY"
+            case .serviceUnavailable: "TRY_AGAIN_LATER"
             }
         }
 
@@ -54,6 +63,8 @@ public struct CloudError: Error, Sendable, Hashable, CustomStringConvertible {
             case .permissionFailure: 403
             case .quotaExceeded: 413
             case .internalError, .networkFailure: 500
+            case .requestRateLimited: 429
+            case .zoneBusy, .serviceUnavailable: 503
             default: 400
             }
         }
@@ -67,6 +78,9 @@ public struct CloudError: Error, Sendable, Hashable, CustomStringConvertible {
     /// For `serverRecordChanged`: the record as the server has it now, so the
     /// client can merge its change into it and retry.
     public var serverRecord: Record?
+    /// Seconds to wait before retrying (`CKErrorRetryAfterKey`), for
+    /// `requestRateLimited`, `zoneBusy` and `serviceUnavailable`.
+    public var retryAfter: Double?
 
     public init(
         _ code: Code,
@@ -74,7 +88,8 @@ public struct CloudError: Error, Sendable, Hashable, CustomStringConvertible {
         recordName: String? = nil,
         zoneID: RecordZoneID? = nil,
         subscriptionID: String? = nil,
-        serverRecord: Record? = nil
+        serverRecord: Record? = nil,
+        retryAfter: Double? = nil
     ) {
         self.code = code
         self.reason = reason
@@ -82,6 +97,16 @@ public struct CloudError: Error, Sendable, Hashable, CustomStringConvertible {
         self.zoneID = zoneID
         self.subscriptionID = subscriptionID
         self.serverRecord = serverRecord
+        self.retryAfter = retryAfter
+    }
+
+    /// Whether sending the same request again later can succeed: the server
+    /// was busy, throttled, unavailable or failed inside, or the answer was lost.
+    public var isTransient: Bool {
+        switch code {
+        case .requestRateLimited, .zoneBusy, .serviceUnavailable, .networkFailure, .internalError: true
+        default: false
+        }
     }
 
     public var serverErrorCode: String { code.serverErrorCode }

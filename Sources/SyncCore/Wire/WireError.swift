@@ -77,7 +77,7 @@ public struct WireError: Codable, Sendable, Hashable {
             recordName: error.recordName,
             zoneID: error.zoneID.map(WireZoneID.init),
             subscriptionID: error.subscriptionID,
-            retryAfter: retryAfter,
+            retryAfter: retryAfter ?? error.retryAfter,
             ckErrorCode: error.code.rawValue,
             serverRecord: error.serverRecord.map(WireRecord.init))
     }
@@ -89,7 +89,6 @@ public struct WireError: Codable, Sendable, Hashable {
         if let ckErrorCode, let code = CloudError.Code(rawValue: ckErrorCode) { return code }
         switch serverErrorCode {
         case "BAD_REQUEST": return .invalidArguments
-        case "THROTTLED", "TRY_AGAIN_LATER": return .networkFailure
         default:
             return CloudError.Code.allCases.first { $0.serverErrorCode == serverErrorCode } ?? .internalError
         }
@@ -109,7 +108,8 @@ extension CloudError {
             recordName: wire.recordName,
             zoneID: errorZone,
             subscriptionID: wire.subscriptionID,
-            serverRecord: wire.serverRecord.flatMap { try? Record($0, zoneID: recordZone) })
+            serverRecord: wire.serverRecord.flatMap { try? Record($0, zoneID: recordZone) },
+            retryAfter: wire.retryAfter)
     }
 }
 

@@ -206,6 +206,7 @@ public final class InspectorController {
         if !snapshot.devices.indices.contains(state.focusedDevice) { state.focusedDevice = 0 }
         snapshot.events = Array(world.events.suffix(100))
         snapshot.eventCount = world.eventCount
+        snapshot.faultRules = (world as? Simulation)?.server.faultRules.map { "#\($0.id) \($0.rule)" } ?? []
         snapshot.writer = world.writer.map { WriterStatus(isRunning: $0.isRunning, interval: $0.interval, actions: $0.actions) }
         state.clock.now = world.clock.now()
         snapshot.lesson = lesson.map { lesson in
@@ -597,6 +598,8 @@ public final class InspectorController {
         switch command {
         case .quit:
             return false
+        case .addFault, .clearFaults:
+            if let problem = executeFault(command) { say(problem, kind: .error) }
         case .redraw:
             repaintRequested = true
         case .setPaused where !world.isVirtualTime, .setSpeed where !world.isVirtualTime, .step where !world.isVirtualTime:
@@ -818,6 +821,8 @@ public final class InspectorController {
         case .lessonGoTo(let n): "go to step \(n)"
         case .redraw: "repaint"
         case .quit: "quit"
+        case .addFault: "fault"
+        case .clearFaults: "clear faults"
         }
     }
 

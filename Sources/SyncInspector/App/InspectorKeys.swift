@@ -31,6 +31,10 @@ public enum InspectorCommand: Hashable, Sendable {
     /// Repaint the whole terminal (Ctrl-L).
     case redraw
     case quit
+    /// Puts a fault rule in force (the faults overlay).
+    case addFault(FaultRule)
+    /// Stops every fault rule.
+    case clearFaults
 }
 
 /// Keys → state changes and commands. Pure: it reads and changes only the
@@ -111,6 +115,8 @@ public enum InspectorKeys {
             return [.quit]
         case .character("?"):
             open(.help, state: &state)
+        case .character("!"):
+            open(.faults, state: &state)
         case .tab:
             focus(InspectorPane(rawValue: (state.pane.rawValue + 1) % InspectorPane.allCases.count) ?? .zones, state: &state)
         case .backTab:
@@ -244,6 +250,8 @@ public enum InspectorKeys {
             default: break
             }
             return []
+        case .faults:
+            return InspectorFaults.handle(key, state: &state)
         case .recordDetail:
             switch key {
             case .escape, .enter, .character("q"), .character("i"): close(state: &state)
@@ -407,12 +415,12 @@ public enum InspectorKeys {
 
     // MARK: Helpers
 
-    private static func open(_ overlay: InspectorOverlay, state: inout InspectorState) {
+    static func open(_ overlay: InspectorOverlay, state: inout InspectorState) {
         state.overlay = overlay
         state.needsRedraw = true
     }
 
-    private static func close(state: inout InspectorState) {
+    static func close(state: inout InspectorState) {
         state.overlay = nil
         state.needsRedraw = true
     }

@@ -77,6 +77,8 @@ public enum InspectorOverlay: Hashable, Sendable {
     case form(FormPurpose, FormState)
     case confirm(ConfirmAction, question: String)
     case recordDetail
+    /// Faults to switch on or off (`!`; see `InspectorFaults.swift`).
+    case faults
 }
 
 /// The simulation clock as the status line shows it.
@@ -128,6 +130,8 @@ public struct InspectorState: Sendable {
     public var filter = ""
     public var isEditingFilter = false
     public var overlay: InspectorOverlay?
+    /// Whether the faults overlay aims at every device (else the focused one).
+    public var faultsForEveryone = false
     public var message: InspectorMessage?
     /// `resultsLimit` for one-batch fetches (`b`).
     public var resultsLimit = 2
@@ -504,6 +508,8 @@ public struct WriterStatus: Hashable, Sendable {
 /// What the inspector read from the simulation at its last refresh.
 public struct InspectorSnapshot: Sendable {
     public var devices: [DeviceSummary] = []
+    /// The fault rules in force, in words.
+    public var faultRules: [String] = []
     /// Database headings and zones as the focused device's user sees them.
     public var zones: [ZoneListItem] = []
     public var records = RecordList()

@@ -41,6 +41,7 @@ public struct InspectorView: Sendable {
         case .form(_, let form)?: FormView(theme: theme).render(form, into: &buffer, screen: buffer.bounds)
         case .confirm(_, let question)?: drawConfirm(question, into: &buffer)
         case .recordDetail?: drawRecordDetail(state, into: &buffer)
+        case .faults?: drawFaults(state, into: &buffer)
         case nil: if state.snapshot.lesson != nil { drawLessonOverlays(state, into: &buffer) }
         }
         return buffer
@@ -106,6 +107,7 @@ public struct InspectorView: Sendable {
         if let writer = state.snapshot.writer {
             parts.append("writer " + (writer.isRunning ? Format.seconds(writer.interval) : "off"))
         }
+        if !state.snapshot.faultRules.isEmpty { parts.insert("⚠ FAULTS \(state.snapshot.faultRules.count)", at: 1) }
         StatusLine(left: " " + parts.joined(separator: " · "), right: "? keys  q quit ", style: theme.statusLine)
             .render(into: &buffer, area: area)
     }

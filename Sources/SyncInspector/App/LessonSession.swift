@@ -163,6 +163,7 @@ public final class LessonSession {
         case .tokens(let c): return c.device
         case .lastSend(let c): return c.device
         case .pending(let c): return c.device
+        case .retries(let c): return c.device
         case .error, .subscriptions: return nil
         }
     }

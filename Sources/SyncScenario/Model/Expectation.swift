@@ -20,6 +20,8 @@ public enum Expectation: Sendable, Equatable {
     case pending(PendingExpectation)
     /// The subscriptions a user has in one database on the server.
     case subscriptions(SubscriptionsExpectation)
+    /// The retries a device's sync engine made, and how long it waited (see `FaultSetup.swift`).
+    case retries(RetriesExpectation)
 
     /// The name the file uses for this check.
     public var name: String {
@@ -32,6 +34,7 @@ public enum Expectation: Sendable, Equatable {
         case .lastSend: "lastSend"
         case .pending: "pending"
         case .subscriptions: "subscriptions"
+        case .retries: "retries"
         }
     }
 }

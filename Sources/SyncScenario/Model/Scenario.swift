@@ -1,4 +1,5 @@
 import SyncCore
+import SyncServer
 
 /// A scenario: who takes part (users, devices, subscriptions), how the
 /// simulated server behaves, and the steps to run, in order.
@@ -24,6 +25,8 @@ public struct Scenario: Sendable, Equatable {
     /// Subscriptions that exist before the first step.
     public var subscriptions: [SubscriptionSetup]
     public var steps: [Step]
+    /// Fault rules in force from the first step (`faults:`); see `FaultSetup.swift`.
+    public var faults = FaultPlan()
     /// Problems that do not stop the scenario from running, such as a zone
     /// that no step creates. Errors are thrown as ``ScenarioFileError`` instead.
     public var warnings: [ScenarioDiagnostic]
@@ -117,6 +120,8 @@ public struct DeviceSetup: Sendable, Equatable {
     public var store: Store
     /// Whether the device fetches changes as soon as a push arrives.
     public var autoFetchOnPush: Bool
+    /// How its sync engine retries what failed for a passing reason (`retry: naive`).
+    public var retry: RetryPolicy = .standard
 
     public init(name: String, user: String, store: Store = .memory, autoFetchOnPush: Bool = true) {
         self.name = name

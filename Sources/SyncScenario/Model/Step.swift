@@ -1,5 +1,6 @@
 import Foundation
 import SyncCore
+import SyncServer
 
 /// One step of a scenario and where the file writes it.
 public struct Step: Sendable, Equatable {
@@ -91,6 +92,12 @@ public enum StepKind: Sendable, Equatable {
     /// not the user its cache belongs to, deletes the cache: tokens,
     /// records and pending changes.
     case checkAccount(device: String)
+    // MARK: Faults
+
+    /// Fault rules go into force from now (`fault:`).
+    case fault(FaultPlan)
+    /// Fault rules stop: every one, or those of these kinds (`clearFaults:`).
+    case clearFaults([FaultKind])
 
     // MARK: Checks
 
@@ -122,6 +129,8 @@ public enum StepKind: Sendable, Equatable {
         case .modifyRecords: "modifyRecords"
         case .signIn: "signIn"
         case .checkAccount: "checkAccount"
+        case .fault: "fault"
+        case .clearFaults: "clearFaults"
         case .expect(let expectation): expectation.name
         }
     }
@@ -129,7 +138,7 @@ public enum StepKind: Sendable, Equatable {
     /// The device that performs the step, if one does.
     public var device: String? {
         switch self {
-        case .say, .advance, .expect: nil
+        case .say, .advance, .expect, .fault, .clearFaults: nil
         case .createZone(let a), .deleteZone(let a), .purgeZone(let a): a.device
         case .shareZone(let a), .revokeShare(let a): a.device
         case .encryptedDataReset(let d), .sync(let d), .online(let d), .offline(let d): d

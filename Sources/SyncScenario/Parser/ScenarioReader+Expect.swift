@@ -1,9 +1,10 @@
 import Foundation
 import SyncCore
+import SyncServer
 import Yams
 
 extension ScenarioReader {
-    static let expectationNames = ["cache", "lastFetch", "error", "notifications", "tokens", "lastSend", "pending", "subscriptions"]
+    static let expectationNames = ["cache", "lastFetch", "error", "notifications", "tokens", "lastSend", "pending", "subscriptions", "retries"]
 
     struct ReadExpectation {
         var expectation: Expectation?
@@ -57,6 +58,7 @@ extension ScenarioReader {
         case "lastSend": return lastSend(value).map(Expectation.lastSend)
         case "pending": return pending(value).map(Expectation.pending)
         case "subscriptions": return subscriptions(value).map(Expectation.subscriptions)
+        case "retries": return retries(value).map(Expectation.retries)
         default:
             error(
                 "unknown check '\(name)' in expect",

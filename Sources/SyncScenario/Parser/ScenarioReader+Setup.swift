@@ -1,9 +1,10 @@
 import Foundation
 import SyncCore
+import SyncServer
 import Yams
 
 extension ScenarioReader {
-    static let topLevelKeys = ["name", "title", "summary", "seed", "server", "users", "devices", "subscriptions", "steps"]
+    static let topLevelKeys = ["name", "title", "summary", "seed", "server", "users", "devices", "subscriptions", "faults", "steps"]
 
     /// The whole scenario; `nil` when the file is not even shaped like one.
     func scenario(from root: Node?, defaultName: String) -> Scenario? {
@@ -45,6 +46,7 @@ extension ScenarioReader {
                 if let subscription = subscription(item, in: "subscription") { scenario.subscriptions.append(subscription) }
             }
         }
+        if let node = top["faults"] { scenario.faults = faultPlan(node, in: "faults") ?? FaultPlan() }
         if let node = top["steps"] { scenario.steps = steps(node) }
         checkReferencesAcrossSteps(hasInitialSubscriptions: top.has("subscriptions"))
         return scenario
@@ -87,7 +89,7 @@ extension ScenarioReader {
         guard let items = list(node, what: "devices") else { return }
         for item in items {
             guard let entries = mapping(
-                item, in: "device", keys: ["name", "user", "store", "autoFetchOnPush"], required: ["name", "user"],
+                item, in: "device", keys: ["name", "user", "store", "autoFetchOnPush", "retry"], required: ["name", "user"],
                 example: "{name: iPhone, user: alice}")
             else { continue }
             guard let nameNode = entries["name"], let name = name(nameNode, what: "device name") else { continue }
@@ -108,6 +110,7 @@ extension ScenarioReader {
             if let node = entries["autoFetchOnPush"], let auto = bool(node, what: "autoFetchOnPush") {
                 device.autoFetchOnPush = auto
             }
+            if let node = entries["retry"], let retry = retryPolicy(node) { device.retry = retry }
             devices.append(device)
         }
     }

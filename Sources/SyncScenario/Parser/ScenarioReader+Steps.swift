@@ -1,12 +1,13 @@
 import Foundation
 import SyncCore
+import SyncServer
 import Yams
 
 extension ScenarioReader {
     static let stepNames = [
         "say", "createZone", "deleteZone", "purgeZone", "encryptedDataReset", "shareZone", "revokeShare", "save",
         "delete", "send", "fetch", "sync", "subscribe", "unsubscribe", "online", "offline", "advance", "compact",
-        "burst", "modifyRecords", "signIn", "checkAccount", "expect",
+        "burst", "modifyRecords", "signIn", "checkAccount", "fault", "clearFaults", "expect",
     ]
 
     /// Reserved `token:` words, which cannot name a captured token.
@@ -87,6 +88,8 @@ extension ScenarioReader {
         case "modifyRecords": kind = modifyRecords(value)
         case "signIn": kind = signIn(value)
         case "checkAccount": kind = deviceOnly(value, step: name).map(StepKind.checkAccount)
+        case "fault": kind = faultPlan(value, in: "fault").map(StepKind.fault)
+        case "clearFaults": kind = clearFaults(value)
         default:
             error(
                 "unknown step '\(name)'",

@@ -21,6 +21,8 @@ public final class PushEngine {
     var devicesByUser: [String: Set<String>] = [:]
     var sequence: UInt64 = 0
     var events: [PushEvent] = []
+    /// The fault rules in force (shared with the engine's calls); `nil`: none ever installed.
+    var faults: FaultInjector?
 
     public init(configuration: PushConfiguration = PushConfiguration(), seed: UInt64 = 1) {
         self.configuration = configuration
@@ -371,6 +373,10 @@ public final class PushEngine {
         let item = PendingItem(
             notification: notification, subscription: subscription, collapseKey: collapseKey, firstChangeAt: now, lastChangeAt: now,
             sendAt: sendAt, arrivesAt: sendAt + configuration.deliveryLatency, sequence: sequence)
+        if let faults, faults.hasPushRules {
+            enqueue(item, on: device, faults: faults, now: now)
+            return
+        }
         device.pending.append(item)
         log(now, .queued(deviceID: device.id, notificationID: notification.notificationID, arrivesAt: item.arrivesAt))
     }
@@ -458,7 +464,7 @@ public final class PushEngine {
 
     // MARK: Events
 
-    private func log(_ time: Milliseconds, _ kind: PushEvent.Kind) {
+    func log(_ time: Milliseconds, _ kind: PushEvent.Kind) {
         events.append(PushEvent(time: time, kind: kind))
         let limit = configuration.eventLogLimit
         if events.count > 2 * limit + 64 {
@@ -506,6 +512,8 @@ struct PendingItem {
     var sendAt: Milliseconds
     var arrivesAt: Milliseconds
     var sequence: UInt64
+    /// A reorder fault holds it back until the next notification for the device is queued.
+    var heldForReorder = false
 }
 
 /// One device's push channel.

@@ -91,6 +91,9 @@ public struct PushEvent: Sendable, Hashable, CustomStringConvertible {
         case subscriptionRemovedWithZone(user: String, subscriptionID: String, zoneID: RecordZoneID)
         case deviceRegistered(deviceID: String, user: String)
         case deviceOnline(deviceID: String, online: Bool)
+        /// A push fault of the fault plan hit this notification: `detail` is
+        /// "dropped", "duplicate", "delayed 2000 ms" or "reordered".
+        case faultInjected(deviceID: String, notificationID: String, fault: FaultKind, detail: String)
     }
 
     public var time: Milliseconds
@@ -122,6 +125,8 @@ public struct PushEvent: Sendable, Hashable, CustomStringConvertible {
             return "\(time) registered device \(device) for \(user)"
         case .deviceOnline(let device, let online):
             return "\(time) device \(device) \(online ? "online" : "offline")"
+        case .faultInjected(let device, let id, _, let detail):
+            return "\(time) \(id) for \(device): \(detail) (injected fault)"
         }
     }
 }

@@ -12,6 +12,7 @@ struct ClientCommand: AsyncParsableCommand {
         subcommands: [
             ClientZones.self, ClientCreateZone.self, ClientSave.self, ClientDelete.self, ClientFetch.self, ClientQuery.self, ClientUpload.self, ClientChanges.self,
             ClientWatch.self, ClientShare.self, ClientExport.self, ClientImport.self, ClientReset.self,
+            ClientFaults.self,
         ]
     )
 }

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Logging
 import SyncCore
+import SyncServer
 import SyncServerHTTP
 
 struct ServeCommand: AsyncParsableCommand {
@@ -68,6 +69,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-polls-per-device"), parsing: .unconditional, help: "Open long-polls per device at most.")
     var maxPollsPerDevice = 2
 
+    @Option(help: "Fault rules in force from start-up: a YAML or JSON list such as '- {kind: throttled, retryAfter: 3, times: 5}' (see syncscope client faults).")
+    var faults: String?
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535 (got \(port)).") }
         if let retention, retention < 0 { throw ValidationError("--retention must be 0 or more (got \(retention)).") }
@@ -93,7 +97,14 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             // Before the data folder is touched: a port in use changes nothing.
             try ListenCheck.check(host: host, port: port)
+            let plan = try faults.map { path in
+                do { return try FaultFile.plan(at: path) } catch { throw ValidationError("--faults: \(error)") }
+            }
             serverHost = try ServerHost(options: options)
+            if let plan, !plan.isEmpty {
+                serverHost.addFaults(plan)
+                for rule in serverHost.faultRules { print("fault #\(rule.id) in force: \(rule.rule)") }
+            }
         } catch let error as ServeError {
             // Not a usage mistake: say what is wrong, exit with status 1.
             throw ServeFailure(description: error.description)
