@@ -1,4 +1,5 @@
 import Foundation
+import SyncTestSupport
 import SyncCore
 import SyncServer
 import SyncServerHTTP

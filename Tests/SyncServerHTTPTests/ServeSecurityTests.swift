@@ -1,4 +1,5 @@
 import Foundation
+import SyncTestSupport
 import SyncServerHTTP
 import Testing
 #if canImport(Glibc)

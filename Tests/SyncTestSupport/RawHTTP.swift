@@ -7,20 +7,22 @@ import Darwin
 
 /// A bare HTTP/1.1 client on a socket: sends exactly the bytes it is given
 /// (malformed ones too, which URLSession would never send) and reads one answer.
-struct RawHTTP {
-    struct Answer: @unchecked Sendable {
-        var status: Int
-        var headers: [String: String]
-        var body: Data
-        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
-        var reason: String { json["reason"] as? String ?? "" }
-        var text: String { String(decoding: body, as: UTF8.self) }
+public struct RawHTTP: Sendable {
+    public struct Answer: @unchecked Sendable {
+        public var status: Int
+        public var headers: [String: String]
+        public var body: Data
+        public var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
+        public var reason: String { json["reason"] as? String ?? "" }
+        public var text: String { String(decoding: body, as: UTF8.self) }
     }
 
-    let port: Int
+    public let port: Int
+
+    public init(port: Int) { self.port = port }
 
     /// A connected socket with a receive time limit.
-    func connectNow(timeout: Double = 10) throws -> Int32 {
+    public func connectNow(timeout: Double = 10) throws -> Int32 {
         #if canImport(Glibc)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -45,7 +47,7 @@ struct RawHTTP {
         return fd
     }
 
-    func writeNow(_ fd: Int32, _ data: Data) throws {
+    public func writeNow(_ fd: Int32, _ data: Data) throws {
         var offset = 0
         while offset < data.count {
             let sent = data.withUnsafeBytes { buffer in
@@ -61,7 +63,7 @@ struct RawHTTP {
     }
 
     /// Reads one answer: its head, then `content-length` bytes (or up to the close).
-    func readNow(_ fd: Int32) throws -> Answer {
+    public func readNow(_ fd: Int32) throws -> Answer {
         var received = Data()
         var buffer = [UInt8](repeating: 0, count: 65536)
         var headEnd: Range<Data.Index>?
@@ -97,7 +99,7 @@ struct RawHTTP {
     }
 
     /// Sends `bytes` on a new connection and reads the answer.
-    func exchange(_ bytes: Data, timeout: Double = 10) async throws -> Answer {
+    public func exchange(_ bytes: Data, timeout: Double = 10) async throws -> Answer {
         try await Self.offThePool {
             let fd = try connectNow(timeout: timeout)
             defer { close(fd) }
@@ -108,19 +110,19 @@ struct RawHTTP {
 
     // The socket calls block: they run on a thread of their own, never on
     // the task pool, which the server in this process needs to answer.
-    static func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    public static func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
         }
     }
 
-    func connect(timeout: Double = 10) async throws -> Int32 { try await Self.offThePool { try connectNow(timeout: timeout) } }
-    func write(_ fd: Int32, _ data: Data) async throws { try await Self.offThePool { try writeNow(fd, data) } }
-    func read(_ fd: Int32) async throws -> Answer { try await Self.offThePool { try readNow(fd) } }
-    func isClosed(_ fd: Int32) async -> Bool { (try? await Self.offThePool { isClosedNow(fd) }) ?? false }
+    public func connect(timeout: Double = 10) async throws -> Int32 { try await Self.offThePool { try connectNow(timeout: timeout) } }
+    public func write(_ fd: Int32, _ data: Data) async throws { try await Self.offThePool { try writeNow(fd, data) } }
+    public func read(_ fd: Int32) async throws -> Answer { try await Self.offThePool { try readNow(fd) } }
+    public func isClosed(_ fd: Int32) async -> Bool { (try? await Self.offThePool { isClosedNow(fd) }) ?? false }
 
     /// A request as text: method, path, headers, body; `Connection: close` added.
-    static func request(_ method: String, _ path: String, headers: [(String, String)] = [], body: Data? = nil) -> Data {
+    public static func request(_ method: String, _ path: String, headers: [(String, String)] = [], body: Data? = nil) -> Data {
         var text = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
         for (name, value) in headers { text += "\(name): \(value)\r\n" }
         if let body { text += "Content-Length: \(body.count)\r\n" }
@@ -131,13 +133,13 @@ struct RawHTTP {
     }
 
     /// Whether the server closed the connection (a read gets end-of-file).
-    func isClosedNow(_ fd: Int32) -> Bool {
+    public func isClosedNow(_ fd: Int32) -> Bool {
         var byte: UInt8 = 0
         return recv(fd, &byte, 1, 0) == 0
     }
 }
 
-struct RawError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
+public struct RawError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
 }
