@@ -154,4 +154,58 @@ import Testing
         await inspector.press(.escape, .character("!"))
         #expect(inspector.state.overlay == .faults)
     }
+
+    /// The lines of the event log pane (the bottom right of a tall screen).
+    func eventLog(_ inspector: InspectorController) throws -> [String] {
+        let rect = try #require(inspector.state.layout.events).inset(by: 1)
+        let frame = inspector.frame()
+        return (rect.y..<rect.maxY).map { y in
+            var line = ""
+            for x in rect.x..<rect.maxX where !frame[x: x, y: y].isContinuation { line += frame[x: x, y: y].text }
+            return line
+        }
+    }
+
+    @Test func anOutageFromTheOverlayShowsInTheEventLogAndTheStatusLine() async throws {
+        let inspector = try await makeInspector(size: Size(width: 130, height: 40))
+        let device = try #require(inspector.state.device?.name)
+        await inspector.press(.character("!"), .character("o"))
+        #expect(inspector.lines.last?.contains("FAULTS 1") == true)
+        let zone = try #require(inspector.simulation.device(named: device)?.knownZones().first)
+        _ = await inspector.simulation.save(
+            Record(recordID: RecordID(recordName: "in-outage", zoneID: zone), recordType: "Note", fields: ["title": "x"]), on: try inspector.device(device))
+        inspector.refresh()
+        let log = try eventLog(inspector)
+        // The fault and the engine's retries after it: "iPhone: records/modify: TRY_AGAIN_LATER, retry in 10 s (retryAfter), attempt 3".
+        #expect(log.contains { $0.contains("\(device): ") && $0.contains("TRY_AGAIN_LATER, retry in 10 s") }, "\(log.joined(separator: "\n"))")
+    }
+
+    @Test func readLagFromTheOverlayShowsInTheEventLog() async throws {
+        let inspector = try await makeInspector(size: Size(width: 130, height: 40))
+        await inspector.press(.character("!"), .character("e"), .character("r"))
+        let mac = try inspector.device("Mac")
+        let before = try mac.engine.record(RecordID(recordName: "lagging", zoneID: notesZone))
+        #expect(before == nil)
+        try await saveOnIPhone(inspector, "lagging", advance: 1_000)
+        // The Mac was told, fetched at once, and did not see it yet.
+        #expect(try mac.engine.record(RecordID(recordName: "lagging", zoneID: notesZone)) == nil)
+        // Every device fetched on the push and met the lag; the log's latest lines show it, in the warning style.
+        let log = try eventLog(inspector)
+        let index = try #require(
+            log.lastIndex { $0.contains(": read lag: changes of the last 3000 ms not shown yet (injected on changes/database)") },
+            "\(log.joined(separator: "\n"))")
+        let rect = try #require(inspector.state.layout.events).inset(by: 1)
+        #expect(inspector.frame()[x: rect.x + 9, y: rect.y + index].style == Theme.monochrome.warning)
+    }
+
+    @Test func aReorderedPushIsMarkedInThePushFeed() async throws {
+        let inspector = try await makeInspector(size: Size(width: 120, height: 40))
+        inspector.simulation.addFaults(FaultPlan([FaultRule(.pushReorder, match: FaultMatch(device: "Mac"), frequency: FaultFrequency(times: 1))]))
+        try await saveOnIPhone(inspector, "held-back", advance: 1_000)
+        try await saveOnIPhone(inspector, "overtaking", advance: 1_000)
+        await inspector.settle()
+        try await inspector.focus("Mac")
+        let rows = inspector.pane(.notifications).dropFirst().dropLast()
+        #expect(rows.filter { $0.contains("reordered") }.count == 1, "\(rows.joined(separator: "\n"))")
+    }
 }

@@ -89,7 +89,10 @@ import Testing
         _ = try await post(
             server, Self.db("zones/modify"), #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Notes"}}}]}"#,
             token: server.aliceToken)
-        server.host.addFaults(FaultPlan([FaultRule(.ambiguousCommit, match: FaultMatch(operations: ["records/modify"]), frequency: FaultFrequency(times: 1))]))
+        let added = try await post(
+            server, Self.faultsPath, #"{"operation":"add","rules":[{"kind":"ambiguousCommit","operations":["records/modify"],"times":1}]}"#,
+            token: server.host.adminToken)
+        #expect(added.status == 200, "\(added.text)")
         var complete = false
         do {
             let answer = try await save(server, "lost-answer")
@@ -105,7 +108,10 @@ import Testing
     @Test func latencyOverHTTPIsRealTime() async throws {
         let server = try await LiveServer(ServeOptions(dataDirectory: nil, seed: 7))
         defer { server.stop() }
-        server.host.addFaults(FaultPlan([FaultRule(.latency(.fixed(300)), match: FaultMatch(operations: ["zones/list"]), frequency: FaultFrequency(times: 1))]))
+        let added = try await post(
+            server, Self.faultsPath, #"{"operation":"add","rules":[{"kind":"latency","latencyMs":300,"operations":["zones/list"],"times":1}]}"#,
+            token: server.host.adminToken)
+        #expect(added.status == 200, "\(added.text)")
         let start = ContinuousClock.now
         let answer = try await post(server, Self.db("zones/list"), "{}", token: server.aliceToken)
         #expect(answer.status == 200)
