@@ -85,9 +85,10 @@ extension InspectorFaults {
             case .coalescing, .heldWhileOffline: .max
             }
         }
+        var positionsByID: [String: [Int]] = [:]
+        for (position, entry) in entries.enumerated() { positionsByID[entry.notification.notificationID, default: []].append(position) }
         for mark in marks {
-            let id = mark.notification.notificationID
-            let positions = entries.indices.filter { entries[$0].notification.notificationID == id }
+            let positions = positionsByID[mark.notification.notificationID] ?? []
             switch mark.kind {
             case .pushDrop:
                 dropped.append(NotificationEntry(
