@@ -351,12 +351,13 @@ struct ClientWatch: AsyncParsableCommand {
         else { return }
         let deadline = Date().addingTimeInterval(seconds)
         var received = 0
+        // One notification per long-poll answer (the web courier's form); the next poll acknowledges it.
         while received < count ?? .max, Date() < deadline {
             let wait = min(30, max(0, deadline.timeIntervalSinceNow))
-            for notification in try await device.waitForPushNotifications(timeout: wait) {
-                guard StandardOutput.write("push: \(notification)\n") else { return }
-                received += 1
-            }
+            guard let polled = try await device.pollWebcourier(timeout: wait) else { continue }
+            let latency = polled.latency(receivedAt: SystemClock().now()).map { " (\($0) ms after the change)" } ?? ""
+            guard StandardOutput.write("push: \(polled.notification)\(latency)\n") else { return }
+            received += 1
         }
     }
 }
