@@ -207,7 +207,9 @@ extension Subscription {
     }
 }
 
-/// A push notification on the wire, as the webcourier long-poll answers it.
+/// A push notification as SyncScope's state files keep it (checkpoints of
+/// waiting notifications). The webcourier long-poll answers Apple's push form
+/// instead: ``WirePushPayload``.
 public struct WireNotification: Codable, Sendable, Hashable {
     public var notificationID: String
     public var notificationType: String

@@ -306,7 +306,9 @@ struct ClientWatch: AsyncParsableCommand {
         discussion: """
             The subscription is the watch's own (syncscope-watch-DEVICE) and is deleted when the watch ends: \
             after --seconds or --count, when its reader goes away, on Ctrl-C and on SIGTERM. Left behind, \
-            it would push every later change to your other devices a second time.
+            it would push every later change to your other devices a second time. Each line is one \
+            notification (the web courier answers one per poll) and how long after the change it came, \
+            from the server's queuedAt.
             """)
     @OptionGroup var options: ClientOptions
     @Option(parsing: .unconditional, help: "Stop after this many seconds.") var seconds: Double = 300
