@@ -572,8 +572,8 @@ public final class ServerHost: Sendable {
             if taken != nil || ContinuousClock.now >= deadline || Task.isCancelled {
                 courier.discard(ticket)
                 guard let taken else { return result(APIAnswer(body: Data())) }
-                let body = (try? WireJSON.encode(taken.payload)) ?? Data()
-                return PollResult(answer: APIAnswer(body: body), deviceID: deviceID, notificationIDs: [taken.payload.ck.nid])
+                let body = (try? WireJSON.encode(taken)) ?? Data()
+                return PollResult(answer: APIAnswer(body: body), deviceID: deviceID, notificationIDs: [taken.ck.nid])
             }
             await ticket.wait(until: deadline)
             courier.discard(ticket)
@@ -592,15 +592,10 @@ public final class ServerHost: Sendable {
         if !written { courier.notify([result.deviceID]) }
     }
 
-    /// A notification taken for one poll's answer, in Apple's push form.
-    private struct Taken {
-        var payload: WirePushPayload
-    }
-
     /// The oldest delivered notification of a device that no other poll is
-    /// writing out, marked as being written; `nil` when none waits.
-    private func take(_ deviceID: String, user: String) -> Taken? {
-        let (taken, wake, timer) = state.withLock { (state: inout State) -> (Taken?, [String], Milliseconds?) in
+    /// writing out, marked as being written, in Apple's push form; `nil` when none waits.
+    private func take(_ deviceID: String, user: String) -> WirePushPayload? {
+        let (taken, wake, timer) = state.withLock { (state: inout State) -> (WirePushPayload?, [String], Milliseconds?) in
             let (wake, timer) = deliver(at: clock.tick(), &state)
             let busy = state.inFlight[deviceID] ?? []
             let inbox = (try? state.core.push.unacknowledgedNotifications(for: deviceID)) ?? []
@@ -611,7 +606,7 @@ public final class ServerHost: Sendable {
             // The device's owner is the subscription's owner: push channels and subscriptions are per user.
             let payload = WirePushPayload(
                 next, ownerRecordName: user, queuedAt: state.core.push.queuedAt(ofNotification: id, for: deviceID))
-            return (Taken(payload: payload), wake, timer)
+            return (payload, wake, timer)
         }
         courier.notify(wake.filter { $0 != deviceID })
         if let timer { scheduleDelivery(at: timer) }
