@@ -310,14 +310,39 @@ public struct HTTPCloudService: CloudService {
         registration.set(answer.webcourierURL.flatMap(URL.init(string:)))
     }
 
-    /// Long-polls the webcourier URL for up to ``pushWaitSeconds``.
+    /// Long-polls the webcourier URL for up to ``pushWaitSeconds``, then
+    /// takes whatever else is waiting (see ``waitForPushNotifications(timeout:)``).
     public func receivePushNotifications() async throws -> [CloudNotification] {
         try await waitForPushNotifications(timeout: pushWaitSeconds)
     }
 
-    /// Long-polls the webcourier URL: answers as soon as notifications are
-    /// waiting, or after `timeout` seconds with none.
+    /// The most notifications ``waitForPushNotifications(timeout:)`` takes in one call.
+    public static let maxNotificationsPerWait = 64
+
+    /// Waits up to `timeout` seconds for a notification, then takes the
+    /// ones already waiting behind it without waiting more (the web courier
+    /// answers one notification per poll), up to ``maxNotificationsPerWait``;
+    /// oldest first, each once.
     public func waitForPushNotifications(timeout: Double) async throws -> [CloudNotification] {
+        guard let first = try await pollWebcourier(timeout: timeout) else { return [] }
+        var notifications = [first.notification]
+        while notifications.count < Self.maxNotificationsPerWait, let next = try await pollWebcourier(timeout: 0) {
+            notifications.append(next.notification)
+        }
+        return notifications
+    }
+
+    /// One long-poll of the webcourier URL: the server answers as soon as a
+    /// notification is waiting, with that one notification in Apple's push
+    /// form (``WirePushPayload``), or after `timeout` seconds with an empty
+    /// body. Returns the notification and when the server queued it; `nil`
+    /// when the time was up, or when the answer was one this connection
+    /// already had (sent again because its acknowledgement was lost: same `nid`).
+    ///
+    /// Each poll names the last notification this connection received
+    /// (`lastNotificationID`; none yet: an empty name), which tells the
+    /// server it may forget it.
+    public func pollWebcourier(timeout: Double) async throws -> PolledNotification? {
         guard let deviceID else {
             throw CloudError(.invalidArguments, "This connection has no device ID; it cannot receive push notifications.")
         }
@@ -325,18 +350,48 @@ public struct HTTPCloudService: CloudService {
         guard let url, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             throw CloudError(.invalidArguments, "The webcourier URL for device '\(deviceID)' is not a URL.")
         }
-        // The server keeps each notification until the device says it got it:
-        // every poll names the last notification this connection received
-        // (none yet: an empty name), which acknowledges it and those before it.
         components.queryItems = [
             URLQueryItem(name: "timeout", value: String(format: "%g", max(0, timeout))),
             URLQueryItem(name: "lastNotificationID", value: registration.lastNotificationID ?? ""),
         ]
         let data = try await sendRaw("GET", "", body: nil, timeout: max(0, timeout) + 30, absolute: components.url)
-        let answer = try WireJSON.decode(WireNotificationsResponse.self, from: data)
-        let notifications = try answer.notifications.map { (wire) throws(CloudError) in try CloudNotification(wire) }
-        // A notification sent again (its acknowledgement was lost) has the same notificationID: drop it.
-        return registration.received(notifications)
+        guard let polled = try Self.polledNotification(from: data) else { return nil }
+        return registration.received(polled)
+    }
+
+    /// Reads one webcourier answer: `nil` for an empty body (the poll's time
+    /// was up), else one notification in Apple's push form.
+    public static func polledNotification(from data: Data) throws(CloudError) -> PolledNotification? {
+        if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return nil }
+        let payload: WirePushPayload
+        do {
+            payload = try WireJSON.decode(WirePushPayload.self, from: data)
+        } catch {
+            throw CloudError(
+                .internalError,
+                "The webcourier answered something that is not one push notification in Apple's form ({\"aps\", \"ck\"}): \(error.reason)")
+        }
+        return PolledNotification(notification: try CloudNotification(payload), queuedAt: payload.syncscope?.queuedAt)
+    }
+}
+
+/// One notification as a webcourier long-poll handed it over.
+public struct PolledNotification: Sendable, Hashable {
+    public var notification: CloudNotification
+    /// When the server queued it (the commit time of the oldest change it
+    /// stands for), in milliseconds since 1970 on the server's clock; `nil`
+    /// when the server does not say (Apple's does not).
+    public var queuedAt: Milliseconds?
+
+    public init(notification: CloudNotification, queuedAt: Milliseconds?) {
+        self.notification = notification
+        self.queuedAt = queuedAt
+    }
+
+    /// From when the server queued it to `receivedAt` (same clock: the wall
+    /// clock of one machine), never below 0; `nil` when the server did not say.
+    public func latency(receivedAt: Milliseconds) -> Milliseconds? {
+        queuedAt.map { max(0, receivedAt - $0) }
     }
 }
 
@@ -358,22 +413,20 @@ final class PushRegistration: Sendable {
     /// The last notification received, which the next poll acknowledges.
     var lastNotificationID: String? { state.withLock { $0.lastNotificationID } }
 
-    /// Notes an answer's notifications as received; returns those not received before.
-    func received(_ notifications: [CloudNotification]) -> [CloudNotification] {
+    /// Notes a notification as received (the next poll acknowledges it);
+    /// returns it unless it was received before (same notification ID).
+    func received(_ polled: PolledNotification) -> PolledNotification? {
         state.withLock { state in
-            guard let last = notifications.last else { return [] }
-            state.lastNotificationID = last.notificationID
-            var fresh: [CloudNotification] = []
-            for notification in notifications where state.seen.insert(notification.notificationID).inserted {
-                fresh.append(notification)
-                state.seenOrder.append(notification.notificationID)
-            }
+            let id = polled.notification.notificationID
+            state.lastNotificationID = id
+            guard state.seen.insert(id).inserted else { return nil }
+            state.seenOrder.append(id)
             if state.seenOrder.count > 4096 {
                 let old = state.seenOrder.prefix(2048)
                 state.seen.subtract(old)
                 state.seenOrder.removeFirst(2048)
             }
-            return fresh
+            return polled
         }
     }
 }

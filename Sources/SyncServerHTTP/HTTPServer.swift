@@ -168,15 +168,16 @@ struct APIResponder: HTTPResponder {
         }
         if faulted?.dropConnection == true { return Self.droppedConnection() }
         var headers = HTTPFields()
-        headers[.contentType] = "application/json; charset=utf-8"
+        // A long-poll whose time is up with nothing waiting answers an empty body, as Apple's web courier does.
+        if poll == nil || !answer.body.isEmpty { headers[.contentType] = "application/json; charset=utf-8" }
         if answer.status == 405 { headers[.allow] = "GET, POST" }
         if let retryAfter = answer.wireError?.retryAfter { headers[.retryAfter] = String(Int(retryAfter.rounded(.up))) }
         let status = HTTPResponse.Status(code: answer.status)
         guard let poll, !poll.notificationIDs.isEmpty else {
             return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
         }
-        // Notifications stay the device's until it acknowledges them; an
-        // answer that cannot be written whole puts them back at once.
+        // A notification stays the device's until it acknowledges it; an
+        // answer that cannot be written whole puts it back at once.
         let body = answer.body
         let host = self.host
         let presence = limits.presence(for: context.channel)

@@ -518,19 +518,25 @@ public final class ServerHost: Sendable {
 
     // MARK: Long-poll
 
-    /// What a long-poll hands a device: its answer, and the notifications in
-    /// it, which stay the device's until it acknowledges them.
+    /// What a long-poll hands a device: its answer, and the notification in
+    /// it, which stays the device's until it acknowledges it.
     struct PollResult: Sendable {
         var answer: APIAnswer
         var deviceID: String
         var notificationIDs: [String]
     }
 
-    /// Waits until notifications are there for the device, or the time is
+    /// Waits until a notification is there for the device, or the time is
     /// up, or the client is gone (`presence`). First acknowledges what the
-    /// device certainly has: up to `lastNotificationID` when the poll names
-    /// it (an empty name: nothing), else everything the previous polls wrote
-    /// out whole. Notifications leave the server only when acknowledged;
+    /// device certainly has: when the poll names `lastNotificationID`, that
+    /// one and those before it that earlier polls wrote out whole (an empty
+    /// name: nothing), else everything the previous polls wrote out whole.
+    ///
+    /// Each answer carries **one** notification in Apple's push form
+    /// (``WirePushPayload``: `{"aps", "ck"}`, ours under `syncscope`), the
+    /// oldest waiting; the next poll gets the next. A poll whose time is up
+    /// with nothing waiting answers 200 with an empty body, as Apple's web
+    /// courier does. Notifications leave the server only when acknowledged;
     /// call ``finishPoll(_:written:)`` when the answer is written (or not).
     func poll(
         deviceID: String, user: String, timeout: Duration, lastNotificationID: String?, presence: ClientPresence?
@@ -562,11 +568,12 @@ public final class ServerHost: Sendable {
                 courier.discard(ticket)
                 return result(.badRequest("The client closed the connection."))
             }
-            let taken = take(deviceID)
-            if !taken.isEmpty || ContinuousClock.now >= deadline || Task.isCancelled {
+            let taken = take(deviceID, user: user)
+            if taken != nil || ContinuousClock.now >= deadline || Task.isCancelled {
                 courier.discard(ticket)
-                let body = (try? WireJSON.encode(WireNotificationsResponse(notifications: taken.map(WireNotification.init)))) ?? Data()
-                return PollResult(answer: APIAnswer(body: body), deviceID: deviceID, notificationIDs: taken.map(\.notificationID))
+                guard let taken else { return result(APIAnswer(body: Data())) }
+                let body = (try? WireJSON.encode(taken)) ?? Data()
+                return PollResult(answer: APIAnswer(body: body), deviceID: deviceID, notificationIDs: [taken.ck.nid])
             }
             await ticket.wait(until: deadline)
             courier.discard(ticket)
@@ -574,7 +581,7 @@ public final class ServerHost: Sendable {
     }
 
     /// The answer of a poll was written out whole (`written`), or not: then
-    /// its notifications go back to waiting for the device's next poll.
+    /// its notification goes back to waiting for the device's next poll.
     func finishPoll(_ result: PollResult, written: Bool) {
         guard !result.notificationIDs.isEmpty else { return }
         state.withLock { state in
@@ -585,34 +592,44 @@ public final class ServerHost: Sendable {
         if !written { courier.notify([result.deviceID]) }
     }
 
-    /// Delivered notifications of a device that no other poll is writing out, marked as being written.
-    private func take(_ deviceID: String) -> [CloudNotification] {
-        let (taken, wake, timer) = state.withLock { (state: inout State) -> ([CloudNotification], [String], Milliseconds?) in
+    /// The oldest delivered notification of a device that no other poll is
+    /// writing out, marked as being written, in Apple's push form; `nil` when none waits.
+    private func take(_ deviceID: String, user: String) -> WirePushPayload? {
+        let (taken, wake, timer) = state.withLock { (state: inout State) -> (WirePushPayload?, [String], Milliseconds?) in
             let (wake, timer) = deliver(at: clock.tick(), &state)
             let busy = state.inFlight[deviceID] ?? []
-            let taken = ((try? state.core.push.unacknowledgedNotifications(for: deviceID)) ?? []).filter { !busy.contains($0.notificationID) }
-            if !taken.isEmpty {
-                state.inFlight[deviceID, default: []].formUnion(taken.map(\.notificationID))
-                state.written[deviceID]?.subtract(taken.map(\.notificationID))
-            }
-            return (taken, wake, timer)
+            let inbox = (try? state.core.push.unacknowledgedNotifications(for: deviceID)) ?? []
+            guard let next = inbox.first(where: { !busy.contains($0.notificationID) }) else { return (nil, wake, timer) }
+            let id = next.notificationID
+            state.inFlight[deviceID, default: []].insert(id)
+            state.written[deviceID]?.remove(id)
+            // The device's owner is the subscription's owner: push channels and subscriptions are per user.
+            let payload = WirePushPayload(
+                next, ownerRecordName: user, queuedAt: state.core.push.queuedAt(ofNotification: id, for: deviceID))
+            return (payload, wake, timer)
         }
         courier.notify(wake.filter { $0 != deviceID })
         if let timer { scheduleDelivery(at: timer) }
         return taken
     }
 
+    /// Acknowledges what the device certainly has (see ``poll(deviceID:user:timeout:lastNotificationID:presence:)``).
+    /// A notification before `lastNotificationID` whose answer was never
+    /// written whole (it went back to waiting) is not acknowledged: the
+    /// device never had it.
     private func acknowledge(deviceID: String, lastNotificationID: String?) {
         let ids = state.withLock { state -> [String] in
             var ids: Set<String>
+            let written = state.written[deviceID] ?? []
             if let last = lastNotificationID {
                 ids = []
                 let inbox = (try? state.core.push.unacknowledgedNotifications(for: deviceID)) ?? []
                 if !last.isEmpty, let index = inbox.firstIndex(where: { $0.notificationID == last }) {
-                    ids = Set(inbox[...index].map(\.notificationID)).subtracting(state.inFlight[deviceID] ?? [])
+                    ids = Set(inbox[..<index].map(\.notificationID).filter(written.contains))
+                    ids.insert(last)
                 }
             } else {
-                ids = state.written[deviceID] ?? []
+                ids = written
             }
             state.written[deviceID]?.subtract(ids)
             if state.written[deviceID]?.isEmpty == true { state.written[deviceID] = nil }

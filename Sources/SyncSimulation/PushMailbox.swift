@@ -1,13 +1,14 @@
 import Synchronization
 import SyncCore
+import SyncNetwork
 
 /// Where a device's long-poll leaves what it heard, for the world to take on
 /// its next tick: thread-safe, and awaitable (with a time limit) so a driver
 /// can sleep until something arrives.
 public final class PushMailbox: Sendable {
     public enum Item: Sendable, Hashable {
-        /// One long-poll answer.
-        case notifications([CloudNotification])
+        /// One long-poll answer: one notification, and when it arrived.
+        case notification(PolledNotification, receivedAt: Milliseconds)
         /// The long-poll failed (after it had worked, or at first); it keeps retrying.
         case pollFailed(CloudError)
         /// The long-poll works again after failing.

@@ -228,7 +228,16 @@ public final class RemoteWorld: SyncWorld {
                 if case .failure(let error)? = results.first { throw error }
             }
         }
-        pushConnection = deviceConnection
+        // The long-poll gets a session of its own (one connection, so each poll
+        // reuses the one before's), unless the caller gave one. It is not
+        // invalidated on close: tearing a URLSession down races its sockets'
+        // dispatch sources in FoundationNetworking on Linux.
+        pushConnection = setup.session === HTTPCloudService.sharedSession
+            ? HTTPCloudService(
+                baseURL: setup.serverURL, webAuthToken: setup.webAuthToken, userRecordName: setup.user, deviceID: deviceID,
+                container: setup.container, environment: setup.environment, pushWaitSeconds: setup.pollTimeout,
+                session: HTTPCloudService.makeLongPollSession())
+            : deviceConnection
         dataDirectory = setup.dataDirectory
 
         let observer = HTTPServerObserver(connections: [signedIn])
@@ -311,12 +320,11 @@ public final class RemoteWorld: SyncWorld {
     private func takeMail() {
         for item in mailbox.drain() {
             switch item {
-            case .notifications(let notifications):
+            case .notification(let polled, let receivedAt):
                 guard device.isOnline else { continue }
-                for notification in notifications {
-                    log(.pushReceived(notification), device: device.name)
-                    device.received(notification, deliveredAt: clock.now(), latency: nil)
-                }
+                log(.pushReceived(polled.notification), device: device.name)
+                // The server says when it queued the notification: the latency is real.
+                device.received(polled.notification, deliveredAt: receivedAt, latency: polled.latency(receivedAt: receivedAt))
             case .pollFailed(let error):
                 guard pushStatus != .offline && pushStatus != .stopped else { continue }
                 pushStatus = .failing(error)
@@ -341,11 +349,13 @@ public final class RemoteWorld: SyncWorld {
         }
     }
 
-    /// Starts a long-poll loop in the background. It is never cancelled (a
-    /// task cancelled inside URLSession can deadlock FoundationNetworking on
-    /// Linux when the request fails at the same moment): stopping bumps the
-    /// switch's generation, and the loop ends after its poll in flight, whose
-    /// answer still goes to the mailbox (dropped there while the device is offline).
+    /// Starts a long-poll loop in the background (``WebcourierListener``:
+    /// one notification per answer, back-off while the server is away). It
+    /// is never cancelled (a task cancelled inside URLSession can deadlock
+    /// FoundationNetworking on Linux when the request fails at the same
+    /// moment): stopping bumps the switch's generation, and the loop ends
+    /// after its poll in flight, whose answer still goes to the mailbox
+    /// (dropped there while the device is offline).
     private func startPolling() {
         guard !isPolling else { return }
         isPolling = true
@@ -353,31 +363,20 @@ public final class RemoteWorld: SyncWorld {
         let generation = pollSwitch.next()
         let (connection, mailbox, timeout, pollSwitch) = (pushConnection, mailbox, setup.pollTimeout, pollSwitch)
         Task {
-            var failing = false
-            var pause = 0.25
-            while pollSwitch.isCurrent(generation) {
-                do {
-                    let notifications = try await connection.waitForPushNotifications(timeout: timeout)
-                    if !notifications.isEmpty { mailbox.post(.notifications(notifications)) }
-                    if failing, pollSwitch.isCurrent(generation) {
-                        failing = false
-                        pause = 0.25
-                        mailbox.post(.pollRecovered)
+            await WebcourierListener(longPoll: timeout).run(
+                poll: { timeout in try await connection.pollWebcourier(timeout: timeout) },
+                // A server that no longer knows the device (it started again without its data): register again.
+                reregister: { try? await connection.registerForPushNotifications() },
+                now: { SystemClock().now() },
+                sleep: { milliseconds in try? await Task.sleep(for: .milliseconds(milliseconds)) },
+                shouldContinue: { pollSwitch.isCurrent(generation) },
+                handle: { event in
+                    switch event {
+                    case .notification(let polled, let receivedAt): mailbox.post(.notification(polled, receivedAt: receivedAt))
+                    case .failed(let error): mailbox.post(.pollFailed(error))
+                    case .recovered: mailbox.post(.pollRecovered)
                     }
-                } catch {
-                    guard pollSwitch.isCurrent(generation) else { break }
-                    let cloud = error as? CloudError ?? CloudError(.networkFailure, String(describing: error))
-                    if !failing {
-                        failing = true
-                        mailbox.post(.pollFailed(cloud))
-                    }
-                    // A server that no longer knows the device (it started again without its data): register again.
-                    if cloud.code == .unknownItem { try? await connection.registerForPushNotifications() }
-                    // Retry, less and less often, while the server is away.
-                    try? await Task.sleep(for: .seconds(pause))
-                    pause = min(pause * 2, 5)
-                }
-            }
+                })
         }
     }
 

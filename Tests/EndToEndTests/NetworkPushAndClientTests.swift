@@ -25,16 +25,16 @@ import Testing
         async let polled = server.call(phone.url + "?timeout=20", timeout: 40)
         try await server.save(["n1"], in: "Notes", device: laptop.id)
         let answer = try await polled
-        let notifications = answer.list("notifications")
-        #expect(notifications.count == 1)
-        #expect(notifications.first?["subscriptionID"] as? String == "all")
-        #expect(notifications.first?["notificationType"] as? String == "database")
-        #expect(notifications.first?["databaseScope"] as? String == "private")
+        // One notification, in Apple's push form: a database notification is `ck.met`.
+        let met = (answer.json["ck"] as? [String: Any])?["met"] as? [String: Any]
+        #expect(met?["sid"] as? String == "all", "\(answer.json)")
+        #expect(met?["dbs"] as? Int == 2, "the private database")
+        #expect((answer.json["syncscope"] as? [String: Any])?["notificationType"] as? String == "database")
         let laptopPoll = try await server.call(laptop.url + "?timeout=0")
-        #expect(laptopPoll.list("notifications").isEmpty)
-        // A poll with nothing waiting answers an empty list when its time is up.
+        #expect(laptopPoll.status == 200 && laptopPoll.data.isEmpty)
+        // A poll with nothing waiting answers an empty body when its time is up.
         let idle = try await server.call(phone.url + "?timeout=0.2")
-        #expect(idle.status == 200 && idle.list("notifications").isEmpty)
+        #expect(idle.status == 200 && idle.data.isEmpty)
         // An unknown device gets a 404.
         let unknown = try await server.call(server.device("webcourier/nobody") + "?timeout=0")
         #expect(unknown.status == 404)
@@ -48,9 +48,11 @@ import Testing
         let phone = try await server.registerDevice()
         for name in ["a", "b", "c"] { try await server.save([name], in: "Notes", device: "laptop") }
         let answer = try await server.call(phone.url + "?timeout=20", timeout: 40)
-        let notifications = answer.list("notifications")
-        #expect(notifications.count == 1)
-        #expect(notifications.first?["coalescedCount"] as? Int == 3)
+        #expect((answer.json["ck"] as? [String: Any])?["met"] != nil, "\(answer.json)")
+        #expect((answer.json["syncscope"] as? [String: Any])?["coalescedCount"] as? Int == 3)
+        // The three were one: nothing else waits.
+        let next = try await server.call(phone.url + "?timeout=0")
+        #expect(next.status == 200 && next.data.isEmpty)
     }
 }
 

@@ -34,6 +34,17 @@ import Testing
         #expect(try CloudNotification(WireJSON.decode(WirePushPayload.self, from: queryText)) == query, "the typed fields come back with their types")
     }
 
+    @Test func whenTheServerQueuedItRidesUnderOurKey() throws {
+        let notification = CloudNotification.recordZone(RecordZoneNotification(
+            notificationID: "N4", subscriptionID: "s", containerIdentifier: "c", databaseScope: .private, recordZoneID: notes))
+        let text = try WireJSON.string(WirePushPayload(notification, ownerRecordName: "alice", queuedAt: 1_767_225_600_123))
+        #expect(text.contains(#""syncscope":{"coalescedCount":1,"isPruned":false,"notificationType":"recordZone","queuedAt":1767225600123}"#), "\(text)")
+        let decoded = try WireJSON.decode(WirePushPayload.self, from: text)
+        #expect(decoded.syncscope?.queuedAt == 1_767_225_600_123)
+        #expect(decoded.ck.ckuserid == "alice")
+        #expect(try CloudNotification(decoded) == notification)
+    }
+
     @Test func aPayloadFromAnAppleServerWithoutOurExtrasReads() throws {
         let apple = #"{"aps":{"content-available":1},"ck":{"ce":2,"cid":"iCloud.x","fet":{"dbs":2,"sid":"s","zid":"Z","zoid":"_abc"},"nid":"u-1"}}"#
         let notification = try CloudNotification(WireJSON.decode(WirePushPayload.self, from: apple))

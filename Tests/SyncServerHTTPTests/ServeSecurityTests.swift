@@ -147,7 +147,8 @@ import Darwin
     }
 
     func notificationIDs(_ answer: RawHTTP.Answer) -> [String] {
-        (answer.json["notifications"] as? [[String: Any]] ?? []).compactMap { $0["notificationID"] as? String }
+        // One notification per answer, Apple's push form: its ID is `ck.nid`; an empty body: none.
+        [(answer.json["ck"] as? [String: Any])?["nid"] as? String].compactMap { $0 }
     }
 
     @Test func aDroppedPollLosesNoNotification() async throws {

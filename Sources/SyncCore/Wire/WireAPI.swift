@@ -268,13 +268,6 @@ public struct WireAPNsToken: Codable, Sendable, Hashable {
     }
 }
 
-/// The webcourier long-poll's answer: `{"notifications": [...]}`.
-public struct WireNotificationsResponse: Codable, Sendable, Hashable {
-    public var notifications: [WireNotification]
-
-    public init(notifications: [WireNotification]) { self.notifications = notifications }
-}
-
 // MARK: Admin
 
 /// `admin/purgeZone`: `{"database", "zoneID"}`.

@@ -14,7 +14,8 @@
 ///
 /// What Apple's form has no place for rides along under `syncscope`, a key no
 /// Apple client reads: how many notifications this one stands for, the
-/// notification type spelled out, and the record fields with their types.
+/// notification type spelled out, the record fields with their types, and
+/// when the server queued it (for the receiver's push latency).
 public struct WirePushPayload: Codable, Sendable, Hashable {
     public struct APS: Codable, Sendable, Hashable {
         public var alert: String?
@@ -74,6 +75,21 @@ public struct WirePushPayload: Codable, Sendable, Hashable {
         public var isPruned: Bool
         /// A query notification's fields with their types (`af` has the bare values).
         public var recordFields: [String: WireField]?
+        /// When the server queued the notification: the commit time of the
+        /// oldest change it stands for, in milliseconds since 1970 on the
+        /// server's clock. A receiver's push latency is its arrival time minus this.
+        public var queuedAt: Milliseconds?
+
+        public init(
+            notificationType: NotificationType, coalescedCount: Int, isPruned: Bool, recordFields: [String: WireField]? = nil,
+            queuedAt: Milliseconds? = nil
+        ) {
+            self.notificationType = notificationType
+            self.coalescedCount = coalescedCount
+            self.isPruned = isPruned
+            self.recordFields = recordFields
+            self.queuedAt = queuedAt
+        }
     }
 
     public var aps: APS
@@ -122,8 +138,8 @@ public struct WirePushPayload: Codable, Sendable, Hashable {
     }
 
     /// Apple's form of `notification`, sent to a device of `ownerRecordName`
-    /// (the subscription's owner).
-    public init(_ notification: CloudNotification, ownerRecordName: String? = nil) {
+    /// (the subscription's owner), queued by the server at `queuedAt`.
+    public init(_ notification: CloudNotification, ownerRecordName: String? = nil, queuedAt: Milliseconds? = nil) {
         var ck = CK(
             nid: notification.notificationID, cid: notification.containerIdentifier, ce: nil, p: notification.isPruned ? true : nil,
             ckuserid: ownerRecordName)
@@ -152,7 +168,7 @@ public struct WirePushPayload: Codable, Sendable, Hashable {
             ck: ck,
             syncscope: Extras(
                 notificationType: notification.notificationType, coalescedCount: notification.coalescedCount, isPruned: notification.isPruned,
-                recordFields: typedFields))
+                recordFields: typedFields, queuedAt: queuedAt))
     }
 }
 

@@ -62,12 +62,19 @@ public struct WireNotificationInfo: Codable, Sendable, Hashable {
     public var alertBody: String?
     public var shouldSendContentAvailable: Bool?
     public var desiredKeys: [String]?
+    /// Apple's Web Services and CloudKit JS name for ``desiredKeys``: the
+    /// fields a query notification carries. Read as `desiredKeys` when that is absent.
+    public var additionalFields: [String]?
     public var collapseIDKey: String?
 
-    public init(alertBody: String? = nil, shouldSendContentAvailable: Bool? = nil, desiredKeys: [String]? = nil, collapseIDKey: String? = nil) {
+    public init(
+        alertBody: String? = nil, shouldSendContentAvailable: Bool? = nil, desiredKeys: [String]? = nil, collapseIDKey: String? = nil,
+        additionalFields: [String]? = nil
+    ) {
         self.alertBody = alertBody
         self.shouldSendContentAvailable = shouldSendContentAvailable
         self.desiredKeys = desiredKeys
+        self.additionalFields = additionalFields
         self.collapseIDKey = collapseIDKey
     }
 
@@ -82,7 +89,7 @@ extension NotificationInfo {
     public init(_ wire: WireNotificationInfo) {
         self.init(
             alertBody: wire.alertBody, shouldSendContentAvailable: wire.shouldSendContentAvailable ?? false,
-            desiredKeys: wire.desiredKeys, collapseIDKey: wire.collapseIDKey)
+            desiredKeys: wire.desiredKeys ?? wire.additionalFields, collapseIDKey: wire.collapseIDKey)
     }
 }
 
@@ -200,7 +207,9 @@ extension Subscription {
     }
 }
 
-/// A push notification on the wire, as the webcourier long-poll answers it.
+/// A push notification as SyncScope's state files keep it (checkpoints of
+/// waiting notifications). The webcourier long-poll answers Apple's push form
+/// instead: ``WirePushPayload``.
 public struct WireNotification: Codable, Sendable, Hashable {
     public var notificationID: String
     public var notificationType: String

@@ -25,7 +25,15 @@ extension PushEngine {
         }
         let before = device.inbox.count
         device.inbox.removeAll { notificationIDs.contains($0.notificationID) }
+        for id in notificationIDs { device.inboxQueuedAt[id] = nil }
         return before - device.inbox.count
+    }
+
+    /// When the server queued a notification delivered to a device and not
+    /// yet acknowledged: the commit time of the oldest change it stands for
+    /// (what a device measures push latency from). `nil` when unknown.
+    public func queuedAt(ofNotification notificationID: String, for deviceID: String) -> Milliseconds? {
+        devices[deviceID]?.inboxQueuedAt[notificationID]
     }
 
     /// The user a device's push channel belongs to; `nil` for an unknown device.

@@ -43,6 +43,8 @@ public struct PushStateFile: Codable, Sendable, Hashable {
         public var pending: [Pending]
         public var held: Pending?
         public var inbox: [WireNotification]
+        /// When the server queued each of `inbox` (same order); absent in older checkpoints.
+        public var inboxQueuedAt: [Milliseconds?]?
     }
 
     public var randomSeed: String?
@@ -82,7 +84,8 @@ extension PushEngine {
                     containers: device.containers.sorted { ($0.container, $0.environment.rawValue) < ($1.container, $1.environment.rawValue) }
                         .map { PushStateFile.DeviceContainer(container: $0.container, environment: $0.environment) },
                     online: device.online, pending: device.pending.sorted { $0.sequence < $1.sequence }.map(Self.pendingFile),
-                    held: device.held.map(Self.pendingFile), inbox: device.inbox.map(WireNotification.init))
+                    held: device.held.map(Self.pendingFile), inbox: device.inbox.map(WireNotification.init),
+                    inboxQueuedAt: device.inbox.map { device.inboxQueuedAt[$0.notificationID] })
             }
         }
         return PushStateFile(
@@ -134,6 +137,7 @@ extension PushEngine {
                 device.pending = []
                 device.held = nil
                 device.inbox = []
+                device.inboxQueuedAt = [:]
             }
             return
         }
@@ -150,8 +154,13 @@ extension PushEngine {
             device.online = file.online
             for pending in file.pending { device.pending.append(try Self.pendingItem(pending)) }
             if let held = file.held { device.held = try Self.pendingItem(held) }
-            for wire in file.inbox {
-                do { device.inbox.append(try CloudNotification(wire)) } catch { throw StateFileError.invalid(error.reason) }
+            for (index, wire) in file.inbox.enumerated() {
+                let notification: CloudNotification
+                do { notification = try CloudNotification(wire) } catch { throw StateFileError.invalid(error.reason) }
+                device.inbox.append(notification)
+                if let times = file.inboxQueuedAt, index < times.count, let time = times[index] {
+                    device.inboxQueuedAt[notification.notificationID] = time
+                }
             }
             newDevices[file.deviceID] = device
             newByUser[file.user, default: []].insert(file.deviceID)
@@ -187,6 +196,7 @@ extension PushEngine {
             device.pending = []
             device.held = nil
             device.inbox = []
+            device.inboxQueuedAt = [:]
         }
     }
 }

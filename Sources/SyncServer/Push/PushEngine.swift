@@ -119,6 +119,7 @@ public final class PushEngine {
                 device.pending = []
                 device.held = nil
                 device.inbox = []
+                device.inboxQueuedAt = [:]
                 devicesByUser[user, default: []].insert(deviceID)
             }
             guard device.containers.insert(target).inserted else { return }
@@ -415,6 +416,7 @@ public final class PushEngine {
                     deviceID: device.id, user: device.user, notification: item.notification, firstChangeAt: item.firstChangeAt,
                     lastChangeAt: item.lastChangeAt, deliveredAt: entry.arrivesAt)
                 device.inbox.append(item.notification)
+                device.inboxQueuedAt[item.notification.notificationID] = item.firstChangeAt
                 deliveries.append(delivery)
                 statistics.deliveries += 1
                 log(entry.arrivesAt, .delivered(delivery))
@@ -458,7 +460,10 @@ public final class PushEngine {
     /// (the device's side of the push channel), oldest first.
     public func receiveNotifications(for deviceID: String) throws(CloudError) -> [CloudNotification] {
         guard let device = devices[deviceID] else { throw unknownDevice(deviceID) }
-        defer { device.inbox = [] }
+        defer {
+            device.inbox = []
+            device.inboxQueuedAt = [:]
+        }
         return device.inbox
     }
 
@@ -528,6 +533,9 @@ final class DeviceChannel {
     var held: PendingItem?
     /// Delivered, not yet taken by the device.
     var inbox: [CloudNotification] = []
+    /// When the server queued each notification of ``inbox`` (the commit
+    /// time of the oldest change it stands for), by notification ID.
+    var inboxQueuedAt: [String: Milliseconds] = [:]
 
     init(id: String, user: String) {
         self.id = id

@@ -306,7 +306,9 @@ struct ClientWatch: AsyncParsableCommand {
         discussion: """
             The subscription is the watch's own (syncscope-watch-DEVICE) and is deleted when the watch ends: \
             after --seconds or --count, when its reader goes away, on Ctrl-C and on SIGTERM. Left behind, \
-            it would push every later change to your other devices a second time.
+            it would push every later change to your other devices a second time. Each line is one \
+            notification (the web courier answers one per poll) and how long after the change it came, \
+            from the server's queuedAt.
             """)
     @OptionGroup var options: ClientOptions
     @Option(parsing: .unconditional, help: "Stop after this many seconds.") var seconds: Double = 300
@@ -351,12 +353,13 @@ struct ClientWatch: AsyncParsableCommand {
         else { return }
         let deadline = Date().addingTimeInterval(seconds)
         var received = 0
+        // One notification per long-poll answer (the web courier's form); the next poll acknowledges it.
         while received < count ?? .max, Date() < deadline {
             let wait = min(30, max(0, deadline.timeIntervalSinceNow))
-            for notification in try await device.waitForPushNotifications(timeout: wait) {
-                guard StandardOutput.write("push: \(notification)\n") else { return }
-                received += 1
-            }
+            guard let polled = try await device.pollWebcourier(timeout: wait) else { continue }
+            let latency = polled.latency(receivedAt: SystemClock().now()).map { " (\($0) ms after the change)" } ?? ""
+            guard StandardOutput.write("push: \(polled.notification)\(latency)\n") else { return }
+            received += 1
         }
     }
 }
