@@ -71,6 +71,8 @@ struct NewcomerTests {
         #expect(InspectorView.tokenCell(a, through: 41) == "#41 aaaaaaa")
         #expect(InspectorView.tokenCell(a, through: nil) == "aaaaaaa")
         #expect(InspectorView.tokenCell(nil, through: 41) == "—")
+        #expect(InspectorView.tokenCell(a, through: 41, width: 7) == "#41 aaa")
+        #expect(InspectorView.tokenCell(a, through: 41_000, width: 7) == "#41000")
     }
 
     // MARK: Back online

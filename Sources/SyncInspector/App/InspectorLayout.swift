@@ -93,7 +93,8 @@ public struct InspectorLayout: Hashable, Sendable {
         case .records: return inner.height >= 6 ? 1 : 0
         case .notifications: return inner.height >= 6 ? 1 : 0
         case .tokens: return inner.height >= 6 ? 1 : 0
-        case .zones: return inner.height >= 6 ? 1 : 0
+        // The zones' footer only where it leaves room for the zones (not in a lesson's short pane).
+        case .zones: return inner.height >= 8 ? 1 : 0
         }
     }
 }

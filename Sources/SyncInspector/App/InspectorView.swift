@@ -119,7 +119,7 @@ public struct InspectorView: Sendable {
         let title = "Zones seen by \(state.device?.label ?? "—")"
         let inner = Panel(title: title, focused: state.isFocused(.zones), theme: theme).render(into: &buffer, area: area)
         guard !inner.isEmpty else { return }
-        let footer = inner.height >= 6 ? 1 : 0  // as InspectorLayout.footerLines(of: .zones)
+        let footer = inner.height >= 8 ? 1 : 0  // as InspectorLayout.footerLines(of: .zones)
         let tableArea = inner.inset(bottom: footer)
         let wide = inner.width >= 60
         let items = state.snapshot.zones
@@ -127,7 +127,8 @@ public struct InspectorView: Sendable {
         // ("#41 k3Jd9x0"), so two tokens of different text can be compared.
         let positions = items.contains { $0.entry?.serverThrough != nil || $0.entry?.deviceThrough != nil }
         let stateWidth = wide ? 24 : 9
-        let tokenWidth = positions ? min(12, max(7, (inner.width - (6 + 4 + stateWidth + 4)) / 2)) : 7
+        // The zone's name keeps room for "Notes@alice"; the token columns get the rest.
+        let tokenWidth = positions ? min(12, max(7, (inner.width - (11 + 4 + stateWidth + 4)) / 2)) : 7
         let specs = [
             ColumnSpec(title: "zone", width: 6, flexible: true),
             ColumnSpec(title: "recs", width: 4, alignment: .right),
@@ -144,8 +145,8 @@ public struct InspectorView: Sendable {
                 let cells = [
                     (wide ? "  " : "") + zone.displayName(for: user),
                     zone.recordCount.map(Format.count) ?? "—",
-                    Self.tokenCell(zone.serverToken, through: zone.serverThrough),
-                    Self.tokenCell(zone.deviceToken, through: zone.deviceThrough),
+                    Self.tokenCell(zone.serverToken, through: zone.serverThrough, width: tokenWidth),
+                    Self.tokenCell(zone.deviceToken, through: zone.deviceThrough, width: tokenWidth),
                     wide ? zone.state.long : zone.state.short,
                 ]
                 return TableRow(kept.map { cells[$0] }, style: style(for: zone.state))
@@ -170,10 +171,14 @@ public struct InspectorView: Sendable {
         }
     }
 
-    /// "#41 k3Jd9x0": the change a token stands for, then its short form; "—" for none.
-    static func tokenCell(_ token: ServerChangeToken?, through: Int64?) -> String {
+    /// "#41 k3Jd9x0": the change a token stands for, then as much of its
+    /// short form as fits `width` (the position always shows whole); "—" for none.
+    static func tokenCell(_ token: ServerChangeToken?, through: Int64?, width: Int = 12) -> String {
         guard let token else { return "—" }
-        return through.map { "#\($0) \(token.shortForm)" } ?? token.shortForm
+        guard let through else { return token.shortForm }
+        let position = "#\(through)"
+        let room = width - position.count - 1
+        return room >= 3 ? "\(position) \(token.shortForm.prefix(room))" : position
     }
 
     private func style(for state: ZoneSyncState) -> Style? {
