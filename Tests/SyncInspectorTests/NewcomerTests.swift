@@ -227,6 +227,12 @@ struct NewcomerTests {
             }
         }
         #expect(NaturalOrder.less("x9", "x10") && !NaturalOrder.less("x10", "x9"))
+        // The bulk sort agrees with the comparison, and leaves ordered lists as they are.
+        #expect(NaturalOrder.sorted(names) { $0 } == sorted)
+        #expect(NaturalOrder.isSorted(sorted) { $0 } && !NaturalOrder.isSorted(names) { $0 })
+        let padded = (0..<50).map { "r\(100_000 + $0)" }
+        #expect(NaturalOrder.sorted(padded.reversed()) { $0 } == padded)
+        #expect(NaturalOrder.compare("é-01", "é-1") == -NaturalOrder.compare("é-1", "é-01") && NaturalOrder.compare("é-1", "é-1") == 0)
         #expect(NaturalOrder.less("a99999999999999999999999", "a100000000000000000000000"))
     }
 

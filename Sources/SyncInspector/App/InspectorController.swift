@@ -421,8 +421,9 @@ public final class InspectorController {
         let user = device.user
         let container = world.container
         // Names sort as a person reads them (note-2 before note-10): see ``NaturalOrder``.
+        // Lists already in that order (zero-padded names) cost one pass.
         func natural(_ records: [Record]) -> [Record] {
-            records.sorted { NaturalOrder.less($0.recordID.recordName, $1.recordID.recordName) }
+            NaturalOrder.sorted(records) { $0.recordID.recordName }
         }
         let serverRecords: [Record] = if zone.recordCount == nil {
             []
