@@ -134,6 +134,44 @@ struct NewcomerTests {
         #expect(state.serverReadProblem == nil)
     }
 
+    @Test func aDevicesNetworkErrorGoesWhenTheServerAnswersAgain() async throws {
+        let inspector = try await makeInspector()
+        // The server fails the Mac inside (INTERNAL_ERROR) until told otherwise; f fails after its retries.
+        try await inspector.focus("Mac")
+        await inspector.execute(.addFault(FaultRule(.internalError, match: FaultMatch(device: "Mac"))))
+        await inspector.press(.character("f"))
+        await inspector.settle()
+        let failure = try #require(inspector.state.message)
+        #expect(failure.kind == .error, "\(failure)")
+        #expect(inspector.state.syncProblem == SyncProblem(device: "Mac", text: failure.text))
+        // The fault ends; the iPhone saves, the Mac fetches on the push: the error is stale.
+        await inspector.execute(.clearFaults)
+        #expect(inspector.state.message == failure)
+        let iPhone = try inspector.device("iPhone")
+        _ = await inspector.simulation.save(
+            Record(recordID: RecordID(recordName: "after-outage", zoneID: notesZone), recordType: "Note", fields: ["title": "back"]), on: iPhone)
+        await inspector.settle()
+        let message = try #require(inspector.state.message)
+        #expect(message.kind == .success, "\(message)")
+        #expect(message.text.hasPrefix("Mac: ") && message.text.hasSuffix("worked: the server answers again."), "\(message)")
+        #expect(inspector.state.syncProblem == nil)
+    }
+
+    @Test func aSyncErrorIsClearedOnlyWhileItIsStillOnTheLine() {
+        var state = InspectorState(clock: ClockStatus(now: 0, isPaused: false, speed: 1))
+        state.syncFailed(InspectorMessage("Mac: fetch failed: networkFailure (NETWORK_FAILURE): down", kind: .error), device: "Mac")
+        // Another device's answer says nothing about the Mac.
+        state.syncRecovered(device: "iPhone", what: "sending to Notes")
+        #expect(state.message?.kind == .error)
+        state.syncRecovered(device: "Mac", what: "fetch run #3")
+        #expect(state.message == InspectorMessage("Mac: fetch run #3 worked: the server answers again.", kind: .success))
+        state.syncFailed(InspectorMessage("Mac: down", kind: .error), device: "Mac")
+        state.message = InspectorMessage("Cancelled.")
+        state.syncRecovered(device: "Mac", what: "fetch run #4")
+        #expect(state.message?.text == "Cancelled.")
+        #expect(state.syncProblem == nil)
+    }
+
     // MARK: Compact, purge, reset on an offline device
 
     @Test func compactNamesWhoseTokensExpireAndIsNotOfferedOffline() async throws {

@@ -63,6 +63,8 @@ public final class InspectorController {
     /// Set while an action runs: something worth saying that happened meanwhile.
     private var actionDepth = 0
     private var notableDuringAction: InspectorMessage?
+    /// Set when an error during the action was followed by an answer from the server (a retry worked).
+    private var recoveredDuringAction = false
     private var anchorReal: Milliseconds = 0
     private var anchorVirtual: Milliseconds = 0
     private var repaintRequested = false
@@ -565,10 +567,22 @@ public final class InspectorController {
     private func observe(_ event: SimulationEvent) {
         log?.write("\(Format.clock(event.time)) \(event)")
         guard let name = event.device else { return }
-        if case .sync = event.kind { generations[name, default: 0] += 1 }
+        if case .sync(let sync) = event.kind {
+            generations[name, default: 0] += 1
+            // The server answered: an error said before is stale (during an action, it is not the outcome).
+            if let answer = InspectorState.serverAnswer(sync) {
+                if actionDepth > 0, notableDuringAction?.kind == .error {
+                    notableDuringAction = nil
+                    recoveredDuringAction = true
+                }
+                if actionDepth == 0 { state.syncRecovered(device: name, what: answer) }
+            }
+        }
         if let message = Self.notable(event) {
             if actionDepth > 0 {
                 if notableDuringAction?.kind != .error { notableDuringAction = message }
+            } else if message.kind == .error {
+                state.syncFailed(message, device: name)
             } else {
                 state.message = message
                 state.needsRedraw = true
@@ -729,6 +743,7 @@ public final class InspectorController {
         }
         actionDepth += 1
         notableDuringAction = nil
+        recoveredDuringAction = false
         let runsBefore = device.engine.fetchRuns.count
         let tokensBefore = device.tokenHistory.count
         let notificationsBefore = device.notifications.count
@@ -833,10 +848,19 @@ public final class InspectorController {
             if let notable = notableDuringAction {
                 state.message = notable
             } else {
-                say(success, kind: .success)
+                say(success + (recoveredDuringAction ? " (A first attempt failed; a retry worked.)" : ""), kind: .success)
             }
+            // The line now shows this action's outcome: an earlier sync error is no longer on it.
+            state.syncProblem = nil
         case .failed(let error):
-            say("\(name): \(Self.describe(command)) failed: \(error.code.rawValue) (\(error.serverErrorCode)): \(error.reason)", kind: .error)
+            let text = "\(name): \(Self.describe(command)) failed: \(error.code.rawValue) (\(error.serverErrorCode)): \(error.reason)"
+            if error.isTransient {
+                // A passing failure (the server down, busy): it goes when the server answers again.
+                state.syncFailed(InspectorMessage(text, kind: .error), device: name)
+            } else {
+                say(text, kind: .error)
+                state.syncProblem = nil
+            }
         }
         log?.write("outcome \(state.message?.text ?? "")")
         notableDuringAction = nil

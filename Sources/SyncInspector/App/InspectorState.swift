@@ -136,6 +136,8 @@ public struct InspectorState: Sendable {
     /// Why the server (over the network) could not be read, while it cannot
     /// (see `ServerReadStatus.swift`).
     public var serverReadProblem: String?
+    /// A device's sync error on the message line, until the server answers that device again.
+    public var syncProblem: SyncProblem?
     /// `resultsLimit` for one-batch fetches (`b`).
     public var resultsLimit = 2
     /// Saves in a write burst (`W`).
