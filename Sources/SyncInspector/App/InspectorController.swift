@@ -826,7 +826,7 @@ public final class InspectorController {
                 actionDepth -= 1
                 say(world.writer == nil
                     ? "W (a write burst) needs the demo's writer, and this world has none: save records with n instead."
-                    : "The writer does not write on \(name): try W on a device it writes on (alice's iPhone or Mac, bob's iPad).",
+                    : "The writer does not write on \(name): try W on a device it writes on (\(world.writer?.zones.keys.sorted().joined(separator: ", ") ?? "")).",
                     kind: .warning)
                 return
             }
@@ -845,13 +845,18 @@ public final class InspectorController {
         actionDepth -= 1
         switch outcome {
         case .done:
-            if let notable = notableDuringAction {
-                state.message = notable
+            if let notable = notableDuringAction, notable.kind == .error {
+                // A sync error during the action (and no answer since): it goes when the server answers.
+                state.syncFailed(notable, device: name)
             } else {
-                say(success + (recoveredDuringAction ? " (A first attempt failed; a retry worked.)" : ""), kind: .success)
+                if let notable = notableDuringAction {
+                    state.message = notable
+                } else {
+                    say(success + (recoveredDuringAction ? " (A first attempt failed; a retry worked.)" : ""), kind: .success)
+                }
+                // The line now shows this action's outcome: an earlier sync error is no longer on it.
+                state.syncProblem = nil
             }
-            // The line now shows this action's outcome: an earlier sync error is no longer on it.
-            state.syncProblem = nil
         case .failed(let error):
             let text = "\(name): \(Self.describe(command)) failed: \(error.code.rawValue) (\(error.serverErrorCode)): \(error.reason)"
             if error.isTransient {
