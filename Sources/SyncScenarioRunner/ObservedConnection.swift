@@ -41,6 +41,12 @@ final class ConnectionTap: Sendable {
         state.withLock { if $0.isObserving { $0.queue.append(fetch) } }
     }
 
+    /// Returns fetches taken by ``drain()`` but not used yet, ahead of anything observed since.
+    func putBack(_ fetches: [ObservedFetch]) {
+        guard !fetches.isEmpty else { return }
+        state.withLock { $0.queue.insert(contentsOf: fetches, at: 0) }
+    }
+
     /// Everything observed since the last drain, oldest first.
     func drain() -> [ObservedFetch] {
         state.withLock { state in

@@ -45,6 +45,27 @@ extension ScenarioRunner {
         }
     }
 
+    /// A fault that hit a change fetch which was answered (read lag, latency)
+    /// gets its line just before that fetch's line, not after it: the fault
+    /// is only reported when the device's engine next says something, by
+    /// which time the connection has already seen the answer. The fault
+    /// belongs to the first fetch of its device and operation not yet shown.
+    /// Returns false for other events (they are recorded as usual).
+    func recordFaultBeforeItsFetch(_ event: SimulationEvent) -> Bool {
+        guard case .fault(let fault) = event.kind, let device = event.device else { return false }
+        let observed = tap.drain()
+        guard let index = observed.firstIndex(where: { $0.device == device && $0.operation == fault.operation }) else {
+            tap.putBack(observed)
+            return false
+        }
+        let devices = { [simulation] (name: String) in simulation.device(named: name) }
+        fetches.take(Array(observed[..<index]), devices: devices)
+        observeFault(event)
+        fetches.take([observed[index]], devices: devices)
+        tap.putBack(Array(observed[(index + 1)...]))
+        return true
+    }
+
     func observeRetry(_ event: SyncEvent, on device: String) {
         switch event {
         case .retryScheduled(let retry):
@@ -90,5 +111,15 @@ extension ScenarioRunner {
         guard !problems.isEmpty else { return nil }
         let seen = reports.isEmpty ? "none" : reports.map(\.summary).joined(separator: "; ")
         return "\(what): \(problems.joined(separator: "; ")) (retries: \(seen))"
+    }
+}
+
+extension ObservedFetch {
+    /// The CloudKit Web Services operation, as fault rules name it.
+    var operation: String {
+        switch self {
+        case .database: "changes/database"
+        case .zones: "changes/zone"
+        }
     }
 }

@@ -337,6 +337,10 @@ public final class ScenarioRunner {
     }
 
     private func observe(_ event: SimulationEvent) {
+        if recordFaultBeforeItsFetch(event) {
+            simulationEventObserver?(event)
+            return
+        }
         takeObservedFetches()
         switch event.kind {
         case .sync(let syncEvent):

@@ -6,7 +6,9 @@ import SyncServer
 /// ``ServerCore``), applied around the engine step. Latency is real time;
 /// an ambiguous commit journals the change, then drops the connection
 /// without answering; read lag answers `changes/database` with the caller's
-/// own token and nothing new. Item failures apply only in-process.
+/// own token and nothing new; item failures fail some items of a
+/// `records/modify` batch in Apple's per-record error shape and apply (and
+/// journal) only the others.
 extension ServerHost {
     /// What happened to one request because of the fault plan.
     struct FaultedAnswer {
@@ -43,7 +45,9 @@ extension ServerHost {
         case .ambiguousCommit?:
             _ = perform(call)
             return FaultedAnswer(answer: .error(CloudError.answerLost(faultCall.operation)), note: note + " (connection dropped)", dropConnection: true)
-        case .itemFailures?, nil:
+        case .itemFailures(let code, let retryAfter)?:
+            return FaultedAnswer(answer: performWithItemFailures(call, code: code, retryAfter: retryAfter), note: note)
+        case nil:
             if decision.readLag != nil, faultCall.operation == "changes/database",
                let body = try? JSONSerialization.jsonObject(with: call.body) as? [String: Any], let token = body["syncToken"] as? String, !token.isEmpty,
                let data = try? WireJSON.encode(WireDatabaseChanges(zones: [], syncToken: ServerChangeToken(rawValue: token), moreComing: false)) {
@@ -51,6 +55,50 @@ extension ServerHost {
             }
             return FaultedAnswer(answer: perform(call), note: note)
         }
+    }
+
+    /// `records/modify` with some items failed by an item-failure fault, as
+    /// CloudKit answers a partly failed batch: status 200 and, in `records`,
+    /// the failed items as `{"recordName", "serverErrorCode", "reason",
+    /// "retryAfter"}` in their places. In a non-atomic batch the other items
+    /// are applied: the call is performed (and journaled) with only those, so
+    /// replaying the journal gives the same state. In an atomic batch nothing
+    /// is applied and the other items fail with `ATOMIC_ERROR`. A request
+    /// that cannot be read as a batch is performed as it is (and refused
+    /// with the usual reason).
+    func performWithItemFailures(_ call: APICall, code: CloudError.Code, retryAfter: Double?) -> APIAnswer {
+        guard let request = try? WireJSON.decode(WireRecordsModifyRequest.self, from: call.body),
+              !request.operations.isEmpty, request.operations.count <= APIDispatcher.maxOperations,
+              var body = try? JSONSerialization.jsonObject(with: call.body) as? [String: Any],
+              let operations = body["operations"] as? [Any], operations.count == request.operations.count
+        else { return perform(call) }
+        let failing = state.withLock { (state: inout State) -> [Bool] in state.core.faultInjector().failingItems(count: operations.count) }
+        let zoneID = request.zoneID.map(RecordZoneID.init)
+        func failure(_ index: Int) -> Any {
+            let name = request.operations[index].record.recordName
+            let error = failing[index]
+                ? CloudError.injectedItemFailure(code, recordName: name, zoneID: zoneID, retryAfter: retryAfter)
+                : CloudError.atomicPartnerFailed(recordName: name, zoneID: zoneID)
+            return (try? JSONSerialization.jsonObject(with: WireJSON.encode(WireError(error)))) ?? [:]
+        }
+        func answer(_ records: [Any], from base: APIAnswer?) -> APIAnswer {
+            let data = (try? JSONSerialization.data(withJSONObject: ["records": records], options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+            var answer = base ?? APIAnswer(body: data)
+            answer.body = data
+            return answer
+        }
+        if request.atomic ?? true || !failing.contains(false) {
+            return answer(operations.indices.map(failure), from: nil)
+        }
+        body["operations"] = zip(operations, failing).filter { !$0.1 }.map(\.0)
+        var applied = call
+        applied.body = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys, .withoutEscapingSlashes])) ?? call.body
+        let performed = perform(applied)
+        guard performed.status == 200,
+              let object = try? JSONSerialization.jsonObject(with: performed.body) as? [String: Any],
+              var results = (object["records"] as? [Any])?[...]
+        else { return performed }
+        return answer(operations.indices.map { failing[$0] ? failure($0) : (results.popFirst() ?? failure($0)) }, from: performed)
     }
 
     /// The call as the fault plan matches it: `/database/1/{container}/{environment}/{database}/{a}/{b}`

@@ -70,6 +70,29 @@ import Testing
         #expect(run.firstFailure == nil || kind == .quotaExceeded || kind == .internalError, "\(kind): \(String(describing: run.firstFailure))")
     }
 
+    /// The fault comes before the fetch it affected: a read-lagged
+    /// `changes/database` line, a delayed `changes/zone` line, each just after
+    /// its "injected fault" line; and the same run twice is the same text.
+    @Test(arguments: [
+        ("{kind: readLag, lag: 3s, device: Mac}", "injected fault: changes/database read lag", "Mac <- changes/database private"),
+        ("{kind: latency, latency: 300ms, operations: [changes/zone], device: Mac, times: 1}", "injected fault: changes/zone latency 300 ms", "Mac <- changes/zone Notes"),
+    ])
+    func aFaultOnAFetchIsShownJustBeforeThatFetch(rule: String, fault: String, fetch: String) async throws {
+        let yaml = Self.world(steps: """
+              - fault: \(rule)
+              - save: {device: iPhone, zone: Notes, record: n1, type: Note, fields: {title: One}}
+              - send: iPhone
+              - sync: Mac
+            """)
+        let (text, _) = await textTranscript(try runner(yaml))
+        let lines = text.split(separator: "\n").map(String.init)
+        let index = try #require(lines.firstIndex { $0.contains(fault) }, "\(text)")
+        #expect(lines.indices.contains(index + 1) && lines[index + 1].contains(fetch), "the fetch it hit comes right after:\n\(text)")
+        #expect(index > 0 && !lines[index - 1].contains(fetch), "not just before:\n\(text)")
+        let (again, _) = await textTranscript(try runner(yaml))
+        #expect(again == text)
+    }
+
     @Test func aFaultsSectionAppliesFromTheFirstStepAndClearFaultsStopsIt() async throws {
         let yaml = Self.world(
             faults: "faults:\n  - {kind: throttled, retryAfter: 1s, operations: [records/modify]}",

@@ -89,7 +89,10 @@ import Testing
         _ = try await post(
             server, Self.db("zones/modify"), #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Notes"}}}]}"#,
             token: server.aliceToken)
-        server.host.addFaults(FaultPlan([FaultRule(.ambiguousCommit, match: FaultMatch(operations: ["records/modify"]), frequency: FaultFrequency(times: 1))]))
+        let added = try await post(
+            server, Self.faultsPath, #"{"operation":"add","rules":[{"kind":"ambiguousCommit","operations":["records/modify"],"times":1}]}"#,
+            token: server.host.adminToken)
+        #expect(added.status == 200, "\(added.text)")
         var complete = false
         do {
             let answer = try await save(server, "lost-answer")
@@ -105,10 +108,75 @@ import Testing
     @Test func latencyOverHTTPIsRealTime() async throws {
         let server = try await LiveServer(ServeOptions(dataDirectory: nil, seed: 7))
         defer { server.stop() }
-        server.host.addFaults(FaultPlan([FaultRule(.latency(.fixed(300)), match: FaultMatch(operations: ["zones/list"]), frequency: FaultFrequency(times: 1))]))
+        let added = try await post(
+            server, Self.faultsPath, #"{"operation":"add","rules":[{"kind":"latency","latencyMs":300,"operations":["zones/list"],"times":1}]}"#,
+            token: server.host.adminToken)
+        #expect(added.status == 200, "\(added.text)")
         let start = ContinuousClock.now
         let answer = try await post(server, Self.db("zones/list"), "{}", token: server.aliceToken)
         #expect(answer.status == 200)
         #expect(ContinuousClock.now - start >= .milliseconds(300))
+    }
+
+    func batch(_ names: [String], atomic: Bool?) -> String {
+        let operations = names.map {
+            #"{"operationType":"forceReplace","record":{"recordName":"\#($0)","recordType":"Note","fields":{"title":{"value":"x"}}}}"#
+        }
+        let flag = atomic.map { #","atomic":\#($0)"# } ?? ""
+        return #"{"zoneID":{"zoneName":"Notes"}\#(flag),"operations":[\#(operations.joined(separator: ","))]}"#
+    }
+
+    @Test func itemFailuresAddedByTheAdminFailSomeItemsInApplesPerRecordShapeAndApplyTheOthers() async throws {
+        let server = try await LiveServer(ServeOptions(dataDirectory: nil, seed: 8))
+        defer { server.stop() }
+        _ = try await post(
+            server, Self.db("zones/modify"), #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Notes"}}}]}"#,
+            token: server.aliceToken)
+        let added = try await post(
+            server, Self.faultsPath,
+            #"{"operation":"add","rules":[{"kind":"itemFailures","code":"ZONE_BUSY","retryAfter":2,"operations":["records/modify"],"times":1}]}"#,
+            token: server.host.adminToken)
+        #expect(added.status == 200, "\(added.text)")
+        #expect(((added.json["rules"] as? [[String: Any]])?.first?["summary"] as? String)?.contains("some items failed with ZONE_BUSY") == true)
+
+        let names = (0..<8).map { "n\($0)" }
+        let answer = try await post(server, Self.db("records/modify"), batch(names, atomic: false), token: server.aliceToken)
+        #expect(answer.status == 200, "a partly failed batch is a 200 with errors in place: \(answer.text)")
+        let records = try #require(answer.json["records"] as? [[String: Any]])
+        #expect(records.compactMap { $0["recordName"] as? String } == names, "every item answered, in order")
+        let failed = records.filter { $0["serverErrorCode"] != nil }
+        let applied = records.filter { $0["serverErrorCode"] == nil }
+        #expect(!failed.isEmpty)
+        for item in failed {
+            #expect(item["serverErrorCode"] as? String == "ZONE_BUSY")
+            #expect(item["retryAfter"] as? Double == 2)
+            #expect((item["reason"] as? String)?.contains("injected fault") == true)
+            #expect((item["zoneID"] as? [String: Any])?["zoneName"] as? String == "Notes")
+        }
+        for item in applied { #expect(item["recordChangeTag"] is String, "\(item)") }
+        #expect(try await self.names(server) == applied.compactMap { $0["recordName"] as? String }.sorted())
+
+        // times: 1 — the next batch is whole.
+        let whole = try await post(server, Self.db("records/modify"), batch(["later"], atomic: false), token: server.aliceToken)
+        #expect((whole.json["records"] as? [[String: Any]])?.first?["serverErrorCode"] == nil)
+        let listed = try await post(server, Self.faultsPath, "{}", token: server.host.adminToken)
+        #expect((listed.json["injected"] as? [String: Int]) == ["itemFailures": 1])
+    }
+
+    @Test func itemFailuresInAnAtomicBatchOverHTTPApplyNothing() async throws {
+        let server = try await LiveServer(ServeOptions(dataDirectory: nil, seed: 9))
+        defer { server.stop() }
+        _ = try await post(
+            server, Self.db("zones/modify"), #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Notes"}}}]}"#,
+            token: server.aliceToken)
+        server.host.addFaults(FaultPlan([FaultRule(.itemFailures(code: .quotaExceeded, retryAfter: nil), frequency: FaultFrequency(times: 1))]))
+        let names = ["a", "b", "c", "d", "e"]
+        let answer = try await post(server, Self.db("records/modify"), batch(names, atomic: nil), token: server.aliceToken)
+        #expect(answer.status == 200)
+        let codes = ((answer.json["records"] as? [[String: Any]]) ?? []).map { $0["serverErrorCode"] as? String }
+        #expect(codes.count == names.count)
+        #expect(codes.contains("QUOTA_EXCEEDED"))
+        #expect(codes.allSatisfy { $0 == "QUOTA_EXCEEDED" || $0 == "ATOMIC_ERROR" }, "\(codes)")
+        #expect(try await self.names(server).isEmpty)
     }
 }

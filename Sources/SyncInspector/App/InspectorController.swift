@@ -559,7 +559,7 @@ public final class InspectorController {
                 notification: received.notification, status: .delivered(at: received.deliveredAt, latency: received.latency),
                 fetch: run, index: index))
         }
-        return entries
+        return InspectorFaults.markPushFaults(entries, of: device, in: world)
     }
 
     // MARK: Events

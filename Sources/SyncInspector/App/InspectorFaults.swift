@@ -62,6 +62,89 @@ enum InspectorFaults {
     }
 }
 
+extension InspectorFaults {
+    /// The word the push feed's fetch column shows for a push fault
+    /// ("dropped", "duplicate", "delayed", "reordered"); the detail line has it whole.
+    static func pushMark(_ fault: String) -> String {
+        String(fault.split(separator: " ").first ?? "")
+    }
+
+    /// Marks the push feed's entries that injected push faults hit, and adds
+    /// the notifications that were dropped (they never arrive), newest first
+    /// among the delivered ones by the time they were lost. Of a duplicated
+    /// notification, the copy that came (or comes) later is the duplicate.
+    static func markPushFaults(_ entries: [NotificationEntry], of device: SimulatedDevice, in world: SyncWorld) -> [NotificationEntry] {
+        guard let simulation = world as? Simulation else { return entries }
+        let marks = simulation.server.pushFaultMarks(for: device.deviceID)
+        guard !marks.isEmpty else { return entries }
+        var entries = entries
+        var dropped: [NotificationEntry] = []
+        func arrival(_ entry: NotificationEntry) -> Milliseconds {
+            switch entry.status {
+            case .delivered(let at, _), .inTransit(let at), .dropped(let at): at
+            case .coalescing, .heldWhileOffline: .max
+            }
+        }
+        var positionsByID: [String: [Int]] = [:]
+        for (position, entry) in entries.enumerated() { positionsByID[entry.notification.notificationID, default: []].append(position) }
+        for mark in marks {
+            let positions = positionsByID[mark.notification.notificationID] ?? []
+            switch mark.kind {
+            case .pushDrop:
+                dropped.append(NotificationEntry(
+                    notification: mark.notification, status: .dropped(at: mark.time), fetch: nil, index: nil, fault: mark.detail))
+            case .pushDuplicate:
+                // The first to arrive is the original (newest first: the last listed of equals).
+                guard let original = positions.min(by: { (arrival(entries[$0]), -$0) < (arrival(entries[$1]), -$1) }) else { continue }
+                for position in positions where position != original { entries[position].fault = mark.detail }
+            default:
+                for position in positions where entries[position].fault == nil { entries[position].fault = mark.detail }
+            }
+        }
+        guard !dropped.isEmpty else { return entries }
+        var result: [NotificationEntry] = []
+        var newestFirst = dropped.reversed()[...]
+        for entry in entries {
+            if case .delivered(let at, _) = entry.status {
+                while let next = newestFirst.first, arrival(next) > at {
+                    result.append(next)
+                    newestFirst.removeFirst()
+                }
+            }
+            result.append(entry)
+        }
+        return result + newestFirst
+    }
+}
+
+extension InspectorFaults {
+    /// An injected fault as the event log shows it, the fault first so a
+    /// narrow pane still shows it: "iPhone: THROTTLED, retry in 3 s (injected
+    /// on records/modify)", "push to Mac dropped (injected fault)". `nil` for
+    /// other events.
+    static func eventText(_ event: SimulationEvent, devices: [DeviceSummary]) -> String? {
+        switch event.kind {
+        case .fault(let fault):
+            return (event.device.map { "\($0): " } ?? "") + "\(fault.detail) (injected on \(fault.operation))"
+        case .push(let push):
+            guard case .faultInjected(let deviceID, let id, _, let detail) = push.kind else { return nil }
+            let name = devices.first { $0.deviceID == deviceID }?.name ?? deviceID
+            return "push to \(name) \(detail) (injected fault, \(id.prefix(8)))"
+        default:
+            return nil
+        }
+    }
+
+    /// Whether an event is an injected fault (the event log shows it in the warning style).
+    static func isFault(_ event: SimulationEvent) -> Bool {
+        switch event.kind {
+        case .fault: true
+        case .push(let push): if case .faultInjected = push.kind { true } else { false }
+        default: false
+        }
+    }
+}
+
 extension InspectorView {
     func drawFaults(_ state: InspectorState, into buffer: inout CellBuffer) {
         let lines = InspectorFaults.lines(state)

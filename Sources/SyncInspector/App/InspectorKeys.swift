@@ -72,6 +72,7 @@ public enum InspectorKeys {
             HelpEntry("a", "auto-fetch on push on/off"),
             HelpEntry("o", "take offline / online"),
             HelpEntry("c", "compact: old tokens expire"),
+            HelpEntry("!", "faults: throttle, outage…"),
         ]),
         HelpSection("Clock and writer", [
             HelpEntry("Space", "pause / run the clock"),

@@ -528,6 +528,8 @@ public struct NotificationEntry: Hashable, Sendable {
         case coalescing(until: Milliseconds)
         case inTransit(arrivesAt: Milliseconds)
         case heldWhileOffline
+        /// An injected push fault lost it: it never arrives.
+        case dropped(at: Milliseconds)
     }
 
     public var notification: CloudNotification
@@ -536,6 +538,8 @@ public struct NotificationEntry: Hashable, Sendable {
     public var fetch: FetchRun?
     /// Index in the device's whole notification list (`nil` while on its way).
     public var index: Int?
+    /// The injected push fault that hit it: "dropped", "duplicate", "delayed 500 ms", "reordered".
+    public var fault: String? = nil
 }
 
 /// What a fetch from an old token would return now.

@@ -421,23 +421,24 @@ public struct InspectorView: Sendable {
         let footer = layout.footerLines(of: .notifications)
         let tableArea = inner.inset(bottom: footer)
         let longTime = tableArea.width >= 60
+        let entries = snapshot.notifications
         let specs = [
             ColumnSpec(title: "time", width: longTime ? 8 : 5),
             ColumnSpec(title: "type", width: 5),
             ColumnSpec(title: "about", width: 8, priority: 1, flexible: true),
             ColumnSpec(title: "×", width: 4, alignment: .right),
-            ColumnSpec(title: "fetch", width: 8),
+            ColumnSpec(title: "fetch", width: entries.contains { $0.fault != nil } ? 9 : 8),
             ColumnSpec(title: "latency", width: 7, alignment: .right, priority: 2),
             ColumnSpec(title: "subscription", width: 15, priority: 3),
             ColumnSpec(title: "reason", width: 8, priority: 4),
             ColumnSpec(title: "pruned", width: 6, priority: 5),
         ]
         let (kept, columns) = ColumnSpec.fit(specs, width: tableArea.width)
-        let entries = snapshot.notifications
         let autoFetch = state.device?.autoFetchOnPush ?? true
         let rows = ClosureRowProvider(count: entries.count) { index in
             let cells = Self.notificationCells(entries[index], longTime: longTime, autoFetch: autoFetch)
-            return TableRow(kept.map { cells[$0] }, style: entries[index].index == nil ? theme.muted : nil)
+            let style = entries[index].fault != nil ? theme.warning : entries[index].index == nil ? theme.muted : nil
+            return TableRow(kept.map { cells[$0] }, style: style)
         }
         Table(columns: columns, focused: state.isFocused(.notifications), theme: theme, emptyMessage: "(no notification yet)")
             .render(into: &buffer, area: tableArea, rows: rows, state: state.notificationTable)
@@ -477,6 +478,9 @@ public struct InspectorView: Sendable {
         case .coalescing, .inTransit, .heldWhileOffline:
             time = "…"
             latency = ""
+        case .dropped(let at):
+            time = longTime ? Format.clock(at) : Format.shortClock(at)
+            latency = ""
         }
         return [
             time, type, about, n.coalescedCount > 1 ? "\(n.coalescedCount)→1" : "1",
@@ -485,10 +489,13 @@ public struct InspectorView: Sendable {
     }
 
     static func fetchText(_ entry: NotificationEntry, autoFetch: Bool) -> String {
+        // An injected push fault says more than the fetch (which the detail line still gives).
+        if let fault = entry.fault { return InspectorFaults.pushMark(fault) }
         switch entry.status {
         case .coalescing: return "coalesce"
         case .inTransit: return "en route"
         case .heldWhileOffline: return "held"
+        case .dropped: return "dropped"
         case .delivered: break
         }
         guard let run = entry.fetch else { return autoFetch ? "—" : "auto off" }
@@ -511,7 +518,9 @@ public struct InspectorView: Sendable {
         case .coalescing(let until): parts.append("coalescing until \(Format.clock(until))")
         case .inTransit(let at): parts.append("arrives \(Format.clock(at))")
         case .heldWhileOffline: parts.append("held while offline")
+        case .dropped(let at): parts.append("dropped at \(Format.clock(at)) (injected fault): never arrives")
         }
+        if let fault = entry.fault, fault != "dropped" { parts.append("injected fault: \(fault)") }
         if let run = entry.fetch {
             let outcome = run.succeeded.map { $0 ? "applied \(run.changesApplied)" : "failed" } ?? "running"
             parts.append("fetch #\(run.id) \(outcome)")
@@ -532,10 +541,11 @@ public struct InspectorView: Sendable {
             let style: Style = switch event.kind {
             case .failed: theme.error
             case .action: theme.normal
-            default: theme.muted
+            default: InspectorFaults.isFault(event) ? theme.warning : theme.muted
             }
+            let described = InspectorFaults.eventText(event, devices: state.snapshot.devices) ?? "\(event)"
             // A narrow pane (beside a lesson) leaves the time out: the words matter more.
-            let text = inner.width >= 40 ? "\(Format.clock(event.time)) \(event)" : "\(event)"
+            let text = inner.width >= 40 ? "\(Format.clock(event.time)) \(described)" : described
             buffer.write(
                 TextWidth.truncate(text, to: inner.width),
                 x: inner.x, y: inner.y + line, style: style, clip: inner)

@@ -56,6 +56,10 @@ public final class FaultInjector {
     private var undrained: [InjectedFault] = []
     /// When each user's databases last changed (for read lag).
     private var lastChangeAt: [String: Milliseconds] = [:]
+    /// The latest push faults of each device, oldest first (for the inspector's push feed).
+    private var pushMarks: [String: [PushFaultMark]] = [:]
+    /// How many push faults ``pushFaultMarks(for:)`` keeps per device.
+    public static let pushMarkLimit = 500
 
     public init(seed: UInt64) {
         random = SeededRandom(seed: seed).derived(0x4641_554C_54)  // "FAULT"
@@ -166,6 +170,20 @@ public final class FaultInjector {
         return fault
     }
 
+    /// Remembers a push fault that hit a notification for a device.
+    func rememberPushFault(_ effect: FaultEffect, deviceID: String, notification: CloudNotification, now: Milliseconds) {
+        var marks = pushMarks[deviceID, default: []]
+        marks.append(PushFaultMark(time: now, deviceID: deviceID, notification: notification, kind: effect.kind, detail: effect.summary))
+        if marks.count > 2 * Self.pushMarkLimit { marks.removeFirst(marks.count - Self.pushMarkLimit) }
+        pushMarks[deviceID] = marks
+    }
+
+    /// The latest push faults that hit a device's notifications, oldest first
+    /// (at most ``pushMarkLimit``).
+    public func pushFaultMarks(for deviceID: String) -> [PushFaultMark] {
+        Array((pushMarks[deviceID] ?? []).suffix(Self.pushMarkLimit))
+    }
+
     /// Which items of a batch of `count` fail: each with probability ½, at least one.
     public func failingItems(count: Int) -> [Bool] {
         guard count > 0 else { return [] }
@@ -212,4 +230,17 @@ public final class FaultInjector {
         keep(fault)
         return fault
     }
+}
+
+/// A push fault that hit one notification for one device: what the
+/// inspector's push feed marks ("dropped", "duplicate", "delayed 500 ms",
+/// "reordered").
+public struct PushFaultMark: Sendable, Hashable {
+    public var time: Milliseconds
+    public var deviceID: String
+    /// The notification as it was when the fault hit it (a dropped one never arrives).
+    public var notification: CloudNotification
+    public var kind: FaultKind
+    /// The fault in a word or two: ``FaultEffect/summary``.
+    public var detail: String
 }

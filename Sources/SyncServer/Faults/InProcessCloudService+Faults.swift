@@ -50,16 +50,12 @@ extension InProcessCloudService {
         case .itemFailures(let code, let retryAfter)?:
             let failing = server.failingItems(count: operations.count)
             func itemError(_ operation: RecordOperation) -> CloudError {
-                CloudError(
-                    code, "This item failed (injected fault): \(code.serverErrorCode); retry it.",
-                    recordName: operation.record.recordID.recordName, zoneID: zoneID, retryAfter: retryAfter)
+                .injectedItemFailure(code, recordName: operation.record.recordID.recordName, zoneID: zoneID, retryAfter: retryAfter)
             }
             if atomic {
                 return zip(operations, failing).map { operation, fails in
                     fails ? .failure(itemError(operation))
-                        : .failure(CloudError(
-                            .batchRequestFailed, "Another item of this atomic batch failed, so none was applied.",
-                            recordName: operation.record.recordID.recordName, zoneID: zoneID))
+                        : .failure(.atomicPartnerFailed(recordName: operation.record.recordID.recordName, zoneID: zoneID))
                 }
             }
             let applied = zip(operations, failing).filter { !$0.1 }.map(\.0)

@@ -17,6 +17,7 @@ extension PushEngine {
         var duplicate = false
         for effect in faults.decidePush(call, now: now) {
             _ = faults.notePush(effect, call: call, notificationID: id, now: now)
+            faults.rememberPushFault(effect, deviceID: device.id, notification: item.notification, now: now)
             switch effect {
             case .pushDrop:
                 log(now, .faultInjected(deviceID: device.id, notificationID: id, fault: .pushDrop, detail: "dropped"))

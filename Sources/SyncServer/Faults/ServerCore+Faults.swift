@@ -62,6 +62,11 @@ extension SimulatedServer {
     /// The faults injected since the last call, oldest first.
     public func drainInjectedFaults() -> [InjectedFault] { withCore { $0.faults?.drainInjected() ?? [] } }
 
+    /// The latest push faults that hit a device's notifications, oldest first.
+    public func pushFaultMarks(for deviceID: String) -> [PushFaultMark] {
+        withCore { $0.faults?.pushFaultMarks(for: deviceID) ?? [] }
+    }
+
     /// What the fault plan does to a call now; `nil`: nothing.
     public func faultDecision(for call: FaultCall) -> FaultInjector.Decision? {
         let now = clock.now()
@@ -92,5 +97,15 @@ extension CloudError {
         CloudError(
             .networkFailure,
             "The connection was lost before the answer to \(operation) arrived (injected fault): the request may or may not have been applied.")
+    }
+
+    /// One item of a `records/modify` batch that an item-failure fault failed.
+    public static func injectedItemFailure(_ code: Code, recordName: String, zoneID: RecordZoneID?, retryAfter: Double?) -> CloudError {
+        CloudError(code, "This item failed (injected fault): \(code.serverErrorCode); retry it.", recordName: recordName, zoneID: zoneID, retryAfter: retryAfter)
+    }
+
+    /// An item of an atomic batch that was not applied because another item failed.
+    public static func atomicPartnerFailed(recordName: String, zoneID: RecordZoneID?) -> CloudError {
+        CloudError(.batchRequestFailed, "Another item of this atomic batch failed, so none was applied.", recordName: recordName, zoneID: zoneID)
     }
 }

@@ -15,11 +15,12 @@ struct ClientFaults: AsyncParsableCommand {
               syncscope client faults add --kind throttled --retry-after 3 --operations records/modify --times 5
               syncscope client faults add --kind ambiguousCommit --device my-iphone --probability 0.2
               syncscope client faults add --kind serviceUnavailable --retry-after 10 --for-ms 60000
+              syncscope client faults add --kind itemFailures --code ZONE_BUSY --retry-after 2 --times 1
               syncscope client faults add --file bad-day.yaml
               syncscope client faults remove 2
               syncscope client faults clear            (every rule)
               syncscope client faults clear pushDrop   (rules of these kinds)
-            Kinds: \(FaultKind.allCases.map(\.rawValue).joined(separator: ", ")) (itemFailures: in the simulation only).
+            Kinds: \(FaultKind.allCases.map(\.rawValue).joined(separator: ", ")).
             """
     )
 
@@ -33,6 +34,7 @@ struct ClientFaults: AsyncParsableCommand {
 
     @Option(help: "add: the fault kind.") var kind: String?
     @Option(name: .customLong("retry-after"), help: "add: seconds the client is told to wait.") var retryAfter: Double?
+    @Option(help: "add (itemFailures): the error code of the failed items, such as ZONE_BUSY (the default) or QUOTA_EXCEEDED.") var code: String?
     @Option(help: "add: operations it applies to, comma-separated (records/modify, changes/database, …).") var operations: String?
     @Option(help: "add: only this database (public, private, shared).") var database: String?
     @Option(help: "add: only this zone name.") var zone: String?
@@ -63,6 +65,7 @@ struct ClientFaults: AsyncParsableCommand {
                     rule.kind = kind
                     rule.summary = nil
                     rule.retryAfter = retryAfter
+                    rule.code = code
                     rule.operations = operations?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
                     rule.database = database
                     rule.zone = zone

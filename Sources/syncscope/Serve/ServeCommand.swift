@@ -101,10 +101,7 @@ struct ServeCommand: AsyncParsableCommand {
                 do { return try FaultFile.plan(at: path) } catch { throw ValidationError("--faults: \(error)") }
             }
             serverHost = try ServerHost(options: options)
-            if let plan, !plan.isEmpty {
-                serverHost.addFaults(plan)
-                for rule in serverHost.faultRules { print("fault #\(rule.id) in force: \(rule.rule)") }
-            }
+            if let plan, !plan.isEmpty { serverHost.addFaults(plan) }
         } catch let error as ServeError {
             // Not a usage mistake: say what is wrong, exit with status 1.
             throw ServeFailure(description: error.description)
@@ -131,6 +128,8 @@ struct ServeCommand: AsyncParsableCommand {
             if serverHost.droppedCalls > 0 {
                 lines.append("recovered: dropped \(serverHost.droppedCalls) damaged journal row\(serverHost.droppedCalls == 1 ? "" : "s"); \(serverHost.droppedCalls) acknowledged call\(serverHost.droppedCalls == 1 ? " is" : "s are") lost")
             }
+            // In the banner (written at once), not print()ed: a pipe would hold those back.
+            for rule in serverHost.faultRules { lines.append("fault #\(rule.id) in force: \(rule.rule)") }
             lines.append("try: curl -s -H 'Authorization: Bearer \(serverHost.users.first?.webAuthToken ?? "TOKEN")' http://\(shownHost):\(port)/database/1/iCloud.com.example.SyncScope/development/private/zones/list")
             StandardOutput.write(lines.joined(separator: "\n") + "\n")
         }
