@@ -44,35 +44,40 @@ public struct SimulationEvent: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// "1 change", "2 changes".
+    private static func count(_ n: Int, _ noun: String, _ plural: String? = nil) -> String {
+        "\(n) \(n == 1 ? noun : plural ?? noun + "s")"
+    }
+
     static func describe(_ event: SyncEvent) -> String {
         switch event {
         case .fetchStarted(let scope, let token):
             return "fetch \(scope.rawValue) database from \(token.map { "token …\($0.shortForm)" } ?? "no token")"
         case .tokenReceived(let receipt):
             let place = receipt.zoneID.map { "zone \($0.zoneName)" } ?? "\(receipt.scope.rawValue) database"
-            return "token …\(receipt.token.shortForm) for \(place) (batch \(receipt.batchIndex + 1), \(receipt.changeCount) changes, moreComing=\(receipt.moreComing))"
+            return "token …\(receipt.token.shortForm) for \(place) (batch \(receipt.batchIndex + 1), \(count(receipt.changeCount, "change")), moreComing=\(receipt.moreComing))"
         case .recordsApplied(_, let zoneID, let saved, let deleted, _):
             return "applied \(saved) saved, \(deleted) deleted in \(zoneID.zoneName)"
         case .zoneDeleted(_, let zoneID, let reason, let removed, _):
-            return "dropped zone \(zoneID.zoneName) (\(reason.rawValue), \(removed) records)"
+            return "dropped zone \(zoneID.zoneName) (\(reason.rawValue), \(count(removed, "record")))"
         case .zonePurged(_, let zoneID, let removed, _):
-            return "zone \(zoneID.zoneName) purged: wiped \(removed) records, will not re-upload"
+            return "zone \(zoneID.zoneName) purged: wiped \(count(removed, "record")), will not re-upload"
         case .zoneEncryptedDataReset(_, let zoneID, let queued):
-            return "zone \(zoneID.zoneName) reset: re-uploading \(queued) records"
+            return "zone \(zoneID.zoneName) reset: re-uploading \(count(queued, "record"))"
         case .tokenExpired(let kind, let scope, let zoneID):
             return "\(kind) token expired (\(zoneID?.zoneName ?? scope.rawValue)): refetching from no token"
         case .vanishedRecordsRemoved(_, let zoneID, let ids):
-            return "removed \(ids.count) records no longer on the server from \(zoneID.zoneName)"
+            return "removed \(count(ids.count, "record")) no longer on the server from \(zoneID.zoneName)"
         case .fetchCompleted(let scope):
             return "fetch of \(scope.rawValue) database done"
         case .fetchInterrupted(let batches):
-            return "fetch interrupted after \(batches) batches"
+            return "fetch interrupted after \(count(batches, "batch", "batches"))"
         case .changeQueued(let change):
             return "queued \(change)"
         case .zonesSent(_, let saved, let deleted):
             return "zones sent: \(saved.count) saved, \(deleted.count) deleted"
         case .changesSent(_, let zoneID, let saved, let deleted):
-            return "sent \(saved.count) saves, \(deleted.count) deletes to \(zoneID.zoneName)"
+            return "sent \(count(saved.count, "save")), \(count(deleted.count, "delete")) to \(zoneID.zoneName)"
         case .conflictMerged(_, let recordID, let tag, let keys):
             return "conflict on \(recordID.recordName): merged \(keys.joined(separator: ", ")) into server version \(tag ?? "?")"
         case .pendingChangeDropped(let change, let reason):
@@ -92,7 +97,7 @@ public struct SimulationEvent: Sendable, Hashable, CustomStringConvertible {
             return "fetch run #\(run.id) started (\(run.reason.rawValue))"
         case .fetchRunFinished(let run):
             let outcome = run.succeeded == false ? "failed" : "done"
-            return "fetch run #\(run.id) \(outcome): \(run.changesApplied) changes applied"
+            return "fetch run #\(run.id) \(outcome): \(count(run.changesApplied, "change")) applied"
         }
     }
 }

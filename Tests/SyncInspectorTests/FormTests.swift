@@ -138,10 +138,24 @@ struct FormTests {
         #expect(buffer[x: 37, y: 4].style == Theme.monochrome.cursor)
     }
 
-    @Test func placeholderShowsInAnEmptyField() {
+    @Test func placeholderShowsInAnEmptyField() throws {
         let form = FormState(title: "t", fields: [FormField(label: "Zone", placeholder: "e.g. photos")])
         var buffer = CellBuffer(width: 80, height: 24)
         FormView().render(form, into: &buffer, screen: buffer.bounds)
-        #expect(buffer.render().contains("Zone e.g. photos"))
+        // A bracketed hint after the cursor cell, dim and not bold: it does not read as a value.
+        let line = try #require(buffer.lines().first { $0.contains("Zone") })
+        #expect(line.contains("Zone  ‹e.g. photos›"), "\(line)")
+        let x = try #require(line.firstIndex(of: "‹").map { line.distance(from: line.startIndex, to: $0) })
+        let y = try #require(buffer.lines().firstIndex(of: line))
+        let hint: Style = buffer[x: x, y: y].style
+        #expect(hint.attributes.contains(Attributes.dim) && !hint.attributes.contains(Attributes.bold), "\(hint)")
+        #expect(buffer[x: x - 1, y: y].style == Theme.monochrome.cursor)
+        // The value is still empty: submitting does not take the hint.
+        #expect(form.value(of: "Zone") == "")
+    }
+
+    @Test func aPlaceholderWithoutExampleWordsGetsThem() {
+        #expect(FormView.hint(for: "note-1") == "‹e.g. note-1›")
+        #expect(FormView.hint(for: "e.g. photos") == "‹e.g. photos›")
     }
 }

@@ -172,12 +172,12 @@ struct InspectorKeysTests {
         #expect(inspector.state.message?.text.contains("only records pushes") == true)
     }
 
-    @Test func aBurstCoalescesIntoFewPushesOnTheOtherDevices() async throws {
+    @Test func aBurstIsOneCommitAndOnePushOnTheOtherDevices() async throws {
         let inspector = try await makeInspector()
         let mac = try inspector.device("Mac")
         let before = mac.notifications.count
         await inspector.press(.character("W"))
-        #expect(inspector.state.message?.text.contains("saved 20 notes at once") == true)
+        #expect(inspector.state.message?.text.contains("saved 20 notes in Notes and sent them in one request") == true)
         await inspector.settle()
         let received = mac.notifications.dropFirst(before)
         #expect(received.count == 1)

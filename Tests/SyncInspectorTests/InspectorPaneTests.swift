@@ -31,7 +31,7 @@ struct InspectorPaneTests {
         // Compacting alice's history (from the iPhone) expires the Mac's older token.
         try await inspector.focus("iPhone")
         await inspector.press(.character("c"))
-        #expect(inspector.lines.joined().contains("Compact alice's history?"))
+        #expect(inspector.lines.joined().contains("Compact alice's history on the server?"))
         await inspector.press(.character("y"))
         try await inspector.focus("Mac")
         #expect(inspector.pane(.zones).line(containing: "Notes")?.contains("expired") == true, "\(inspector.lines.joined(separator: "\n"))")

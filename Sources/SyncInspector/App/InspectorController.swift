@@ -63,6 +63,8 @@ public final class InspectorController {
     /// Set while an action runs: something worth saying that happened meanwhile.
     private var actionDepth = 0
     private var notableDuringAction: InspectorMessage?
+    /// Set when an error during the action was followed by an answer from the server (a retry worked).
+    private var recoveredDuringAction = false
     private var anchorReal: Milliseconds = 0
     private var anchorVirtual: Milliseconds = 0
     private var repaintRequested = false
@@ -125,9 +127,20 @@ public final class InspectorController {
             state.message = InspectorMessage(
                 "alice's iPhone and Mac and bob's iPad sync through a simulated server. ? shows every key.")
         }
+        logEarlierEvents()
         installObserver()
         reanchor()
         refresh()
+    }
+
+    /// The log starts with what happened before the inspector opened (the
+    /// world's first sync), so `--log` misses nothing.
+    private func logEarlierEvents() {
+        guard let log else { return }
+        let kept = world.events
+        let dropped = world.eventCount - kept.count
+        if dropped > 0 { log.write("(\(Plural.count(dropped, "earlier event")) not kept)") }
+        for event in kept { log.write("\(Format.clock(event.time)) \(event)") }
     }
 
     /// A lesson's runner watches its simulation itself and passes events on.
@@ -185,10 +198,11 @@ public final class InspectorController {
             }
         } catch {
             let error = error as? CloudError ?? CloudError(.internalError, "\(error)")
-            say("Cannot read the server (\(observer.source)): \(error.reason)", kind: .error)
+            state.serverReadFailed(source: observer.source, reason: error.reason)
             refresh()
             return
         }
+        state.serverReadSucceeded(source: observer.source)
         served = next
         generations[device.name, default: 0] += 1
         refresh()
@@ -328,6 +342,7 @@ public final class InspectorController {
                 scope: summary.scope, zoneID: summary.zoneID, recordCount: summary.recordCount, lastSequence: summary.lastSequence,
                 serverToken: summary.currentToken, deviceToken: deviceToken, state: .inSync)
             entry.state = syncState(of: summary, deviceToken: deviceToken, user: user)
+            (entry.serverThrough, entry.deviceThrough) = positions(of: summary, deviceToken: deviceToken)
             if summary.scope == .private { privateZones.append(entry) } else { sharedZones.append(entry) }
         }
         for zone in removed where !listed.contains(zone.zoneID) {
@@ -368,6 +383,17 @@ public final class InspectorController {
         return items
     }
 
+    /// The changes the server's and the device's tokens stand for: read from
+    /// the tokens by an in-process server; over HTTP only the server's latest
+    /// change is known, when it says.
+    private func positions(of summary: ServerZoneSummary, deviceToken: ServerChangeToken?) -> (Int64?, Int64?) {
+        guard !summary.zoneID.isDefaultZone else { return (nil, nil) }
+        guard let simulation = world as? Simulation else { return (summary.lastSequence, nil) }
+        return simulation.server.withEngine { engine in
+            (summary.currentToken.flatMap(engine.sequence(of:)) ?? summary.lastSequence, deviceToken.flatMap(engine.sequence(of:)))
+        }
+    }
+
     private func syncState(of summary: ServerZoneSummary, deviceToken: ServerChangeToken?, user: String) -> ZoneSyncState {
         if summary.zoneID.isDefaultZone { return .noChangeFetching }
         guard let deviceToken else { return .notFetched(summary.recordCount ?? 0) }
@@ -396,7 +422,12 @@ public final class InspectorController {
     private func readRecords(of zone: ZoneEntry, device: SimulatedDevice) -> [RecordRow] {
         let user = device.user
         let container = world.container
-        let server: [Record] = if zone.recordCount == nil {
+        // Names sort as a person reads them (note-2 before note-10): see ``NaturalOrder``.
+        // Lists already in that order (zero-padded names) cost one pass.
+        func natural(_ records: [Record]) -> [Record] {
+            NaturalOrder.sorted(records) { $0.recordID.recordName }
+        }
+        let serverRecords: [Record] = if zone.recordCount == nil {
             []
         } else if let simulation = world as? Simulation {
             simulation.server.withEngine { engine in
@@ -405,7 +436,8 @@ public final class InspectorController {
         } else {
             served.records[ServedZone(scope: zone.scope, zoneID: zone.zoneID, token: nil)] ?? []
         }
-        let cached: [Record] = zone.scope == .public ? [] : device.cachedRecords(in: zone.zoneID)
+        let server = natural(serverRecords)
+        let cached: [Record] = zone.scope == .public ? [] : natural(device.cachedRecords(in: zone.zoneID))
         let pending = Set(((try? device.engine.pendingChanges()) ?? [])
             .filter { $0.isRecordChange && $0.zoneID == zone.zoneID }
             .compactMap(\.recordName))
@@ -425,7 +457,7 @@ public final class InspectorController {
                 onDevice = cached[c]
                 s += 1
                 c += 1
-            } else if let serverName, cachedName == nil || serverName < cachedName! {
+            } else if let serverName, cachedName == nil || NaturalOrder.less(serverName, cachedName!) {
                 name = serverName
                 onServer = server[s]
                 s += 1
@@ -535,10 +567,22 @@ public final class InspectorController {
     private func observe(_ event: SimulationEvent) {
         log?.write("\(Format.clock(event.time)) \(event)")
         guard let name = event.device else { return }
-        if case .sync = event.kind { generations[name, default: 0] += 1 }
+        if case .sync(let sync) = event.kind {
+            generations[name, default: 0] += 1
+            // The server answered: an error said before is stale (during an action, it is not the outcome).
+            if let answer = InspectorState.serverAnswer(sync) {
+                if actionDepth > 0, notableDuringAction?.kind == .error {
+                    notableDuringAction = nil
+                    recoveredDuringAction = true
+                }
+                if actionDepth == 0 { state.syncRecovered(device: name, what: answer) }
+            }
+        }
         if let message = Self.notable(event) {
             if actionDepth > 0 {
                 if notableDuringAction?.kind != .error { notableDuringAction = message }
+            } else if message.kind == .error {
+                state.syncFailed(message, device: name)
             } else {
                 state.message = message
                 state.needsRedraw = true
@@ -562,11 +606,11 @@ public final class InspectorController {
                 "\(who)serverRecordChanged on \(recordID.recordName): the server had version \(tag ?? "?"); merged \(keys.sorted().joined(separator: ", ")) into it and sent again.",
                 kind: .warning)
         case .zonePurged(_, let zoneID, let removed, _):
-            return InspectorMessage("\(who)zone \(zoneID.zoneName) was purged (userDeletedZone): wiped \(removed) records; it will not upload them again.", kind: .warning)
+            return InspectorMessage("\(who)zone \(zoneID.zoneName) was purged (userDeletedZone): wiped \(Plural.count(removed, "record")); it will not upload \(removed == 1 ? "it" : "them") again.", kind: .warning)
         case .zoneEncryptedDataReset(_, let zoneID, let queued):
-            return InspectorMessage("\(who)zone \(zoneID.zoneName) was reset (encrypted data): uploading its \(queued) records again.", kind: .warning)
+            return InspectorMessage("\(who)zone \(zoneID.zoneName) was reset (encrypted data): uploading its \(Plural.count(queued, "record")) again.", kind: .warning)
         case .zoneDeleted(_, let zoneID, let reason, let removed, _) where reason != .deletedLocally:
-            return InspectorMessage("\(who)zone \(zoneID.zoneName) is gone from the server (\(reason.rawValue)): dropped \(removed) records.", kind: .warning)
+            return InspectorMessage("\(who)zone \(zoneID.zoneName) is gone from the server (\(reason.rawValue)): dropped \(Plural.count(removed, "record")).", kind: .warning)
         default:
             return nil
         }
@@ -699,9 +743,14 @@ public final class InspectorController {
         }
         actionDepth += 1
         notableDuringAction = nil
+        recoveredDuringAction = false
         let runsBefore = device.engine.fetchRuns.count
         let tokensBefore = device.tokenHistory.count
         let notificationsBefore = device.notifications.count
+        // What the push service holds for the device (an in-process server shows it).
+        let simulation = world as? Simulation
+        let heldBefore = simulation?.server.pendingNotifications(for: device.deviceID)
+            .filter { $0.state == .heldWhileOffline }.map(\.notification)
         var outcome: ActionOutcome
         var success: String
         switch command {
@@ -733,7 +782,7 @@ public final class InspectorController {
             let runs = device.engine.fetchRuns.dropFirst(runsBefore)
             let applied = runs.reduce(0) { $0 + $1.changesApplied }
             let tokens = device.tokenHistory.count - tokensBefore
-            success = "\(name) fetched: \(tokens) token\(tokens == 1 ? "" : "s") received, \(applied) change\(applied == 1 ? "" : "s") applied."
+            success = "\(name) fetched: \(Plural.count(tokens, "token")) received, \(Plural.count(applied, "change")) applied."
             if let failed = runs.last(where: { $0.succeeded == false }) {
                 outcome = .failed(CloudError(.internalError, failed.errorMessage ?? "The fetch failed."))
             }
@@ -742,7 +791,7 @@ public final class InspectorController {
             let more = outcome == .done("fetched one batch; more to fetch")
             if let receipt = device.tokenHistory.dropFirst(tokensBefore).last {
                 let place = receipt.zoneID.map { "zone \($0.zoneName)" } ?? "the \(receipt.scope.rawValue) database"
-                success = "\(name) fetched one batch of \(place) (resultsLimit \(limit)): \(receipt.changeCount) change\(receipt.changeCount == 1 ? "" : "s"), token …\(receipt.token.shortForm), moreComing=\(receipt.moreComing)"
+                success = "\(name) fetched one batch of \(place) (resultsLimit \(limit)): \(Plural.count(receipt.changeCount, "change")), token …\(receipt.token.shortForm), moreComing=\(receipt.moreComing)"
                     + (more ? ". F fetches the next batch." : "; nothing more to fetch.")
             } else {
                 success = "\(name) fetched one batch: nothing new."
@@ -757,27 +806,38 @@ public final class InspectorController {
             success = on ? "\(name) fetches when a push arrives." : "\(name) now only records pushes; press f to fetch by hand."
         case .setOnline(let online, _):
             outcome = await world.setOnline(online, device: device)
-            let held = device.notifications.count - notificationsBefore
-            success = online
-                ? "\(name) is back online: \(held) held notification\(held == 1 ? "" : "s") arrived; it sent its changes and fetches."
-                : "\(name) is offline: its changes wait, and the push service holds only the latest notification for it."
+            if online {
+                let arrived = device.notifications.dropFirst(notificationsBefore).map(\.notification)
+                let onTheWay = simulation?.server.pendingNotifications(for: device.deviceID).compactMap { pending -> Milliseconds? in
+                    if case .inTransit(let at) = pending.state { return at }
+                    return nil
+                }
+                success = Self.backOnlineMessage(
+                    device: name, heldBefore: heldBefore, arrived: arrived, arrivesAt: onTheWay?.min(), now: world.clock.now())
+            } else {
+                success = "\(name) is offline: its changes wait, and the push service holds only the latest notification for it."
+            }
         case .compact:
             outcome = await world.compact(on: device)
             success = "\(device.user)'s history was compacted: every older token has expired. Fetch (f) on a device to see changeTokenExpired."
         case .burst(let count, _):
-            guard let writer = world.writer else {
-                outcome = .failed(CloudError(.invalidArguments, "This world has no writer for a burst."))
-                success = ""
-                break
+            // A limit of this screen, not a server error: said as a warning, in words.
+            guard let writer = world.writer, let zone = writer.zones[name] else {
+                actionDepth -= 1
+                say(world.writer == nil
+                    ? "W (a write burst) needs the demo's writer, and this world has none: save records with n instead."
+                    : "The writer does not write on \(name): try W on a device it writes on (\(world.writer?.zones.keys.sorted().joined(separator: ", ") ?? "")).",
+                    kind: .warning)
+                return
             }
-            guard writer.zones[name] != nil else {
-                outcome = .failed(CloudError(.invalidArguments, "The writer has no zone for \(name)."))
-                success = ""
-                break
-            }
+            let eventsBefore = world.eventCount
             await writer.burst(count, on: device, in: world)
             outcome = .done("burst")
-            success = "\(name) saved \(count) notes at once: watch the other devices' pushes coalesce (\(count) → 1)."
+            let requests = world.events.suffix(max(0, min(world.eventCount - eventsBefore, world.events.count))).filter { event in
+                guard event.device == name, case .sync(.changesSent) = event.kind else { return false }
+                return true
+            }.count
+            success = Self.burstMessage(device: name, saves: count, zone: zone.zoneName, requests: requests, online: device.isOnline)
         default:
             outcome = .done("")
             success = ""
@@ -785,16 +845,75 @@ public final class InspectorController {
         actionDepth -= 1
         switch outcome {
         case .done:
-            if let notable = notableDuringAction {
-                state.message = notable
+            if let notable = notableDuringAction, notable.kind == .error {
+                // A sync error during the action (and no answer since): it goes when the server answers.
+                state.syncFailed(notable, device: name)
             } else {
-                say(success, kind: .success)
+                if let notable = notableDuringAction {
+                    state.message = notable
+                } else {
+                    say(success + (recoveredDuringAction ? " (A first attempt failed; a retry worked.)" : ""), kind: .success)
+                }
+                // The line now shows this action's outcome: an earlier sync error is no longer on it.
+                state.syncProblem = nil
             }
         case .failed(let error):
-            say("\(name): \(Self.describe(command)) failed: \(error.code.rawValue) (\(error.serverErrorCode)): \(error.reason)", kind: .error)
+            let text = "\(name): \(Self.describe(command)) failed: \(error.code.rawValue) (\(error.serverErrorCode)): \(error.reason)"
+            if error.isTransient {
+                // A passing failure (the server down, busy): it goes when the server answers again.
+                state.syncFailed(InspectorMessage(text, kind: .error), device: name)
+            } else {
+                say(text, kind: .error)
+                state.syncProblem = nil
+            }
         }
         log?.write("outcome \(state.message?.text ?? "")")
         notableDuringAction = nil
+    }
+
+    /// What a write burst did, in the terms the Push pane shows: one request
+    /// is one commit, and one commit makes one push per subscription, whatever
+    /// the number of records (the × column then shows 1, the fetch +N).
+    static func burstMessage(device name: String, saves: Int, zone: String, requests: Int, online: Bool) -> String {
+        let notes = Plural.count(saves, "note")
+        guard online else {
+            return "\(name) saved \(notes) in \(zone) locally; they are sent when it is back online (o)."
+        }
+        switch requests {
+        case 0:
+            return "\(name) saved \(notes) in \(zone); nothing was sent yet."
+        case 1:
+            return "\(name) saved \(notes) in \(zone) and sent them in one request: one commit, so each other device gets one push for all \(saves) (Push pane: × 1, fetch +\(saves))."
+        default:
+            return "\(name) saved \(notes) in \(zone) and sent them in \(requests) requests: the pushes of those \(requests) commits coalesce (Push pane: ×, up to \(requests)→1)."
+        }
+    }
+
+    /// What coming back online did with the notification the push service
+    /// held. `heldBefore` is `nil` when the server's inside cannot be seen
+    /// (a server over HTTP); `arrivesAt`, when the released one is due.
+    static func backOnlineMessage(
+        device name: String, heldBefore: [CloudNotification]?, arrived: [CloudNotification], arrivesAt: Milliseconds?, now: Milliseconds
+    ) -> String {
+        let tail = "it sent its changes and fetches."
+        func merged(_ n: CloudNotification) -> String { n.coalescedCount > 1 ? " (\(n.coalescedCount)→1)" : "" }
+        guard let heldBefore else {
+            guard let first = arrived.first else {
+                return "\(name) is back online: \(tail) A notification held for it comes with its next poll."
+            }
+            return "\(name) is back online: \(arrived.count == 1 ? "a notification\(merged(first))" : Plural.count(arrived.count, "notification")) arrived; \(tail)"
+        }
+        guard let held = heldBefore.last else {
+            if let first = arrived.first {
+                return "\(name) is back online: \(arrived.count == 1 ? "a notification\(merged(first))" : Plural.count(arrived.count, "notification")) arrived; \(tail)"
+            }
+            return "\(name) is back online: no notification was held for it; \(tail)"
+        }
+        if arrived.contains(where: { $0.notificationID == held.notificationID }) {
+            return "\(name) is back online: the notification held for it\(merged(held)) arrived; \(tail)"
+        }
+        let when = arrivesAt.map { " in \(Format.duration(max(0, $0 - now)))" } ?? ""
+        return "\(name) is back online: the push service sent the notification it held\(merged(held)); it arrives\(when). Meanwhile \(tail)"
     }
 
     static func describe(_ command: InspectorCommand) -> String {

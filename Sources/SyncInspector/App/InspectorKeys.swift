@@ -193,14 +193,14 @@ public enum InspectorKeys {
             guard let zone = ownZone(for: "delete", state: &state), let device else { break }
             ask(.deleteZone(zone), "Delete zone \(zone.zoneName) from \(device)? Its records go for every device and share.", state: &state)
         case .character("P"):
-            guard let zone = ownZone(for: "purge", state: &state) else { break }
+            guard let zone = ownZone(for: "purge", state: &state), isOnline("Purging a zone", state: &state) else { break }
             ask(.purgeZone(zone), "Purge zone \(zone.zoneName), as if the user deleted the app's data in Settings?", state: &state)
         case .character("R"):
-            guard device != nil else { break }
+            guard device != nil, isOnline("An encrypted-data reset", state: &state) else { break }
             ask(.encryptedDataReset, "Reset \(state.device?.user ?? "?")'s encrypted data? Every private zone goes; devices upload their copies again.", state: &state)
         case .character("c"):
-            guard device != nil else { break }
-            ask(.compact, "Compact \(state.device?.user ?? "?")'s history? Every token issued before now expires.", state: &state)
+            guard device != nil, isOnline("Compacting the history", state: &state) else { break }
+            ask(.compact, compactQuestion(state), state: &state)
         case .character("f"):
             if let device { return [.fetch(device: device)] }
         case .character("F"):
@@ -222,7 +222,12 @@ public enum InspectorKeys {
             }
             return [.setWriterRunning(!writer.isRunning)]
         case .character("W"):
-            if let device { return [.burst(state.burstSize, device: device)] }
+            guard let device else { break }
+            guard state.snapshot.writer != nil else {
+                say("W (a write burst) needs the demo's writer, and this world has none: save records with n instead.", kind: .warning, state: &state)
+                break
+            }
+            return [.burst(state.burstSize, device: device)]
         case .character(" "):
             return [.setPaused(!state.clock.isPaused)]
         case .character("."):
@@ -449,6 +454,29 @@ public enum InspectorKeys {
         state.notificationSelection = nil
         state.notificationTable = TableState()
         state.needsRedraw = true
+    }
+
+    /// Whether the focused device is online; otherwise says that `action`
+    /// needs the server (rather than asking first and refusing after).
+    private static func isOnline(_ action: String, state: inout InspectorState) -> Bool {
+        guard let device = state.device, !device.isOnline else { return true }
+        say("\(device.name) is offline: \(action.prefix(1).lowercased() + action.dropFirst()) happens on the server. Press o to bring it back online first.",
+            kind: .warning, state: &state)
+        return false
+    }
+
+    /// "Compact bob's history? …", naming whose tokens expire, and saying so
+    /// when the selected zone is another user's (its tokens do not).
+    static func compactQuestion(_ state: InspectorState) -> String {
+        let user = state.device?.user ?? "?"
+        var question = "Compact \(user)'s history on the server? Every token \(user)'s devices got before now, "
+            + "for \(user)'s own zones and databases, expires."
+        if let zone = state.zone, zone.zoneID.ownerName != user, zone.scope == .shared {
+            let owner = zone.zoneID.ownerName
+            question += " \(zone.zoneID.zoneName) is \(owner)'s zone, shared with \(user): its tokens stay valid "
+                + "(only \(owner) can compact it, from one of \(owner)'s devices)."
+        }
+        return question
     }
 
     /// The selected zone if records can be saved in it from the focused device.

@@ -85,14 +85,16 @@ public struct InspectorLayout: Hashable, Sendable {
         return max(0, inner.height - 1 - footerLines(of: pane))
     }
 
-    /// Lines under a pane's table (the records legend, the notification details).
+    /// Lines under a pane's table (how the selected zone's tokens compare, the
+    /// records legend, the notification details).
     func footerLines(of pane: InspectorPane) -> Int {
         let inner = rect(of: pane).inset(by: 1)
         switch pane {
         case .records: return inner.height >= 6 ? 1 : 0
         case .notifications: return inner.height >= 6 ? 1 : 0
         case .tokens: return inner.height >= 6 ? 1 : 0
-        case .zones: return 0
+        // The zones' footer only where it leaves room for the zones (not in a lesson's short pane).
+        case .zones: return inner.height >= 8 ? 1 : 0
         }
     }
 }

@@ -116,7 +116,7 @@ public struct InspectorState: Sendable {
     /// Whether the person chose the zone (otherwise the first custom zone is followed).
     public var zoneChosen = false
     public var zoneTable = TableState()
-    /// The selected record, by name (rows are sorted by name).
+    /// The selected record, by name (rows are sorted by name, numbers by value).
     public var selectedRecordName: String?
     public var recordTable = TableState()
     /// The selected token as an index into the device's whole history
@@ -133,6 +133,11 @@ public struct InspectorState: Sendable {
     /// Whether the faults overlay aims at every device (else the focused one).
     public var faultsForEveryone = false
     public var message: InspectorMessage?
+    /// Why the server (over the network) could not be read, while it cannot
+    /// (see `ServerReadStatus.swift`).
+    public var serverReadProblem: String?
+    /// A device's sync error on the message line, until the server answers that device again.
+    public var syncProblem: SyncProblem?
     /// `resultsLimit` for one-batch fetches (`b`).
     public var resultsLimit = 2
     /// Saves in a write burst (`W`).
@@ -280,9 +285,62 @@ public struct ZoneEntry: Hashable, Sendable {
     public var lastSequence: Int64?
     public var serverToken: ServerChangeToken?
     public var deviceToken: ServerChangeToken?
+    /// The change each token stands for ("through change 41"), when the
+    /// server's inside can be seen. Two tokens can differ in text and stand
+    /// for the same change: a token also keeps where its first fetch began.
+    public var serverThrough: Int64?
+    public var deviceThrough: Int64?
     public var state: ZoneSyncState
 
     public var key: ZoneKey { ZoneKey(scope: scope, zoneID: zoneID) }
+
+    /// One line on how the device's token compares with the server's, for
+    /// the zones pane's footer: the first of the wordings that fits `width`.
+    public func tokenComparison(width: Int) -> String {
+        let options: [String]
+        switch state {
+        case .noChangeFetching:
+            options = ["The default zone has no change tokens: devices do not fetch changes from it.", "No change tokens in a default zone."]
+        case .notFetched:
+            options = ["The device has no token yet: its first fetch brings every record.", "No token yet: a fetch brings every record.", "No token yet."]
+        case .notSent, .deleted, .purged, .reset:
+            options = ["The server has no token for this zone now (\(state.long)).", "No server token (\(state.short))."]
+        case .tokenExpired, .tokenRefused:
+            options = ["The server refuses the device's token: its next fetch starts again from no token.", "Token refused: next fetch starts over.", "Token refused."]
+        case .inSync, .behind:
+            guard let serverToken, let deviceToken else { return "" }
+            let same = serverToken == deviceToken
+            if case .behind = state {
+                if let serverThrough, let deviceThrough {
+                    options = [
+                        "Device's token through change \(deviceThrough), server's through change \(serverThrough): \(state.long).",
+                        "Device through change \(deviceThrough), server \(serverThrough): \(state.short).",
+                        "Device #\(deviceThrough), server #\(serverThrough).",
+                    ]
+                } else {
+                    options = ["A fetch from the device's token brings changes: \(state.long).", "\(state.long)."]
+                }
+            } else if same {
+                options = [
+                    "The device holds the server's latest token" + (serverThrough.map { ": through change \($0)." } ?? "."),
+                    "Same token" + (serverThrough.map { ", through change \($0)." } ?? "."),
+                ]
+            } else if let serverThrough, let deviceThrough, serverThrough == deviceThrough {
+                options = [
+                    "Tokens differ in text, yet both stand for change \(serverThrough): same changes (a token also keeps where its first fetch began).",
+                    "Tokens differ, same changes: both through change \(serverThrough).",
+                    "Differ, same changes: both #\(serverThrough).",
+                ]
+            } else {
+                options = [
+                    "Tokens differ in text, yet cover the same changes: a fetch from the device's token brings nothing.",
+                    "Tokens differ, same changes: nothing to fetch.",
+                    "Differ, same changes.",
+                ]
+            }
+        }
+        return options.first { TextWidth.of($0) <= width } ?? TextWidth.truncate(options.last ?? "", to: width)
+    }
 
     /// "Notes", or "Notes@alice" for another user's zone.
     public func displayName(for user: String) -> String {
@@ -381,7 +439,8 @@ public struct RecordListKey: Hashable, Sendable {
     public var deviceGeneration: Int
 }
 
-/// The records of the selected zone, sorted by name, and the rows the filter keeps.
+/// The records of the selected zone, sorted by name in ``NaturalOrder``
+/// (note-2 before note-10), and the rows the filter keeps.
 public struct RecordList: Sendable {
     public var key: RecordListKey?
     public private(set) var rows: [RecordRow] = []
@@ -418,7 +477,7 @@ public struct RecordList: Sendable {
         var high = count
         while low < high {
             let mid = (low + high) / 2
-            if (row(at: mid)?.name ?? "") < name { low = mid + 1 } else { high = mid }
+            if NaturalOrder.less(row(at: mid)?.name ?? "", name) { low = mid + 1 } else { high = mid }
         }
         return (low, low < count && row(at: low)?.name == name)
     }

@@ -119,16 +119,24 @@ public struct InspectorView: Sendable {
         let title = "Zones seen by \(state.device?.label ?? "—")"
         let inner = Panel(title: title, focused: state.isFocused(.zones), theme: theme).render(into: &buffer, area: area)
         guard !inner.isEmpty else { return }
+        let footer = inner.height >= 8 ? 1 : 0  // as InspectorLayout.footerLines(of: .zones)
+        let tableArea = inner.inset(bottom: footer)
         let wide = inner.width >= 60
+        let items = state.snapshot.zones
+        // Tokens show the change they stand for next to their short form
+        // ("#41 k3Jd9x0"), so two tokens of different text can be compared.
+        let positions = items.contains { $0.entry?.serverThrough != nil || $0.entry?.deviceThrough != nil }
+        let stateWidth = wide ? 24 : 9
+        // The zone's name keeps room for "Notes@alice"; the token columns get the rest.
+        let tokenWidth = positions ? min(12, max(7, (inner.width - (11 + 4 + stateWidth + 4)) / 2)) : 7
         let specs = [
             ColumnSpec(title: "zone", width: 6, flexible: true),
             ColumnSpec(title: "recs", width: 4, alignment: .right),
-            ColumnSpec(title: "server", width: 7),
-            ColumnSpec(title: "device", width: 7),
-            ColumnSpec(title: "state", width: wide ? 24 : 9),
+            ColumnSpec(title: "server", width: tokenWidth),
+            ColumnSpec(title: "device", width: tokenWidth),
+            ColumnSpec(title: "state", width: stateWidth),
         ]
         let (kept, columns) = ColumnSpec.fit(specs, width: inner.width)
-        let items = state.snapshot.zones
         let rows = ClosureRowProvider(count: items.count) { index in
             switch items[index] {
             case .header:
@@ -137,17 +145,22 @@ public struct InspectorView: Sendable {
                 let cells = [
                     (wide ? "  " : "") + zone.displayName(for: user),
                     zone.recordCount.map(Format.count) ?? "—",
-                    zone.serverToken?.shortForm ?? "—",
-                    zone.deviceToken?.shortForm ?? "—",
+                    Self.tokenCell(zone.serverToken, through: zone.serverThrough, width: tokenWidth),
+                    Self.tokenCell(zone.deviceToken, through: zone.deviceThrough, width: tokenWidth),
                     wide ? zone.state.long : zone.state.short,
                 ]
                 return TableRow(kept.map { cells[$0] }, style: style(for: zone.state))
             }
         }
         let table = Table(columns: columns, focused: state.isFocused(.zones), theme: theme, emptyMessage: "(no zones)")
-        table.render(into: &buffer, area: inner, rows: rows, state: state.zoneTable)
+        table.render(into: &buffer, area: tableArea, rows: rows, state: state.zoneTable)
+        if footer > 0, let zone = state.zone {
+            // How the selected zone's two tokens compare, in words.
+            let text = zone.tokenComparison(width: inner.width)
+            buffer.write(text, x: inner.x, y: inner.maxY - 1, style: theme.muted, clip: inner)
+        }
         // Database headings span the whole row.
-        let visible = table.visibleRows(in: inner)
+        let visible = table.visibleRows(in: tableArea)
         let first = state.zoneTable.visibleOffset(rowCount: items.count, visibleRows: visible)
         for line in 0..<max(0, min(visible, items.count - first)) {
             guard case .header(let scope) = items[first + line] else { continue }
@@ -156,6 +169,16 @@ public struct InspectorView: Sendable {
             buffer.fill(row, style: theme.normal)
             buffer.write("\(scope.rawValue) database", x: inner.x, y: y, style: theme.title, clip: row)
         }
+    }
+
+    /// "#41 k3Jd9x0": the change a token stands for, then as much of its
+    /// short form as fits `width` (the position always shows whole); "—" for none.
+    static func tokenCell(_ token: ServerChangeToken?, through: Int64?, width: Int = 12) -> String {
+        guard let token else { return "—" }
+        guard let through else { return token.shortForm }
+        let position = "#\(through)"
+        let room = width - position.count - 1
+        return room >= 3 ? "\(position) \(token.shortForm.prefix(room))" : position
     }
 
     private func style(for state: ZoneSyncState) -> Style? {
@@ -247,8 +270,17 @@ public struct InspectorView: Sendable {
             return TableRow(kept.map { all[$0] }, style: style)
         }
         let empty = state.zone == nil ? "Select a zone on the left (Enter)." : (state.filter.isEmpty ? "(no records)" : "(no record matches /\(state.filter))")
-        Table(columns: columns, focused: state.isFocused(.records), theme: theme, emptyMessage: empty)
-            .render(into: &buffer, area: tableArea, rows: rows, state: state.recordTable)
+        let table = Table(columns: columns, focused: state.isFocused(.records), theme: theme, emptyMessage: empty)
+        table.render(into: &buffer, area: tableArea, rows: rows, state: state.recordTable)
+        // Where the list is scrolled to, on the bottom border: "9–16 of 107".
+        if let position = Self.scrollPosition(
+            state.recordTable, rowCount: records.count, visibleRows: table.visibleRows(in: tableArea), noun: "record") {
+            let text = " \(position) "
+            let width = TextWidth.of(text)
+            if width + 4 <= area.width {
+                buffer.write(text, x: area.maxX - 2 - width, y: area.maxY - 1, style: state.isFocused(.records) ? theme.focusedBorder : theme.border, clip: area)
+            }
+        }
         if footer > 0 {
             let legend: String
             if !state.filter.isEmpty {
@@ -265,6 +297,15 @@ public struct InspectorView: Sendable {
             }
             buffer.write(TextWidth.truncate(legend, to: inner.width), x: inner.x, y: inner.maxY - 1, style: theme.muted, clip: inner)
         }
+    }
+
+    /// "9–16 of 107" when the rows do not all fit, "3 records" when they
+    /// do, nothing without rows.
+    static func scrollPosition(_ table: TableState, rowCount: Int, visibleRows: Int, noun: String) -> String? {
+        guard rowCount > 0 else { return nil }
+        guard rowCount > visibleRows, visibleRows > 0 else { return Plural.count(rowCount, noun) }
+        let first = table.visibleOffset(rowCount: rowCount, visibleRows: visibleRows)
+        return "\(first + 1)–\(min(rowCount, first + visibleRows)) of \(rowCount)"
     }
 
     // MARK: Rewind

@@ -216,6 +216,7 @@ extension LessonMode {
     static func positionMessage(stepsRun: Int, stepCount: Int) -> String {
         stepsRun == 0
             ? "At the start of the lesson: a fresh world. Enter runs the first step."
-            : "Rebuilt the world and ran steps 1 to \(stepsRun) of \(stepCount) again; Enter runs step \(stepsRun + 1)."
+            : "Rebuilt the world and ran \(stepsRun == 1 ? "step 1" : "steps 1 to \(stepsRun)") of \(stepCount) again; "
+                + (stepsRun < stepCount ? "Enter runs step \(stepsRun + 1)." : "that was the last step.")
     }
 }

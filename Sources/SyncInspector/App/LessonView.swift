@@ -63,9 +63,9 @@ extension InspectorView {
         var lines: [(String, Style)] = []
         let wrapWidth = max(1, width - 4)
         if failed.isEmpty {
-            lines.append(("✓ All \(passed) checks held.", theme.success))
+            lines.append((passed == 1 ? "✓ The check held." : "✓ All \(passed) checks held.", theme.success))
         } else {
-            lines.append(("\(passed) of \(lesson.checks.count) checks held; \(failed.count) did not:", theme.error))
+            lines.append(("\(passed) of \(Plural.count(lesson.checks.count, "check")) held; \(failed.count) did not:", theme.error))
             for check in failed {
                 for (offset, line) in TextWrap.wrap("✗ step \(check.stepIndex + 1) (line \(check.line)) \(check.name): \(check.failure ?? "")", width: wrapWidth).enumerated() {
                     lines.append(((offset == 0 ? "" : "  ") + line, theme.error))

@@ -6,7 +6,9 @@ public struct FormField: Hashable, Sendable {
         didSet { cursor = min(max(0, cursor), text.count) }
     }
     public var cursor: Int
-    /// Shown (muted) while the field is empty.
+    /// An example shown while the field is empty, as a hint: dim, not bold,
+    /// in brackets ("‹e.g. note-1›"), so it never looks like a value. It is
+    /// never the field's value: an empty field submits as empty.
     public var placeholder: String
 
     public init(label: String, text: String = "", placeholder: String = "") {
@@ -188,15 +190,31 @@ public struct FormView: Sendable {
         }
     }
 
+    /// "‹e.g. note-1›": how a placeholder reads on screen.
+    public static func hint(for placeholder: String) -> String {
+        placeholder.hasPrefix("e.g.") ? "‹\(placeholder)›" : "‹e.g. \(placeholder)›"
+    }
+
+    /// The field's colours, dim and never bold (bold and dim cancel out on
+    /// many terminals, which made hints look typed).
+    func placeholderStyle(in field: Style) -> Style {
+        var style = field
+        style.attributes.remove(.bold)
+        style.attributes.formUnion(theme.muted.attributes)
+        return style
+    }
+
     private func drawField(_ field: FormField, focused: Bool, into buffer: inout CellBuffer, area: Rect) {
         guard !area.isEmpty else { return }
         let style = focused ? theme.focusedFormField : theme.formField
         buffer.fill(area, style: style)
         let characters = Array(field.text)
         if characters.isEmpty && !field.placeholder.isEmpty {
+            // After the cursor cell, so the cursor sits on an empty cell, not on the hint.
+            let hint = Rect(x: area.x + 1, y: area.y, width: area.width - 1, height: 1)
             buffer.write(
-                TextWidth.truncate(field.placeholder, to: area.width), x: area.x, y: area.y,
-                style: theme.muted.adding(style.attributes), clip: area)
+                TextWidth.truncate(Self.hint(for: field.placeholder), to: hint.width), x: hint.x, y: hint.y,
+                style: placeholderStyle(in: style), clip: hint)
         }
         let widths = characters.map { max(1, TextWidth.of($0)) }
         let cursor = min(max(0, field.cursor), characters.count)

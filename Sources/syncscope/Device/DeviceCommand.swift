@@ -76,9 +76,10 @@ struct DeviceCommand: AsyncParsableCommand {
             InspectorLauncher.printError("syncscope: \(error)")
             throw ExitCode(1)
         }
+        // The first line, before the events of the device's first sync (the controller logs those).
+        log?.write("inspector started: device \(world.device.name) on \(world.serverObserver.source)")
         let controller = InspectorController(
             world: world, screenSize: backend.size, theme: backend.environmentTheme(), log: log)
-        log?.write("inspector started: device \(world.device.name) on \(world.serverObserver.source)")
         do {
             try await controller.run(backend: backend)
             backend.restore()

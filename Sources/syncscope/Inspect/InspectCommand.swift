@@ -136,10 +136,11 @@ enum InspectorLauncher {
             printError("syncscope: \(error)")
             throw ExitCode(1)
         }
+        // The first line, before the events of the world's first sync (the controller logs those).
+        log?.write("inspector started: \(lesson.map { "lesson \($0.scenario.name)" } ?? "demo world"), speed \(speed), \(paused ? "paused" : "running")")
         let controller = InspectorController(
             simulation: simulation, lesson: lesson, keepAlive: keepAlive, paused: paused, speed: speed, screenSize: backend.size,
             theme: backend.environmentTheme(), log: log)
-        log?.write("inspector started: \(lesson.map { "lesson \($0.scenario.name)" } ?? "demo world"), speed \(speed), \(paused ? "paused" : "running")")
         var recorder: RecordingBackend<NcursesBackend>?
         if let recordPath {
             do {
