@@ -343,6 +343,11 @@ public final class PostgresJournalStore: Sendable {
         public var position: Int64
         /// The time to apply the call at (see the rule on times).
         public var time: Int64
+
+        public init(position: Int64, time: Int64) {
+            self.position = position
+            self.time = time
+        }
     }
 
     /// Commits one call at the next position; returns its position and time.
