@@ -6,9 +6,9 @@ import Darwin
 #endif
 
 /// A throwaway PostgreSQL cluster for tests: `initdb` into a temporary
-/// folder, `pg_ctl start` on a free loopback port, `pg_ctl stop` and the
-/// folder removed at the end (``withCluster(_:)`` stops it whether the body
-/// returns or throws).
+/// folder, `postgres` on a free loopback port as a child of the test process
+/// (ready when `pg_isready` says so), `pg_ctl stop` and the folder removed at
+/// the end (``withCluster(_:)`` stops it whether the body returns or throws).
 ///
 /// Rules:
 /// - PostgreSQL refuses to run as root. Run as root, the cluster belongs to
@@ -29,6 +29,7 @@ public final class PostgresCluster: Sendable {
     let binDirectory: URL
     /// The system user the server runs as, when the tests run as root.
     let systemUser: String?
+    let server: Server
 
     static let systemUserName = "syncscope-pg"
 
@@ -47,7 +48,8 @@ public final class PostgresCluster: Sendable {
         public init(_ description: String) { self.description = description }
     }
 
-    private init(port: Int, password: String, folder: URL, binDirectory: URL, systemUser: String?) {
+    private init(port: Int, password: String, folder: URL, binDirectory: URL, systemUser: String?, server: Server) {
+        self.server = server
         self.port = port
         self.password = password
         self.folder = folder
@@ -116,19 +118,40 @@ public final class PostgresCluster: Sendable {
             guard initdb.status == 0 else { throw Failure("initdb failed (\(initdb.status)): \(initdb.output)") }
             var lastFailure = ""
             // A free port can be taken between finding it and the server binding it: try a few.
-            for _ in 0..<5 {
+            for attempt in 0..<5 {
                 let port = try freePort()
-                let options = "-p \(port) -k \(folder.path) -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=200"
-                let log = folder.appendingPathComponent("server.log").path
-                let started = try await run(
-                    binDirectory.appendingPathComponent("pg_ctl"), ["-D", data, "-l", log, "-w", "-t", "120", "-o", options, "start"],
-                    as: systemUser, in: folder)
-                if started.status == 0 {
-                    return PostgresCluster(port: port, password: password, folder: folder, binDirectory: binDirectory, systemUser: systemUser)
+                let log = folder.appendingPathComponent("server-\(attempt).log")
+                // The server runs in the foreground as this process's child (not daemonized by
+                // pg_ctl, whose exit Foundation would not see while the server holds its inherited
+                // descriptors); it stops when it is told to (``stop()``).
+                let server = try launch(
+                    binDirectory.appendingPathComponent("postgres"),
+                    [
+                        "-D", data, "-p", String(port), "-k", folder.path, "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off",
+                        "-c", "full_page_writes=off", "-c", "max_connections=200",
+                    ],
+                    as: systemUser, log: log, in: folder)
+                let deadline = ContinuousClock.now + .seconds(120)
+                while true {
+                    if let status = server.status {
+                        let logText = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+                        lastFailure = "postgres stopped at start (\(status)): \(logText.suffix(2000))"
+                        break
+                    }
+                    let ready = try await run(
+                        binDirectory.appendingPathComponent("pg_isready"), ["-q", "-h", "127.0.0.1", "-p", String(port), "-d", "postgres"],
+                        in: folder)
+                    if ready.status == 0 {
+                        return PostgresCluster(
+                            port: port, password: password, folder: folder, binDirectory: binDirectory, systemUser: systemUser, server: server)
+                    }
+                    guard ContinuousClock.now < deadline else {
+                        server.kill(dataDirectory: URL(fileURLWithPath: data))
+                        throw Failure("postgres did not accept connections within 120 s: \(((try? String(contentsOf: log, encoding: .utf8)) ?? "").suffix(2000))")
+                    }
+                    try await Task.sleep(for: .milliseconds(100))
                 }
-                let logText = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-                lastFailure = "pg_ctl start failed (\(started.status)): \(started.output)\n\(logText.suffix(2000))"
-                guard logText.contains("Address already in use") else { break }
+                guard lastFailure.contains("Address already in use") else { break }
             }
             throw Failure(lastFailure)
         } catch {
@@ -137,12 +160,106 @@ public final class PostgresCluster: Sendable {
         }
     }
 
-    /// Stops the server at once (`-m immediate`) and removes its folder.
+    /// Stops the server at once (`pg_ctl stop -m immediate`), waits for it to
+    /// end, and removes its folder.
     public func stop() async {
         _ = try? await Self.run(
             binDirectory.appendingPathComponent("pg_ctl"), ["-D", folder.appendingPathComponent("data").path, "-m", "immediate", "-w", "stop"],
             as: systemUser, in: folder)
+        if await !server.waitForExit(seconds: 60) {
+            server.kill(dataDirectory: folder.appendingPathComponent("data"))
+            _ = await server.waitForExit(seconds: 10)
+        }
         try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// A long-running child process and how it ended.
+    final class Server: @unchecked Sendable {
+        private let process: Process
+        private let lock = NSLock()
+        private var exitStatus: Int32?
+        private var waiters: [CheckedContinuation<Void, Never>] = []
+
+        init(_ process: Process) { self.process = process }
+
+        var status: Int32? { lock.withLock { exitStatus } }
+
+        func exited(_ status: Int32) {
+            let waiting = lock.withLock {
+                exitStatus = status
+                defer { waiters = [] }
+                return waiters
+            }
+            for waiter in waiting { waiter.resume() }
+        }
+
+        /// Waits until the process has ended, or `seconds` have passed; returns whether it ended.
+        func waitForExit(seconds: Double) async -> Bool {
+            let ended: Void? = try? await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                        let done = self.lock.withLock {
+                            if self.exitStatus != nil { return true }
+                            self.waiters.append(continuation)
+                            return false
+                        }
+                        if done { continuation.resume() }
+                    }
+                }
+                group.addTask {
+                    try await Task.sleep(for: .seconds(seconds))
+                    throw CancellationError()
+                }
+                defer { group.cancelAll() }
+                return try await group.next() ?? ()
+            }
+            if ended == nil {
+                // Release the waiter the timed-out task left behind.
+                let waiting = lock.withLock {
+                    defer { waiters = [] }
+                    return waiters
+                }
+                for waiter in waiting { waiter.resume() }
+            }
+            return status != nil
+        }
+
+        /// SIGKILL to the postmaster named in its pid file, then to the child itself.
+        func kill(dataDirectory: URL? = nil) {
+            if let dataDirectory, let text = try? String(contentsOf: dataDirectory.appendingPathComponent("postmaster.pid"), encoding: .utf8),
+               let pid = Int32(text.split(separator: "\n").first ?? "")
+            {
+                sendSignal(pid, SIGKILL)
+            }
+            if status == nil { sendSignal(process.processIdentifier, SIGKILL) }
+        }
+    }
+
+    /// Starts `program` (as `user` through `runuser` when given), its output to `log`.
+    static func launch(_ program: URL, _ arguments: [String], as user: String?, log: URL, in directory: URL) throws -> Server {
+        let process = Process()
+        if let user {
+            process.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
+            process.arguments = ["-u", user, "--", program.path] + arguments
+        } else {
+            process.executableURL = program
+            process.arguments = arguments
+        }
+        process.currentDirectoryURL = directory
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: log)
+        process.standardOutput = handle
+        process.standardError = handle
+        process.standardInput = FileHandle.nullDevice
+        let server = Server(process)
+        process.terminationHandler = { process in
+            try? handle.close()
+            server.exited(process.terminationStatus)
+        }
+        do { try process.run() } catch {
+            throw Failure("Cannot run \(program.path): \(error.localizedDescription)")
+        }
+        return server
     }
 
     // MARK: Finding and running programs
@@ -150,8 +267,7 @@ public final class PostgresCluster: Sendable {
     static func findBinDirectory() -> URL? {
         let manager = FileManager.default
         func hasBoth(_ directory: String) -> Bool {
-            manager.isExecutableFile(atPath: directory + "/initdb") && manager.isExecutableFile(atPath: directory + "/pg_ctl")
-                && manager.isExecutableFile(atPath: directory + "/psql")
+            ["initdb", "pg_ctl", "postgres", "pg_isready", "psql"].allSatisfy { manager.isExecutableFile(atPath: directory + "/" + $0) }
         }
         let environment = ProcessInfo.processInfo.environment
         if let explicit = environment["SYNCSCOPE_PG_BINDIR"], hasBoth(explicit) { return URL(fileURLWithPath: explicit) }
@@ -256,3 +372,5 @@ public final class PostgresCluster: Sendable {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 }
+
+private func sendSignal(_ pid: Int32, _ signal: Int32) { _ = kill(pid, signal) }
