@@ -19,7 +19,7 @@ import Darwin
 ///   (the newest; Debian puts them there, not on `PATH`).
 /// - The cluster asks for a password (`scram-sha-256`) over TCP on
 ///   127.0.0.1 only; its superuser is ``user`` with ``password``.
-/// - Durability is off (`fsync=off`): the cluster is thrown away.
+/// - Durability is off (`fsync=off`) unless asked for: the cluster is thrown away.
 public final class PostgresCluster: Sendable {
     public let port: Int
     /// The superuser's name and password.
@@ -59,8 +59,8 @@ public final class PostgresCluster: Sendable {
 
     /// Starts a cluster, runs `body` with it, and stops it (and removes its
     /// folder) whether `body` returns or throws.
-    public static func withCluster<T>(_ body: (PostgresCluster) async throws -> T) async throws -> T {
-        let cluster = try await start()
+    public static func withCluster<T>(durable: Bool = false, _ body: (PostgresCluster) async throws -> T) async throws -> T {
+        let cluster = try await start(durable: durable)
         do {
             let result = try await body(cluster)
             await cluster.stop()
@@ -95,7 +95,9 @@ public final class PostgresCluster: Sendable {
 
     // MARK: Starting and stopping
 
-    public static func start() async throws -> PostgresCluster {
+    /// Starts a cluster; `durable`: with PostgreSQL's default `fsync=on` (for
+    /// measurements), else with durability off (a throwaway cluster for tests).
+    public static func start(durable: Bool = false) async throws -> PostgresCluster {
         guard let binDirectory = findBinDirectory() else { throw Failure(notInstalled) }
         var systemUser: String?
         if geteuid() == 0 { systemUser = try await ensureSystemUser() }
@@ -126,10 +128,8 @@ public final class PostgresCluster: Sendable {
                 // descriptors); it stops when it is told to (``stop()``).
                 let server = try launch(
                     binDirectory.appendingPathComponent("postgres"),
-                    [
-                        "-D", data, "-p", String(port), "-k", folder.path, "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off",
-                        "-c", "full_page_writes=off", "-c", "max_connections=200",
-                    ],
+                    ["-D", data, "-p", String(port), "-k", folder.path, "-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200"]
+                        + (durable ? [] : ["-c", "fsync=off", "-c", "full_page_writes=off"]),
                     as: systemUser, log: log, in: folder)
                 let deadline = ContinuousClock.now + .seconds(120)
                 while true {
