@@ -408,20 +408,24 @@ public final class PostgresJournalStore: Sendable {
     /// applied everything up to `position` applies next. Each row's checksum
     /// is checked; rows folded into the checkpoint throw `.historyFolded`.
     public func rows(after position: Int64, limit: Int = 1000) async throws -> [JournalRow] {
+        // One statement, so one snapshot: the fold mark and the rows agree even while another node folds.
         let rows = try await run("reading the journal") { connection -> ([JournalRow], Int64) in
             var folded: Int64 = 0
-            for try await (f) in try await connection.query("SELECT folded_through FROM syncscope.tail WHERE id = 1", logger: logger)
-                .decode(Int64.self)
-            {
-                folded = f
-            }
             var rows: [JournalRow] = []
-            guard position >= folded else { return (rows, folded) }
-            for try await (p, t, call, checksum) in try await connection.query(
-                "SELECT position, time, call, checksum FROM syncscope.journal WHERE position > \(position) ORDER BY position LIMIT \(limit)",
+            for try await (f, p, t, call, checksum) in try await connection.query(
+                """
+                WITH mark AS (SELECT folded_through FROM syncscope.tail WHERE id = 1)
+                SELECT mark.folded_through, j.position, j.time, j.call, j.checksum
+                FROM mark LEFT JOIN LATERAL (
+                    SELECT position, time, call, checksum FROM syncscope.journal
+                    WHERE position > \(position) AND mark.folded_through <= \(position)
+                    ORDER BY position LIMIT \(limit)) j ON true
+                ORDER BY j.position
+                """,
                 logger: logger
-            ).decode((Int64, Int64, Data, Int64).self) {
-                rows.append(JournalRow(position: p, time: t, call: call, checksum: checksum))
+            ).decode((Int64, Int64?, Int64?, Data?, Int64?).self) {
+                folded = f
+                if let p, let t, let call, let checksum { rows.append(JournalRow(position: p, time: t, call: call, checksum: checksum)) }
             }
             return (rows, folded)
         }

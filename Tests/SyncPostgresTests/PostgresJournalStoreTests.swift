@@ -215,6 +215,15 @@ struct PostgresJournalStoreTests {
             #expect(error.description.contains("row at position 2"))
         }
         #expect(try await store.rows(after: 2).count == 1)
+        // A row deleted by hand leaves a gap, which is never papered over.
+        try await cluster.psql("DELETE FROM syncscope.journal WHERE position = 2", database: url.database)
+        do {
+            _ = try await store.rows(after: 1)
+            Issue.record("a gap in the journal was handed out")
+        } catch let error as PostgresStoreError {
+            #expect(error.kind == .damaged)
+            #expect(error.description.contains("has no row at position 2 but has one at 3"), "\(error)")
+        }
         do {
             _ = try await store.checkpoint()
             Issue.record("a changed checkpoint was handed out")
