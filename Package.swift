@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "SyncServer", targets: ["SyncServer"]),
         .library(name: "SyncNetwork", targets: ["SyncNetwork"]),
         .library(name: "SyncServerHTTP", targets: ["SyncServerHTTP"]),
+        .library(name: "SyncPostgres", targets: ["SyncPostgres"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -24,6 +25,9 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.25.0"),
     ],
     targets: [
         .target(name: "SyncCore", swiftSettings: swiftSettings),
@@ -68,6 +72,18 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The server's journal, checkpoints and push deliveries in PostgreSQL, shared by several
+        // `syncscope serve` nodes: opaque rows in one total order, LISTEN/NOTIFY when the tail moves.
+        .target(
+            name: "SyncPostgres",
+            dependencies: [
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -123,6 +139,9 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "SyncServerHTTPTests", dependencies: ["SyncServerHTTP", "SyncServer", "SyncNetwork", "SyncCore", "SyncTestSupport"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SyncPostgresTests", dependencies: ["SyncPostgres", "SyncTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(name: "SyncNetworkTests", dependencies: ["SyncNetwork", "SyncCore"], swiftSettings: swiftSettings),
     ]

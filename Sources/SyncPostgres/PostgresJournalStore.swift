@@ -1,0 +1,569 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOSSL
+import PostgresNIO
+
+/// One call in the shared journal, as the store keeps it: opaque bytes at a
+/// position in one total order, with the time it is applied at.
+public struct JournalRow: Sendable, Equatable {
+    /// 1, 2, 3, … with no gaps: the order every node applies the calls in.
+    public var position: Int64
+    /// The time the call is applied at, in milliseconds since 1970. Never
+    /// less than the time of the row before it.
+    public var time: Int64
+    /// The call, encoded by the server (the store never looks inside).
+    public var call: Data
+    /// CRC-32 of `time` and `call`, checked whenever the row is read.
+    public var checksum: Int64
+
+    public init(position: Int64, time: Int64, call: Data, checksum: Int64) {
+        self.position = position
+        self.time = time
+        self.call = call
+        self.checksum = checksum
+    }
+}
+
+/// The whole engine state as of one journal position, in a format the server versions.
+public struct StoredCheckpoint: Sendable, Equatable {
+    /// The state includes every row up to and including this position.
+    public var throughPosition: Int64
+    /// The time of the row at `throughPosition` (the engine clock there).
+    public var time: Int64
+    /// The server's version of the `state` encoding.
+    public var format: Int
+    public var state: Data
+
+    public init(throughPosition: Int64, time: Int64, format: Int, state: Data) {
+        self.throughPosition = throughPosition
+        self.time = time
+        self.format = format
+        self.state = state
+    }
+}
+
+/// The journal of a server shared by several `syncscope serve` nodes, in PostgreSQL.
+///
+/// Every node appends the calls that change state to one journal and applies
+/// the whole journal, in order, through its own deterministic engine: the
+/// same calls at the same times give every node the same state.
+///
+/// Tables (in the schema `syncscope`):
+/// - `meta`: `schema_version`, and the server's settings (seed, retention, …)
+///   shared by every node (``meta()``, ``insertMetaIfAbsent(_:)``).
+/// - `tail`: one row, the last position and its time. An append locks it
+///   (`SELECT … FOR UPDATE`) for the length of its transaction.
+/// - `journal`: one row per call (``JournalRow``).
+/// - `checkpoint`: the newest checkpoint (``StoredCheckpoint``).
+/// - `delivery_claim`: which poll hands out which notification (see
+///   ``claimDeliveries(device:notificationIDs:claimant:now:leaseMilliseconds:)``).
+///
+/// Rules:
+/// - One total order: an append takes the `tail` row lock, so appends from
+///   any number of nodes and connections commit one after another, each at
+///   the position after the last committed one. Positions have no gaps (a
+///   rolled-back append gives its position back) and position order is
+///   commit order: a reader that sees row N sees every row before it.
+/// - Times never go backwards: a row's time is the later of the time asked
+///   for and the time of the row before it; ``append(time:call:)`` returns
+///   the time it got, which the node must apply the call at.
+/// - An append is acknowledged only after it commits; the commit sends
+///   `NOTIFY syncscope_tail` with the new position (``watchTail()``).
+/// - A row whose checksum does not match is never handed out: reading it
+///   throws a ``PostgresStoreError`` of kind `.damaged`.
+/// - A checkpoint never replaces a newer one; rows are deleted only up to
+///   the stored checkpoint (``foldRows(through:)``), and asking for rows
+///   that were folded throws `.historyFolded`, so a node that far behind
+///   restores the checkpoint instead.
+public final class PostgresJournalStore: Sendable {
+    /// The schema this build reads and writes; ``migrate(_:logger:)`` makes it.
+    public static let schemaVersion = 1
+    /// The channel `NOTIFY` sends a new tail position on.
+    public static let tailChannel = "syncscope_tail"
+
+    public let url: PostgresStoreURL
+    let client: PostgresClient
+    let runner: Task<Void, Never>
+    let logger: Logger
+
+    private init(url: PostgresStoreURL, client: PostgresClient, logger: Logger) {
+        self.url = url
+        self.client = client
+        self.logger = logger
+        runner = Task { await client.run() }
+    }
+
+    /// Closes every connection; the store cannot be used afterwards.
+    public func close() {
+        runner.cancel()
+    }
+
+    deinit { runner.cancel() }
+
+    // MARK: Opening and migrating
+
+    /// What ``migrate(_:logger:)`` found.
+    public enum MigrationOutcome: Sendable, Equatable {
+        /// The database was empty of SyncScope tables; the schema now exists.
+        case created
+        /// The schema was there already, at this build's version: nothing changed.
+        case alreadyCurrent
+    }
+
+    /// Prepares an empty database (`serve --migrate`): creates the schema, or
+    /// checks that the one there is this build's. Safe to run from several
+    /// nodes at once (an advisory lock makes them take turns) and to run again.
+    @discardableResult
+    public static func migrate(_ url: PostgresStoreURL, logger: Logger = Logger(label: "syncscope.postgres")) async throws -> MigrationOutcome {
+        let connection = try await connect(url, logger: logger, doing: "connecting to prepare the database")
+        do {
+            let outcome = try await migrate(on: connection, url: url, logger: logger)
+            try? await connection.close()
+            return outcome
+        } catch {
+            try? await connection.close()
+            throw PostgresStoreError.from(error, url: url, doing: "preparing the database")
+        }
+    }
+
+    private static func migrate(on connection: PostgresConnection, url: PostgresStoreURL, logger: Logger) async throws -> MigrationOutcome {
+        try await connection.query("BEGIN", logger: logger)
+        do {
+            // Any 64-bit key: it only has to be the same for every node.
+            try await connection.query("SELECT pg_advisory_xact_lock(7365636863)", logger: logger)
+            let outcome: MigrationOutcome
+            if let found = try await installedVersion(connection, logger: logger) {
+                guard found == schemaVersion else { throw versionMismatch(found: found, url: url) }
+                outcome = .alreadyCurrent
+            } else {
+                for statement in schemaStatements {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+                try await connection.query(
+                    "INSERT INTO syncscope.meta (key, value) VALUES ('schema_version', \(String(schemaVersion)))", logger: logger)
+                outcome = .created
+            }
+            try await connection.query("COMMIT", logger: logger)
+            return outcome
+        } catch {
+            _ = try? await connection.query("ROLLBACK", logger: logger)
+            throw error
+        }
+    }
+
+    /// Opens the store at `url`, after checking that PostgreSQL answers, takes
+    /// the credentials and holds this build's schema; each failure throws a
+    /// ``PostgresStoreError`` with a sentence saying which.
+    public static func open(
+        _ url: PostgresStoreURL, maximumConnections: Int = 8, logger: Logger = Logger(label: "syncscope.postgres")
+    ) async throws -> PostgresJournalStore {
+        let probe = try await connect(url, logger: logger, doing: "connecting")
+        do {
+            let found = try await installedVersion(probe, logger: logger)
+            try? await probe.close()
+            guard let found else {
+                throw PostgresStoreError(
+                    .notMigrated,
+                    "The database '\(url.database)' at \(url.hostAndPort) holds no SyncScope schema: prepare it once with syncscope serve --store \(url) --migrate.")
+            }
+            guard found == schemaVersion else { throw versionMismatch(found: found, url: url) }
+        } catch {
+            try? await probe.close()
+            throw PostgresStoreError.from(error, url: url, doing: "reading the schema version")
+        }
+        var configuration = PostgresClient.Configuration(
+            host: url.host, port: url.port, username: url.user, password: url.password, database: url.database, tls: try clientTLS(url))
+        configuration.options.maximumConnections = maximumConnections
+        configuration.options.connectTimeout = .seconds(5)
+        return PostgresJournalStore(url: url, client: PostgresClient(configuration: configuration, backgroundLogger: logger), logger: logger)
+    }
+
+    static func versionMismatch(found: Int, url: PostgresStoreURL) -> PostgresStoreError {
+        PostgresStoreError(
+            .schemaVersionMismatch,
+            found > schemaVersion
+                ? "The database '\(url.database)' at \(url.hostAndPort) holds a SyncScope schema of version \(found), newer than this syncscope's (\(schemaVersion)): it was prepared by a later syncscope. Run that version, or use another database."
+                : "The database '\(url.database)' at \(url.hostAndPort) holds a SyncScope schema of version \(found), older than this syncscope's (\(schemaVersion)), and this syncscope cannot upgrade it. Export the state with the syncscope that made it, then import it into a new database.")
+    }
+
+    /// The version in `syncscope.meta`, or `nil` when there is no SyncScope schema.
+    static func installedVersion(_ connection: PostgresConnection, logger: Logger) async throws -> Int? {
+        let rows = try await connection.query("SELECT to_regclass('syncscope.meta') IS NOT NULL", logger: logger)
+        var exists = false
+        for try await (flag) in rows.decode(Bool.self) { exists = flag }
+        guard exists else { return nil }
+        var version: String?
+        for try await (value) in try await connection.query(
+            "SELECT value FROM syncscope.meta WHERE key = 'schema_version'", logger: logger
+        ).decode(String.self) {
+            version = value
+        }
+        guard let version else { return nil }
+        return Int(version) ?? -1
+    }
+
+    static let schemaStatements = [
+        "CREATE SCHEMA IF NOT EXISTS syncscope",
+        "CREATE TABLE syncscope.meta (key text PRIMARY KEY, value text NOT NULL)",
+        """
+        CREATE TABLE syncscope.tail (
+            id int PRIMARY KEY CHECK (id = 1),
+            position bigint NOT NULL,
+            time bigint NOT NULL,
+            folded_through bigint NOT NULL)
+        """,
+        "INSERT INTO syncscope.tail (id, position, time, folded_through) VALUES (1, 0, 0, 0)",
+        """
+        CREATE TABLE syncscope.journal (
+            position bigint PRIMARY KEY,
+            time bigint NOT NULL,
+            call bytea NOT NULL,
+            checksum bigint NOT NULL)
+        """,
+        """
+        CREATE TABLE syncscope.checkpoint (
+            id int PRIMARY KEY CHECK (id = 1),
+            through_position bigint NOT NULL,
+            time bigint NOT NULL,
+            format int NOT NULL,
+            state bytea NOT NULL,
+            checksum bigint NOT NULL)
+        """,
+        """
+        CREATE TABLE syncscope.delivery_claim (
+            device text NOT NULL,
+            notification_id text NOT NULL,
+            claimant text NOT NULL,
+            written boolean NOT NULL,
+            lease_until bigint NOT NULL,
+            PRIMARY KEY (device, notification_id))
+        """,
+    ]
+
+    static func connectionConfiguration(_ url: PostgresStoreURL) throws -> PostgresConnection.Configuration {
+        let tls: PostgresConnection.Configuration.TLS
+        switch url.tls {
+        case .disable: tls = .disable
+        case .prefer: tls = .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        case .require: tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        }
+        var configuration = PostgresConnection.Configuration(
+            host: url.host, port: url.port, username: url.user, password: url.password, database: url.database, tls: tls)
+        configuration.options.connectTimeout = .seconds(5)
+        return configuration
+    }
+
+    static func clientTLS(_ url: PostgresStoreURL) throws -> PostgresClient.Configuration.TLS {
+        switch url.tls {
+        case .disable: return .disable
+        case .prefer: return .prefer(.makeClientConfiguration())
+        case .require: return .require(.makeClientConfiguration())
+        }
+    }
+
+    static func connect(_ url: PostgresStoreURL, logger: Logger, doing action: String) async throws -> PostgresConnection {
+        do {
+            return try await PostgresConnection.connect(configuration: try connectionConfiguration(url), id: 0, logger: logger)
+        } catch {
+            throw PostgresStoreError.from(error, url: url, doing: action)
+        }
+    }
+
+    // MARK: Running queries
+
+    @discardableResult
+    func run<Result: Sendable>(_ action: String, _ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+        do {
+            return try await client.withConnection { connection in try await body(connection) }
+        } catch {
+            throw PostgresStoreError.from(error, url: url, doing: action)
+        }
+    }
+
+    /// `body` in one transaction: committed when it returns, rolled back when it throws.
+    @discardableResult
+    func transaction<Result: Sendable>(_ action: String, _ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+        try await run(action) { connection in
+            try await connection.query("BEGIN", logger: logger)
+            do {
+                let result = try await body(connection)
+                try await connection.query("COMMIT", logger: logger)
+                return result
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                throw error
+            }
+        }
+    }
+
+    // MARK: Settings
+
+    /// The shared settings (`schema_version` among them).
+    public func meta() async throws -> [String: String] {
+        try await run("reading the settings") { connection in
+            var result: [String: String] = [:]
+            for try await (key, value) in try await connection.query("SELECT key, value FROM syncscope.meta", logger: logger).decode(
+                (String, String).self)
+            {
+                result[key] = value
+            }
+            return result
+        }
+    }
+
+    /// Sets `values`, replacing what was there.
+    public func setMeta(_ values: [String: String]) async throws {
+        try await transaction("writing the settings") { connection in
+            for (key, value) in values.sorted(by: { $0.key < $1.key }) {
+                try await connection.query(
+                    "INSERT INTO syncscope.meta (key, value) VALUES (\(key), \(value)) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                    logger: logger)
+            }
+        }
+    }
+
+    /// Sets each of `values` that is not set yet and returns every setting as
+    /// stored: when two nodes start on a new database at once, both get the
+    /// first one's seed.
+    public func insertMetaIfAbsent(_ values: [String: String]) async throws -> [String: String] {
+        try await transaction("writing the settings") { connection in
+            for (key, value) in values.sorted(by: { $0.key < $1.key }) {
+                try await connection.query(
+                    "INSERT INTO syncscope.meta (key, value) VALUES (\(key), \(value)) ON CONFLICT (key) DO NOTHING", logger: logger)
+            }
+        }
+        return try await meta()
+    }
+
+    // MARK: The journal
+
+    /// Where one appended call went.
+    public struct Appended: Sendable, Equatable {
+        public var position: Int64
+        /// The time to apply the call at (see the rule on times).
+        public var time: Int64
+
+        public init(position: Int64, time: Int64) {
+            self.position = position
+            self.time = time
+        }
+    }
+
+    /// Commits one call at the next position; returns its position and time.
+    public func append(time: Int64, call: Data) async throws -> Appended {
+        try await append([(time: time, call: call)])[0]
+    }
+
+    /// Commits several calls in one transaction (group commit), at
+    /// consecutive positions in the order given.
+    public func append(_ calls: [(time: Int64, call: Data)]) async throws -> [Appended] {
+        guard !calls.isEmpty else { return [] }
+        return try await transaction("appending to the journal") { connection in
+            var position: Int64 = 0
+            var time: Int64 = 0
+            for try await (p, t) in try await connection.query(
+                "SELECT position, time FROM syncscope.tail WHERE id = 1 FOR UPDATE", logger: logger
+            ).decode((Int64, Int64).self) {
+                position = p
+                time = t
+            }
+            var appended: [Appended] = []
+            appended.reserveCapacity(calls.count)
+            var sql = "INSERT INTO syncscope.journal (position, time, call, checksum) VALUES "
+            var binds = PostgresBindings(capacity: calls.count * 4)
+            for (index, call) in calls.enumerated() {
+                position += 1
+                time = max(time, call.time)
+                appended.append(Appended(position: position, time: time))
+                let base = index * 4
+                sql += (index == 0 ? "" : ", ") + "($\(base + 1), $\(base + 2), $\(base + 3), $\(base + 4))"
+                binds.append(position)
+                binds.append(time)
+                try binds.append(call.call)
+                binds.append(Self.checksum(time: time, call: call.call))
+            }
+            try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
+            try await connection.query("UPDATE syncscope.tail SET position = \(position), time = \(time) WHERE id = 1", logger: logger)
+            // Sent at commit, in commit order.
+            try await connection.query("SELECT pg_notify(\(Self.tailChannel), \(String(position)))", logger: logger)
+            return appended
+        }
+    }
+
+    /// The last committed position (0 for an empty journal).
+    public func tail() async throws -> Int64 {
+        try await run("reading the journal's tail") { connection in
+            var position: Int64 = 0
+            for try await (p) in try await connection.query("SELECT position FROM syncscope.tail WHERE id = 1", logger: logger).decode(
+                Int64.self)
+            {
+                position = p
+            }
+            return position
+        }
+    }
+
+    /// Up to `limit` rows after `position`, oldest first: what a node that has
+    /// applied everything up to `position` applies next. Each row's checksum
+    /// is checked; rows folded into the checkpoint throw `.historyFolded`.
+    public func rows(after position: Int64, limit: Int = 1000) async throws -> [JournalRow] {
+        // One statement, so one snapshot: the fold mark and the rows agree even while another node folds.
+        let rows = try await run("reading the journal") { connection -> ([JournalRow], Int64) in
+            var folded: Int64 = 0
+            var rows: [JournalRow] = []
+            for try await (f, p, t, call, checksum) in try await connection.query(
+                """
+                WITH mark AS (SELECT folded_through FROM syncscope.tail WHERE id = 1)
+                SELECT mark.folded_through, j.position, j.time, j.call, j.checksum
+                FROM mark LEFT JOIN LATERAL (
+                    SELECT position, time, call, checksum FROM syncscope.journal
+                    WHERE position > \(position) AND mark.folded_through <= \(position)
+                    ORDER BY position LIMIT \(limit)) j ON true
+                ORDER BY j.position
+                """,
+                logger: logger
+            ).decode((Int64, Int64?, Int64?, Data?, Int64?).self) {
+                folded = f
+                if let p, let t, let call, let checksum { rows.append(JournalRow(position: p, time: t, call: call, checksum: checksum)) }
+            }
+            return (rows, folded)
+        }
+        guard position >= rows.1 else {
+            throw PostgresStoreError(
+                .historyFolded,
+                "The journal rows after position \(position) are gone: rows up to \(rows.1) were folded into the checkpoint. Restore the checkpoint, then read on from its position.")
+        }
+        var expected = position + 1
+        for row in rows.0 {
+            guard row.position == expected else {
+                throw PostgresStoreError(
+                    .damaged, "The journal in '\(url.database)' at \(url.hostAndPort) has no row at position \(expected) but has one at \(row.position): rows were deleted by hand. Restore the database from a copy.")
+            }
+            guard row.checksum == Self.checksum(time: row.time, call: row.call) else {
+                throw PostgresStoreError(
+                    .damaged,
+                    "The journal row at position \(row.position) in '\(url.database)' at \(url.hostAndPort) does not match its checksum: it was changed after it was written. Restore the database from a copy.")
+            }
+            expected += 1
+        }
+        return rows.0
+    }
+
+    /// CRC-32 over the time and the call, each with its length in front.
+    public static func checksum(time: Int64, call: Data) -> Int64 {
+        var crc = StoreCRC32()
+        crc.add(Data(String(time).utf8))
+        crc.add(call)
+        return Int64(crc.value)
+    }
+
+    // MARK: Checkpoints
+
+    /// The newest checkpoint, checked against its checksum; `nil` when none was stored.
+    public func checkpoint() async throws -> StoredCheckpoint? {
+        let found = try await run("reading the checkpoint") { connection -> (StoredCheckpoint, Int64)? in
+            var found: (StoredCheckpoint, Int64)?
+            for try await (through, time, format, state, checksum) in try await connection.query(
+                "SELECT through_position, time, format, state, checksum FROM syncscope.checkpoint WHERE id = 1", logger: logger
+            ).decode((Int64, Int64, Int, Data, Int64).self) {
+                found = (StoredCheckpoint(throughPosition: through, time: time, format: format, state: state), checksum)
+            }
+            return found
+        }
+        guard let (checkpoint, checksum) = found else { return nil }
+        var crc = StoreCRC32()
+        crc.add(checkpoint.state)
+        guard Int64(crc.value) == checksum else {
+            throw PostgresStoreError(
+                .damaged,
+                "The checkpoint in '\(url.database)' at \(url.hostAndPort) does not match its checksum: it was changed after it was written. Restore the database from a copy.")
+        }
+        return checkpoint
+    }
+
+    /// Stores `checkpoint` unless a checkpoint through a later position is
+    /// there already; returns whether it was stored. A checkpoint past the
+    /// journal's tail is refused (it cannot describe rows that do not exist).
+    @discardableResult
+    public func storeCheckpoint(_ checkpoint: StoredCheckpoint) async throws -> Bool {
+        var crc = StoreCRC32()
+        crc.add(checkpoint.state)
+        let checksum = Int64(crc.value)
+        return try await transaction("storing a checkpoint") { connection in
+            var tail: Int64 = 0
+            for try await (p) in try await connection.query("SELECT position FROM syncscope.tail WHERE id = 1", logger: logger).decode(
+                Int64.self)
+            {
+                tail = p
+            }
+            guard checkpoint.throughPosition <= tail else {
+                throw PostgresStoreError(
+                    .failed,
+                    "A checkpoint through position \(checkpoint.throughPosition) cannot be stored: the journal ends at \(tail).")
+            }
+            let rows = try await connection.query(
+                """
+                INSERT INTO syncscope.checkpoint (id, through_position, time, format, state, checksum)
+                VALUES (1, \(checkpoint.throughPosition), \(checkpoint.time), \(checkpoint.format), \(checkpoint.state), \(checksum))
+                ON CONFLICT (id) DO UPDATE SET through_position = excluded.through_position, time = excluded.time,
+                    format = excluded.format, state = excluded.state, checksum = excluded.checksum
+                WHERE syncscope.checkpoint.through_position <= excluded.through_position
+                RETURNING id
+                """, logger: logger)
+            var stored = false
+            for try await _ in rows.decode(Int.self) { stored = true }
+            return stored
+        }
+    }
+
+    /// Deletes the journal rows up to `position`, never past the stored
+    /// checkpoint (a node that has not seen them restores the checkpoint);
+    /// returns the position rows are now folded through.
+    @discardableResult
+    public func foldRows(through position: Int64) async throws -> Int64 {
+        try await transaction("folding journal rows into the checkpoint") { connection in
+            var limit: Int64 = 0
+            for try await (p) in try await connection.query(
+                "SELECT through_position FROM syncscope.checkpoint WHERE id = 1", logger: logger
+            ).decode(Int64.self) {
+                limit = p
+            }
+            let through = min(position, limit)
+            try await connection.query(
+                "UPDATE syncscope.tail SET folded_through = GREATEST(folded_through, \(through)) WHERE id = 1", logger: logger)
+            try await connection.query("DELETE FROM syncscope.journal WHERE position <= \(through)", logger: logger)
+            var folded: Int64 = 0
+            for try await (p) in try await connection.query("SELECT folded_through FROM syncscope.tail WHERE id = 1", logger: logger)
+                .decode(Int64.self)
+            {
+                folded = p
+            }
+            return folded
+        }
+    }
+}
+
+/// CRC-32 (IEEE 802.3) for the store's row and checkpoint checksums.
+struct StoreCRC32 {
+    private(set) var value: UInt32 = 0
+
+    private static let table: [UInt32] = (0..<256).map { index in
+        var c = UInt32(index)
+        for _ in 0..<8 { c = c & 1 == 1 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+        return c
+    }
+
+    mutating func addBytes(_ bytes: some Sequence<UInt8>) {
+        var c = ~value
+        for byte in bytes { c = Self.table[Int((c ^ UInt32(byte)) & 0xFF)] ^ (c >> 8) }
+        value = ~c
+    }
+
+    /// A field with its length in front, so that moving bytes between fields changes the sum.
+    mutating func add(_ data: Data) {
+        let count = UInt64(data.count)
+        addBytes((0..<8).map { UInt8(truncatingIfNeeded: count >> ($0 * 8)) })
+        addBytes(data)
+    }
+}
