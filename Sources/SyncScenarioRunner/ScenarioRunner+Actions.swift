@@ -103,7 +103,7 @@ extension ScenarioRunner {
                 simulation.note("compact history (keep last \(action.keepLast))", device: action.principal.device)
                 try await service.compactHistory(in: action.database, zoneID: zoneID, keepLast: action.keepLast)
                 let what = zoneID.map { "zone \($0.zoneName)" } ?? (action.database.map { "the \($0.rawValue) database" } ?? "every database")
-                record(.note(device: action.principal.device, "history of \(what) compacted, keeping the last \(action.keepLast) changes: older tokens expire"))
+                record(.note(device: action.principal.device, "history of \(what) compacted, keeping the last \(Self.count(action.keepLast, "change")): older tokens expire"))
                 return nil
             case .burst(let action):
                 return try await burst(action)
@@ -302,7 +302,7 @@ extension ScenarioRunner {
             let all = captured.all
             guard all.count == 1, let only = all.first else {
                 let target = zoneID.map { "zone \($0.zoneName)" } ?? "the \(scope.rawValue) database"
-                throw CloudError(.invalidArguments, "'\(name)' holds \(all.count) tokens and none of them is for \(target); capture that fetch's token under its own name.")
+                throw CloudError(.invalidArguments, "'\(name)' holds \(Self.count(all.count, "token")) and none of them is for \(target); capture that fetch's token under its own name.")
             }
             return only
         }

@@ -69,7 +69,7 @@ extension ScenarioRunner {
             return "time passes: \(TranscriptFormatter.seconds(ms))"
         case .compact(let a):
             let what = a.zone.map { "zone \($0)" } ?? (a.database.map { "the \($0.rawValue) database" } ?? "every database")
-            return "the server compacts the history of \(what) of \(who(a.principal)), keeping the last \(a.keepLast) changes"
+            return "the server compacts the history of \(what) of \(who(a.principal)), keeping the last \(Self.count(a.keepLast, "change"))"
         case .burst(let a):
             let send = switch a.send {
             case .each: "each sent on its own"

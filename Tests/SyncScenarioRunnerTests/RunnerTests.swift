@@ -374,3 +374,20 @@ struct ObservedFetchTests {
         #expect(Self.zoneLines(runner.transcript).map(\.1.count) == [2, 2, 1])
     }
 }
+
+@Suite("Transcript wording")
+struct TranscriptWordingTests {
+    /// "keeping the last 1 changes" read wrong; counts agree with their noun.
+    @Test func compactionCountsAgreeWithTheirNoun() async throws {
+        for (keep, words) in [(1, "keeping the last 1 change"), (2, "keeping the last 2 changes")] {
+            let yaml = twoNotes.replacingOccurrences(
+                of: "  - expect: {lastFetch: {records: [note-1, note-2]}}\n",
+                with: "  - compact: {user: alice, zone: Notes, keepLast: \(keep)}\n")
+            let (text, failure) = await textTranscript(try runner(yaml))
+            #expect(failure == nil)
+            // Both the step's header and the note it leaves say it.
+            #expect(text.components(separatedBy: words).count == 3, "\(text)")
+            #expect(!text.contains("last 1 changes"), "\(text)")
+        }
+    }
+}

@@ -98,17 +98,23 @@ import Testing
         return try #require(URL(string: url)?.path)
     }
 
-    /// Polls without acknowledging anything until `done` holds for the record
-    /// names of the notifications waiting, or the deadline passes.
+    /// Polls the web courier (one notification per answer, Apple's
+    /// `{aps, ck}` form; each poll acknowledges what the last one delivered)
+    /// until `done` holds for the record names heard so far, in arrival
+    /// order, or the deadline passes.
     func poll(_ server: LiveServer, _ path: String, seconds: Double = 20, until done: ([String]) -> Bool) async throws -> [String] {
         let deadline = ContinuousClock.now + .seconds(seconds)
         var names: [String] = []
         repeat {
             let answer = try await server.raw.exchange(
-                RawHTTP.request("GET", path + "?timeout=1&lastNotificationID=", headers: [("Authorization", "Bearer \(server.aliceToken)")]),
+                RawHTTP.request("GET", path + "?timeout=1", headers: [("Authorization", "Bearer \(server.aliceToken)")]),
                 timeout: 10)
             #expect(answer.status == 200, "\(answer.text)")
-            names = ((answer.json["notifications"] as? [[String: Any]]) ?? []).compactMap { $0["recordName"] as? String }
+            if !answer.text.isEmpty {
+                let ck = try #require(answer.json["ck"] as? [String: Any], "\(answer.text)")
+                let query = try #require(ck["qry"] as? [String: Any], "\(answer.text)")
+                names.append(try #require(query["rid"] as? String))
+            }
             if done(names) { return names }
         } while ContinuousClock.now < deadline
         return names
