@@ -136,17 +136,57 @@ final class Journal: Sendable {
         return Int64(crc.value)
     }
 
-    /// Commits one call; returns its row number.
-    @discardableResult
-    func append(_ call: APICall, time: Milliseconds) throws -> Int64 {
+    /// What the group committer writes, in engine-step order.
+    enum Entry: Sendable {
+        /// One call that changed the state, as row `seq`.
+        case row(seq: Int64, time: Milliseconds, call: APICall)
+        /// The whole state as of row `throughSeq` (rows up to it are deleted with it).
+        case checkpoint(state: @Sendable () throws -> Data, throughSeq: Int64, time: Milliseconds)
+    }
+
+    /// Commits entries in one transaction, in order: all of them, or none.
+    func write(_ entries: [Entry]) throws {
+        // Checkpoints are encoded before the transaction, off the state lock.
+        var states: [Int: Data] = [:]
+        var checksums: [Int: Int64] = [:]
+        for (index, entry) in entries.enumerated() {
+            switch entry {
+            case .row(_, let time, let call):
+                checksums[index] = Self.checksum(time: time, call)
+            case .checkpoint(let state, _, _):
+                let data = try state()
+                var crc = CRC32()
+                crc.add(data)
+                states[index] = data
+                checksums[index] = Int64(crc.value)
+            }
+        }
         try queue.write { db in
-            try db.execute(
-                sql: "INSERT INTO journal (time, method, path, user, device, body, admin, checksum) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                arguments: [
-                    time, call.method, call.path, call.user, call.deviceID, call.body, call.isServerAdmin ? 1 : 0,
-                    Self.checksum(time: time, call),
-                ])
-            return db.lastInsertedRowID
+            let insert = try db.cachedStatement(
+                sql: "INSERT INTO journal (seq, time, method, path, user, device, body, admin, checksum) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+            for (index, entry) in entries.enumerated() {
+                switch entry {
+                case .row(let seq, let time, let call):
+                    try insert.execute(arguments: [
+                        seq, time, call.method, call.path, call.user, call.deviceID, call.body, call.isServerAdmin ? 1 : 0, checksums[index],
+                    ])
+                case .checkpoint(_, let through, let time):
+                    try db.execute(
+                        sql: "INSERT OR REPLACE INTO checkpoint (id, throughSeq, time, state, checksum) VALUES (1, ?, ?, ?, ?)",
+                        arguments: [through, time, states[index], checksums[index]])
+                    try db.execute(sql: "DELETE FROM journal WHERE seq <= ?", arguments: [through])
+                }
+            }
+        }
+    }
+
+    /// The number of the last row ever written (deleted rows count: a number is never used twice).
+    func lastSeq() throws -> Int64 {
+        try queue.read { db in
+            let used = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'journal'") ?? 0
+            let present = try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(seq), 0) FROM journal") ?? 0
+            let checkpointed = try Int64.fetchOne(db, sql: "SELECT throughSeq FROM checkpoint WHERE id = 1") ?? 0
+            return max(used, present, checkpointed)
         }
     }
 
@@ -171,6 +211,11 @@ final class Journal: Sendable {
             }
         }
         return checkpoint
+    }
+
+    /// The last journal row the checkpoint holds (0 without a checkpoint).
+    func checkpointThroughSeq() throws -> Int64 {
+        try queue.read { db in try Int64.fetchOne(db, sql: "SELECT throughSeq FROM checkpoint WHERE id = 1") ?? 0 }
     }
 
     /// Stores a checkpoint as of every row up to now, and deletes those rows, in one transaction.
