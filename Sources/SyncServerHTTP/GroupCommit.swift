@@ -23,6 +23,8 @@ final class GroupCommitter: Sendable {
         /// ticket is its place in that order.
         var queued: Int64 = 0
         var durable: Int64 = 0
+        /// The ticket of the last row queued (checkpoints have tickets too).
+        var lastRow: Int64 = 0
         var failure: String?
         var waiters: [(seq: Int64, continuation: CheckedContinuation<String?, Never>)] = []
         var stopping = false
@@ -48,9 +50,10 @@ final class GroupCommitter: Sendable {
     /// The reason the journal could not be written, once it could not.
     var failure: String? { state.withLock { $0.failure } }
 
-    /// The ticket of the last entry queued: an answer that saw the state
-    /// waits for it (call under the state lock, where entries are queued).
-    var lastTicket: Int64 { state.withLock { $0.queued } }
+    /// The ticket of the last row queued: an answer that saw the state waits
+    /// for it (call under the state lock, where rows are queued). A checkpoint
+    /// queued after it is not waited for: it adds nothing an answer shows.
+    var lastRowTicket: Int64 { state.withLock { $0.lastRow } }
 
     /// The number of the last journal row queued.
     var lastSeq: Int64 { state.withLock { $0.seq } }
@@ -60,6 +63,7 @@ final class GroupCommitter: Sendable {
         let ticket = state.withLock { state -> Int64 in
             state.seq += 1
             state.queued += 1
+            state.lastRow = state.queued
             state.pending.append(.row(seq: state.seq, time: time, call: call))
             return state.queued
         }

@@ -442,6 +442,7 @@ public final class ServerHost: Sendable {
         var outcome: StepOutcome
         /// The journal entry to wait for before answering: the call's own row, or
         /// the last row queued before the step (the answer may show its change).
+        /// Rows commit in order, so the rows before it are durable then too.
         var ticket: Int64?
         var wake: [String]
         var timer: Milliseconds?
@@ -454,7 +455,7 @@ public final class ServerHost: Sendable {
             let time = clock.tick()
             let outcome = apply(prepared, at: time, &state)
             let (wake, timer) = deliver(at: time, &state)
-            let ticket = committer.map(\.lastTicket)
+            let ticket = committer.map(\.lastRowTicket)
             return Stepped(outcome: outcome, ticket: ticket == 0 ? nil : ticket, wake: wake, timer: timer)
         }
     }

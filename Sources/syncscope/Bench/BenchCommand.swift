@@ -29,7 +29,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Saves in the coalesced push burst (one per virtual millisecond, 100 devices), at least 100.")
     var burstSaves: Int = 10_000
 
-    @Flag(help: "Measure network mode against a throwaway in-memory server on a free loopback port.")
+    @Flag(help: "Measure network mode against a throwaway server on a free loopback port (its journal in a temporary data folder), and the restart figures.")
     var http = false
 
     @Option(help: "Measure network mode against this running server (loopback addresses only).")
@@ -109,7 +109,10 @@ struct BenchCommand: AsyncParsableCommand {
             target = (started.url, started.token, started.user)
             serverTask = started.task
         }
-        defer { serverTask?.cancel() }
+        defer {
+            serverTask?.cancel()
+            if serverTask != nil { try? FileManager.default.removeItem(at: InProcessHTTPServer.dataDirectory) }
+        }
         let suite = HTTPBenchmarkSuite(
             baseURL: target.url, webAuthToken: target.token, user: target.user, clients: httpClients, saves: httpSaves, pushSamples: pushSamples,
             changesZoneRecords: changesRecords)
