@@ -232,31 +232,6 @@ final class Journal: Sendable {
         }
     }
 
-    /// Checks every row after `seq` against its checksum: `nil` when all are
-    /// sound, else the first damaged one.
-    func firstDamagedRow(after seq: Int64) throws -> DamagedRow? {
-        try queue.read { db in
-            let rows = try Row.fetchCursor(
-                db, sql: "SELECT seq, time, method, path, user, device, body, admin, checksum FROM journal WHERE seq > ? ORDER BY seq",
-                arguments: [seq])
-            while let row = try rows.next() {
-                let seq: Int64 = row["seq"]
-                let why: String?
-                if let call = Self.call(row), let time = row["time"] as Milliseconds? {
-                    let stored = row["checksum"] as Int64?
-                    why = stored == nil || stored == Self.checksum(time: time, call) ? nil : "its checksum does not match"
-                } else {
-                    why = "a field is missing or of the wrong kind"
-                }
-                if let why {
-                    let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM journal WHERE seq >= ?", arguments: [seq]) ?? 1
-                    return DamagedRow(seq: seq, rowsFromIt: count, why: why)
-                }
-            }
-            return nil
-        }
-    }
-
     /// Deletes row `seq` and every row after it (`serve --recover`).
     func dropRows(from seq: Int64) throws {
         try queue.write { db in try db.execute(sql: "DELETE FROM journal WHERE seq >= ?", arguments: [seq]) }
@@ -269,20 +244,34 @@ final class Journal: Sendable {
             isServerAdmin: (row["admin"] as Int64?) == 1, isServerCall: path.hasPrefix("/internal/"))
     }
 
-    /// Every row after `seq`, oldest first (checked with ``firstDamagedRow(after:)`` first).
-    func replay(after seq: Int64, _ body: (Milliseconds, APICall) throws -> Void) throws -> Int {
+    /// Every row after `seq`, oldest first, each checked against its checksum
+    /// before `body` gets it; stops at the first damaged row and returns it
+    /// with the number of rows replayed.
+    func replay(after seq: Int64, _ body: (Milliseconds, APICall) throws -> Void) throws -> (replayed: Int, damaged: DamagedRow?) {
         try queue.read { db in
             let rows = try Row.fetchCursor(
-                db, sql: "SELECT seq, time, method, path, user, device, body, admin FROM journal WHERE seq > ? ORDER BY seq", arguments: [seq])
+                db, sql: "SELECT seq, time, method, path, user, device, body, admin, checksum FROM journal WHERE seq > ? ORDER BY seq",
+                arguments: [seq])
             var count = 0
             while let row = try rows.next() {
-                guard let call = Self.call(row), let time = row["time"] as Milliseconds? else {
-                    throw ServeError("Journal row \(row["seq"] as Int64? ?? 0) in \(path) cannot be read.")
+                let seq: Int64 = row["seq"]
+                let why: String?
+                let call = Self.call(row)
+                let time = row["time"] as Milliseconds?
+                if let call, let time {
+                    let stored = row["checksum"] as Int64?
+                    why = stored == nil || stored == Self.checksum(time: time, call) ? nil : "its checksum does not match"
+                } else {
+                    why = "a field is missing or of the wrong kind"
                 }
-                try body(time, call)
+                if let why {
+                    let left = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM journal WHERE seq >= ?", arguments: [seq]) ?? 1
+                    return (count, DamagedRow(seq: seq, rowsFromIt: left, why: why))
+                }
+                if let call, let time { try body(time, call) }
                 count += 1
             }
-            return count
+            return (count, nil)
         }
     }
 }

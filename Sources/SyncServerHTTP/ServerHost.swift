@@ -212,7 +212,17 @@ public final class ServerHost: Sendable {
                     through = checkpoint.throughSeq
                     report.append("restored the checkpoint")
                 }
-                if let damaged = try journal.firstDamagedRow(after: through) {
+                // One pass: each row's checksum is checked as it is replayed; a
+                // damaged row stops the replay there (the rows before it stay applied).
+                let dispatcherCore = core
+                let (replayed, damaged) = try journal.replay(after: through) { time, call in
+                    clock.set(time)
+                    // The answers are discarded: the replay never words or encodes one.
+                    var dispatcher = APIDispatcher(core: dispatcherCore, now: time, baseURL: "")
+                    dispatcher.answering = false
+                    _ = dispatcher.step(APIDispatcher.prepare(call))
+                }
+                if let damaged {
                     let calls = damaged.rowsFromIt == 1 ? "1 call" : "\(damaged.rowsFromIt) calls"
                     guard options.recover else {
                         throw ServeError(
@@ -221,14 +231,6 @@ public final class ServerHost: Sendable {
                     try journal.dropRows(from: damaged.seq)
                     dropped = damaged.rowsFromIt
                     report.append("--recover dropped \(calls) from the damaged journal row \(damaged.seq) on (\(damaged.why)): \(calls) lost")
-                }
-                let dispatcherCore = core
-                let replayed = try journal.replay(after: through) { time, call in
-                    clock.set(time)
-                    // The answers are discarded: the replay never words or encodes one.
-                    var dispatcher = APIDispatcher(core: dispatcherCore, now: time, baseURL: "")
-                    dispatcher.answering = false
-                    _ = dispatcher.step(APIDispatcher.prepare(call))
                 }
                 if replayed > 0 { report.append("replayed \(replayed) journal row\(replayed == 1 ? "" : "s")") }
                 if madeWith != wanted {
