@@ -151,6 +151,9 @@ public final class ServerHost: Sendable {
     let committer: GroupCommitter?
     /// Web auth token → user name, for signing callers in without the state lock.
     private let signIns = Mutex<[String: String]>([:])
+    /// Whether a fault plan was ever installed (read without the state lock;
+    /// until then no call is matched against one).
+    let faultsInstalled = Atomic<Bool>(false)
     let options: ServeOptions
     let courier = Courier()
     /// The connection cap, time limits and each connection's presence (the HTTP layer's).
@@ -499,6 +502,7 @@ public final class ServerHost: Sendable {
             return StepOutcome(.tryAgainLater("The server is stopping; try again when it is back.", retryAfter: 5))
         }
         let outcome = APIDispatcher(core: state.core, now: time, baseURL: state.baseURL).step(prepared)
+        if state.core.faults != nil { faultsInstalled.store(true, ordering: .relaxed) }
         guard outcome.changedState else { return outcome }
         let call = prepared.call
         if call.isServerCall || call.isServerAdmin { refreshSignIns(state.core.engine.users) }
