@@ -87,6 +87,15 @@ import Testing
         }
     }
 
+    @Test func theChecksumIsCRC32() {
+        var contiguous = CRC32()
+        Data("123456789".utf8).withUnsafeBytes { contiguous.addBytes($0) }
+        var sequence = CRC32()
+        sequence.addBytes(Array("123456789".utf8))
+        #expect(contiguous.value == 0xCBF4_3926)
+        #expect(sequence.value == 0xCBF4_3926)
+    }
+
     /// The checkpoint row rewritten with another state (and its right checksum).
     func replaceCheckpoint(in directory: URL, with state: Data) throws {
         var crc = CRC32()
