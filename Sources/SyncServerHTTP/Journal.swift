@@ -8,11 +8,13 @@ import SyncCore
 ///   choice follow) and the settings the history was made with.
 /// - `journal`: every call that changed the state, in the order it was
 ///   applied, with its time, user, device and a CRC-32 `checksum` of all of
-///   them. A call is answered only after its row is committed.
+///   them. A call is answered only after its row is committed; rows are
+///   committed by ``GroupCommitter``, several calls per transaction, in the
+///   order the engine applied them.
 /// - `checkpoint`: the whole state (``ServerStateFile``: zones, records,
 ///   change logs, tombstones, users, subscriptions, devices and waiting
-///   notifications) as of one journal row, with its checksum; older rows are
-///   deleted with it.
+///   notifications) as of one journal row, in ``CheckpointFormat``, with its
+///   checksum; older rows are deleted with it.
 ///
 /// At start-up the server restores the checkpoint and replays the rows after
 /// it through the deterministic engine, at their recorded times: the same
