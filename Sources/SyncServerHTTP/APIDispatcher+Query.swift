@@ -60,11 +60,19 @@ extension APIDispatcher {
     }
 
     func zoneChanges(_ call: APICall, _ db: DatabaseID, caller: Caller) throws(CloudError) -> APIAnswer {
-        try checkMethod(call)
-        let request = try decode(WireZoneChangesRequest.self, call)
+        let (request, requests) = try Self.zoneChangesPlan(call)
+        let results = try core.engine.fetchRecordZoneChanges(caller: caller, database: db, requests)
+        guard answering else { return APIAnswer(body: Data()) }
+        return Self.zoneChangesAnswer(results, request, fill: { withDownloadURLs($0, db) })
+    }
+
+    /// `changes/zone` decoded and checked, before the engine sees it.
+    static func zoneChangesPlan(_ call: APICall) throws(CloudError) -> (WireZoneChangesRequest, [ZoneChangesRequest]) {
+        try checkCallMethod(call)
+        let request = try decodeBody(WireZoneChangesRequest.self, call)
         // A malformed limit is a malformed request (400), not one zone's error.
         if let limit = ([request.resultsLimit] + request.zones.map(\.resultsLimit)).compactMap({ $0 }).first(where: { $0 < 0 }) {
-            throw CloudError(.invalidArguments, "resultsLimit must be 0 (the server's default, \(Self.maxOperations)) or a positive number, not \(limit).")
+            throw CloudError(.invalidArguments, "resultsLimit must be 0 (the server's default, \(maxOperations)) or a positive number, not \(limit).")
         }
         let requests = request.zones.map { zone in
             ZoneChangesRequest(
@@ -72,19 +80,30 @@ extension APIDispatcher {
                 resultsLimit: zone.resultsLimit ?? request.resultsLimit, desiredKeys: zone.desiredKeys ?? request.desiredKeys,
                 desiredRecordTypes: zone.desiredRecordTypes ?? request.desiredRecordTypes)
         }
-        let results = try core.engine.fetchRecordZoneChanges(caller: caller, database: db, requests)
+        return (request, requests)
+    }
+
+    /// The answer of `changes/zone`, worded from the engine's results alone
+    /// (`fill` adds asset download URLs; it reads the engine only when it holds assets).
+    static func zoneChangesAnswer(
+        _ results: [Result<ZoneChangesBatch, CloudError>], _ request: WireZoneChangesRequest, fill: (WireRecord) -> WireRecord
+    ) -> APIAnswer {
         var response = WireZoneChangesResponse(results)
         for (index, zone) in request.zones.enumerated() {
             guard case .success(var changes) = response.zones[index] else { continue }
             let numbers = (zone.numbersAsStrings ?? request.numbersAsStrings) == true
             changes.records = changes.records.map { record in
-                let filled = withDownloadURLs(record, db)
+                let filled = fill(record)
                 return numbers ? filled.numbersAsStrings() : filled
             }
             response.zones[index] = .success(changes)
         }
         let tokenOut: ServerChangeToken? = if case .success(let batch)? = results.first { batch.serverChangeToken } else { nil }
-        return try encode(response, tokenIn: request.zones.first?.syncToken, tokenOut: tokenOut)
+        do {
+            return APIAnswer(body: try WireJSON.encode(response), tokenIn: request.zones.first?.syncToken, tokenOut: tokenOut)
+        } catch {
+            return .error(error)
+        }
     }
 
     /// `records/changes`: one zone's changes, as `changes/zone` gives them

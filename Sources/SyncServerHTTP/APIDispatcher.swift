@@ -11,6 +11,8 @@ struct APIDispatcher {
     let now: Milliseconds
     /// `http://host:port`, for `webcourierURL`.
     let baseURL: String
+    /// `false` in the journal's replay, which discards every answer: none is encoded.
+    var answering = true
 
     static let maxOperations = 400
 
@@ -35,21 +37,24 @@ struct APIDispatcher {
 
     // MARK: Paths
 
-    func environment(_ text: String) throws(CloudError) -> ContainerEnvironment {
+    // The checks below read nothing but the call: they run outside the state
+    // lock when a call is prepared (``PreparedCall``), and inside it otherwise.
+
+    static func parseEnvironment(_ text: String) throws(CloudError) -> ContainerEnvironment {
         guard let environment = ContainerEnvironment(rawValue: text) else {
             throw CloudError(.invalidArguments, "'\(text)' is not an environment; use development or production.")
         }
         return environment
     }
 
-    func scope(_ text: String) throws(CloudError) -> DatabaseScope {
+    static func parseScope(_ text: String) throws(CloudError) -> DatabaseScope {
         guard let scope = DatabaseScope(rawValue: text) else {
             throw CloudError(.invalidArguments, "'\(text)' is not a database; use public, private or shared.")
         }
         return scope
     }
 
-    func container(_ text: String) throws(CloudError) -> String {
+    static func parseContainer(_ text: String) throws(CloudError) -> String {
         guard !text.isEmpty, text.utf8.count <= 255,
               !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else {
@@ -58,7 +63,7 @@ struct APIDispatcher {
         return text
     }
 
-    func requireUser(_ call: APICall, _ what: String) throws(CloudError) -> Caller {
+    static func signedInUser(_ call: APICall, _ what: String) throws(CloudError) -> Caller {
         guard let user = call.user else {
             throw CloudError(
                 .notAuthenticated,
@@ -67,26 +72,35 @@ struct APIDispatcher {
         return Caller(user: user, deviceID: call.deviceID)
     }
 
-    func decode<T: Decodable>(_ type: T.Type, _ call: APICall) throws(CloudError) -> T {
+    static func decodeBody<T: Decodable>(_ type: T.Type, _ call: APICall) throws(CloudError) -> T {
         try WireJSON.decode(type, from: call.body.isEmpty ? Data("{}".utf8) : call.body)
     }
 
-    func encode<T: Encodable>(_ value: T, changed: Bool = false, tokenIn: ServerChangeToken? = nil, tokenOut: ServerChangeToken? = nil) throws(CloudError) -> APIAnswer {
-        APIAnswer(body: try WireJSON.encode(value), changedState: changed, tokenIn: tokenIn, tokenOut: tokenOut)
-    }
-
-    func checkMethod(_ call: APICall, allowsGet: Bool = false) throws(CloudError) {
+    static func checkCallMethod(_ call: APICall, allowsGet: Bool = false) throws(CloudError) {
         guard call.method == "POST" || (allowsGet && call.method == "GET") else {
             throw CloudError(.invalidArguments, "\(call.path) takes \(allowsGet ? "GET or POST" : "POST"), not \(call.method).")
         }
     }
 
-    func checkCount(_ count: Int, _ what: String) throws(CloudError) {
-        guard count <= Self.maxOperations else {
+    static func checkOperationCount(_ count: Int, _ what: String) throws(CloudError) {
+        guard count <= maxOperations else {
             throw CloudError(
                 .limitExceeded,
-                "This request has \(count) \(what); at most \(Self.maxOperations) are allowed in one request. Nothing was applied; split it into smaller requests.")
+                "This request has \(count) \(what); at most \(maxOperations) are allowed in one request. Nothing was applied; split it into smaller requests.")
         }
+    }
+
+    func environment(_ text: String) throws(CloudError) -> ContainerEnvironment { try Self.parseEnvironment(text) }
+    func scope(_ text: String) throws(CloudError) -> DatabaseScope { try Self.parseScope(text) }
+    func container(_ text: String) throws(CloudError) -> String { try Self.parseContainer(text) }
+    func requireUser(_ call: APICall, _ what: String) throws(CloudError) -> Caller { try Self.signedInUser(call, what) }
+    func decode<T: Decodable>(_ type: T.Type, _ call: APICall) throws(CloudError) -> T { try Self.decodeBody(type, call) }
+    func checkMethod(_ call: APICall, allowsGet: Bool = false) throws(CloudError) { try Self.checkCallMethod(call, allowsGet: allowsGet) }
+    func checkCount(_ count: Int, _ what: String) throws(CloudError) { try Self.checkOperationCount(count, what) }
+
+    /// The answer, encoded unless this is the journal's replay (which discards it).
+    func encode<T: Encodable>(_ value: T, changed: Bool = false, tokenIn: ServerChangeToken? = nil, tokenOut: ServerChangeToken? = nil) throws(CloudError) -> APIAnswer {
+        APIAnswer(body: answering ? try WireJSON.encode(value) : Data(), changedState: changed, tokenIn: tokenIn, tokenOut: tokenOut)
     }
 
     // MARK: /database/1/{container}/{environment}/{database}/{operation}
@@ -218,8 +232,25 @@ struct APIDispatcher {
     }
 
     private func modifyRecords(_ call: APICall, _ db: DatabaseID, caller: Caller) throws(CloudError) -> APIAnswer {
-        let request = try decode(WireRecordsModifyRequest.self, call)
-        try checkCount(request.operations.count, "record operations")
+        let plan = try Self.modifyRecordsPlan(call, caller: caller)
+        let results = try applyModifyRecords(plan, db)
+        guard answering else { return APIAnswer(body: Data(), changedState: true) }
+        return Self.modifyRecordsAnswer(results, plan, db, fill: { withDownloadURLs($0, db) })
+    }
+
+    /// `records/modify` decoded and checked, before the engine sees it.
+    struct ModifyRecordsPlan: Sendable {
+        var caller: Caller
+        var zoneID: RecordZoneID
+        var operations: [RecordOperation]
+        var atomic: Bool
+        var clientToken: Data?
+        var desiredKeys: [String]?
+    }
+
+    static func modifyRecordsPlan(_ call: APICall, caller: Caller) throws(CloudError) -> ModifyRecordsPlan {
+        let request = try decodeBody(WireRecordsModifyRequest.self, call)
+        try checkOperationCount(request.operations.count, "record operations")
         let zoneID = request.zoneID.map(RecordZoneID.init) ?? RecordZoneID(zoneName: RecordZoneID.defaultZoneName, ownerName: "")
         var operations: [RecordOperation] = []
         operations.reserveCapacity(request.operations.count)
@@ -245,24 +276,43 @@ struct APIDispatcher {
             }
             clientToken = data
         }
-        let results = try core.engine.modifyRecords(
-            caller: caller, database: db, zoneID: zoneID, operations: operations, atomic: request.atomic ?? true,
-            clientChangeTokenData: clientToken)
-        var changed = clientToken != nil
+        return ModifyRecordsPlan(
+            caller: caller, zoneID: zoneID, operations: operations, atomic: request.atomic ?? true, clientToken: clientToken,
+            desiredKeys: request.desiredKeys)
+    }
+
+    /// The engine step of `records/modify`.
+    func applyModifyRecords(_ plan: ModifyRecordsPlan, _ db: DatabaseID) throws(CloudError) -> [Result<RecordOperationResult, CloudError>] {
+        try core.engine.modifyRecords(
+            caller: plan.caller, database: db, zoneID: plan.zoneID, operations: plan.operations, atomic: plan.atomic,
+            clientChangeTokenData: plan.clientToken)
+    }
+
+    static func modifyRecordsChanged(_ results: [Result<RecordOperationResult, CloudError>], _ plan: ModifyRecordsPlan) -> Bool {
+        plan.clientToken != nil || results.contains { if case .success = $0 { true } else { false } }
+    }
+
+    /// The answer of `records/modify`, worded from the engine's results alone
+    /// (`fill` adds asset download URLs; it reads the engine only when it holds assets).
+    static func modifyRecordsAnswer(
+        _ results: [Result<RecordOperationResult, CloudError>], _ plan: ModifyRecordsPlan, _ db: DatabaseID, fill: (WireRecord) -> WireRecord
+    ) -> APIAnswer {
         let items: [WireResult<WireRecord>] = results.map { result in
             switch result {
             case .success(.saved(var record)):
-                changed = true
-                record.fields = record.fields.filtered(to: request.desiredKeys)
-                return .success(withDownloadURLs(WireRecord(record), db))
+                record.fields = record.fields.filtered(to: plan.desiredKeys)
+                return .success(fill(WireRecord(record)))
             case .success(let deleted):
-                changed = true
                 return .success(WireRecord(deleted))
             case .failure(let error):
                 return .failure(WireError(error))
             }
         }
-        return try encode(WireRecordsResponse(records: items), changed: changed)
+        do {
+            return APIAnswer(body: try WireJSON.encode(WireRecordsResponse(records: items)), changedState: modifyRecordsChanged(results, plan))
+        } catch {
+            return .error(error)
+        }
     }
 
     private func modifySubscriptions(_ call: APICall, _ db: DatabaseID, caller: Caller) throws(CloudError) -> APIAnswer {

@@ -8,11 +8,13 @@ import SyncCore
 ///   choice follow) and the settings the history was made with.
 /// - `journal`: every call that changed the state, in the order it was
 ///   applied, with its time, user, device and a CRC-32 `checksum` of all of
-///   them. A call is answered only after its row is committed.
+///   them. A call is answered only after its row is committed; rows are
+///   committed by ``GroupCommitter``, several calls per transaction, in the
+///   order the engine applied them.
 /// - `checkpoint`: the whole state (``ServerStateFile``: zones, records,
 ///   change logs, tombstones, users, subscriptions, devices and waiting
-///   notifications) as of one journal row, with its checksum; older rows are
-///   deleted with it.
+///   notifications) as of one journal row, in ``CheckpointFormat``, with its
+///   checksum; older rows are deleted with it.
 ///
 /// At start-up the server restores the checkpoint and replays the rows after
 /// it through the deterministic engine, at their recorded times: the same
@@ -136,17 +138,57 @@ final class Journal: Sendable {
         return Int64(crc.value)
     }
 
-    /// Commits one call; returns its row number.
-    @discardableResult
-    func append(_ call: APICall, time: Milliseconds) throws -> Int64 {
+    /// What the group committer writes, in engine-step order.
+    enum Entry: Sendable {
+        /// One call that changed the state, as row `seq`.
+        case row(seq: Int64, time: Milliseconds, call: APICall)
+        /// The whole state as of row `throughSeq` (rows up to it are deleted with it).
+        case checkpoint(state: @Sendable () throws -> Data, throughSeq: Int64, time: Milliseconds)
+    }
+
+    /// Commits entries in one transaction, in order: all of them, or none.
+    func write(_ entries: [Entry]) throws {
+        // Checkpoints are encoded before the transaction, off the state lock.
+        var states: [Int: Data] = [:]
+        var checksums: [Int: Int64] = [:]
+        for (index, entry) in entries.enumerated() {
+            switch entry {
+            case .row(_, let time, let call):
+                checksums[index] = Self.checksum(time: time, call)
+            case .checkpoint(let state, _, _):
+                let data = try state()
+                var crc = CRC32()
+                crc.add(data)
+                states[index] = data
+                checksums[index] = Int64(crc.value)
+            }
+        }
         try queue.write { db in
-            try db.execute(
-                sql: "INSERT INTO journal (time, method, path, user, device, body, admin, checksum) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                arguments: [
-                    time, call.method, call.path, call.user, call.deviceID, call.body, call.isServerAdmin ? 1 : 0,
-                    Self.checksum(time: time, call),
-                ])
-            return db.lastInsertedRowID
+            let insert = try db.cachedStatement(
+                sql: "INSERT INTO journal (seq, time, method, path, user, device, body, admin, checksum) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+            for (index, entry) in entries.enumerated() {
+                switch entry {
+                case .row(let seq, let time, let call):
+                    try insert.execute(arguments: [
+                        seq, time, call.method, call.path, call.user, call.deviceID, call.body, call.isServerAdmin ? 1 : 0, checksums[index],
+                    ])
+                case .checkpoint(_, let through, let time):
+                    try db.execute(
+                        sql: "INSERT OR REPLACE INTO checkpoint (id, throughSeq, time, state, checksum) VALUES (1, ?, ?, ?, ?)",
+                        arguments: [through, time, states[index], checksums[index]])
+                    try db.execute(sql: "DELETE FROM journal WHERE seq <= ?", arguments: [through])
+                }
+            }
+        }
+    }
+
+    /// The number of the last row ever written (deleted rows count: a number is never used twice).
+    func lastSeq() throws -> Int64 {
+        try queue.read { db in
+            let used = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'journal'") ?? 0
+            let present = try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(seq), 0) FROM journal") ?? 0
+            let checkpointed = try Int64.fetchOne(db, sql: "SELECT throughSeq FROM checkpoint WHERE id = 1") ?? 0
+            return max(used, present, checkpointed)
         }
     }
 
@@ -173,6 +215,11 @@ final class Journal: Sendable {
         return checkpoint
     }
 
+    /// The last journal row the checkpoint holds (0 without a checkpoint).
+    func checkpointThroughSeq() throws -> Int64 {
+        try queue.read { db in try Int64.fetchOne(db, sql: "SELECT throughSeq FROM checkpoint WHERE id = 1") ?? 0 }
+    }
+
     /// Stores a checkpoint as of every row up to now, and deletes those rows, in one transaction.
     func writeCheckpoint(_ state: Data, time: Milliseconds) throws {
         var crc = CRC32()
@@ -184,31 +231,6 @@ final class Journal: Sendable {
                 sql: "INSERT OR REPLACE INTO checkpoint (id, throughSeq, time, state, checksum) VALUES (1, ?, ?, ?, ?)",
                 arguments: [max(through, previous), time, state, Int64(crc.value)])
             try db.execute(sql: "DELETE FROM journal WHERE seq <= ?", arguments: [through])
-        }
-    }
-
-    /// Checks every row after `seq` against its checksum: `nil` when all are
-    /// sound, else the first damaged one.
-    func firstDamagedRow(after seq: Int64) throws -> DamagedRow? {
-        try queue.read { db in
-            let rows = try Row.fetchCursor(
-                db, sql: "SELECT seq, time, method, path, user, device, body, admin, checksum FROM journal WHERE seq > ? ORDER BY seq",
-                arguments: [seq])
-            while let row = try rows.next() {
-                let seq: Int64 = row["seq"]
-                let why: String?
-                if let call = Self.call(row), let time = row["time"] as Milliseconds? {
-                    let stored = row["checksum"] as Int64?
-                    why = stored == nil || stored == Self.checksum(time: time, call) ? nil : "its checksum does not match"
-                } else {
-                    why = "a field is missing or of the wrong kind"
-                }
-                if let why {
-                    let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM journal WHERE seq >= ?", arguments: [seq]) ?? 1
-                    return DamagedRow(seq: seq, rowsFromIt: count, why: why)
-                }
-            }
-            return nil
         }
     }
 
@@ -224,20 +246,34 @@ final class Journal: Sendable {
             isServerAdmin: (row["admin"] as Int64?) == 1, isServerCall: path.hasPrefix("/internal/"))
     }
 
-    /// Every row after `seq`, oldest first (checked with ``firstDamagedRow(after:)`` first).
-    func replay(after seq: Int64, _ body: (Milliseconds, APICall) throws -> Void) throws -> Int {
+    /// Every row after `seq`, oldest first, each checked against its checksum
+    /// before `body` gets it; stops at the first damaged row and returns it
+    /// with the number of rows replayed.
+    func replay(after seq: Int64, _ body: (Milliseconds, APICall) throws -> Void) throws -> (replayed: Int, damaged: DamagedRow?) {
         try queue.read { db in
             let rows = try Row.fetchCursor(
-                db, sql: "SELECT seq, time, method, path, user, device, body, admin FROM journal WHERE seq > ? ORDER BY seq", arguments: [seq])
+                db, sql: "SELECT seq, time, method, path, user, device, body, admin, checksum FROM journal WHERE seq > ? ORDER BY seq",
+                arguments: [seq])
             var count = 0
             while let row = try rows.next() {
-                guard let call = Self.call(row), let time = row["time"] as Milliseconds? else {
-                    throw ServeError("Journal row \(row["seq"] as Int64? ?? 0) in \(path) cannot be read.")
+                let seq: Int64 = row["seq"]
+                let why: String?
+                let call = Self.call(row)
+                let time = row["time"] as Milliseconds?
+                if let call, let time {
+                    let stored = row["checksum"] as Int64?
+                    why = stored == nil || stored == Self.checksum(time: time, call) ? nil : "its checksum does not match"
+                } else {
+                    why = "a field is missing or of the wrong kind"
                 }
-                try body(time, call)
+                if let why {
+                    let left = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM journal WHERE seq >= ?", arguments: [seq]) ?? 1
+                    return (count, DamagedRow(seq: seq, rowsFromIt: left, why: why))
+                }
+                if let call, let time { try body(time, call) }
                 count += 1
             }
-            return count
+            return (count, nil)
         }
     }
 }
@@ -258,6 +294,15 @@ struct CRC32 {
         value = ~c
     }
 
+    /// The same, over contiguous bytes (no iterator per byte).
+    mutating func addBytes(_ bytes: UnsafeRawBufferPointer) {
+        var c = ~value
+        Self.table.withUnsafeBufferPointer { table in
+            for byte in bytes { c = table[Int((c ^ UInt32(byte)) & 0xFF)] ^ (c >> 8) }
+        }
+        value = ~c
+    }
+
     /// A field with its length in front, so that moving bytes between fields changes the sum.
     mutating func add(_ text: String) {
         add(Data(text.utf8))
@@ -266,7 +311,7 @@ struct CRC32 {
     mutating func add(_ data: Data) {
         let count = UInt64(data.count)
         addBytes((0..<8).map { UInt8(truncatingIfNeeded: count >> ($0 * 8)) })
-        addBytes(data)
+        data.withUnsafeBytes { addBytes($0) }
     }
 }
 

@@ -23,6 +23,7 @@ extension ServerHost {
     @discardableResult
     public func addFaults(_ plan: FaultPlan) -> [Int] {
         let now = clock.now()
+        faultsInstalled.store(true, ordering: .relaxed)
         return state.withLock { (state: inout State) -> [Int] in state.core.faultInjector().add(plan, now: now) }
     }
 
@@ -33,17 +34,20 @@ extension ServerHost {
 
     /// Performs a call through the fault plan.
     func performWithFaults(_ call: APICall) async -> FaultedAnswer {
-        guard let faultCall = Self.faultCall(call) else { return FaultedAnswer(answer: perform(call)) }
+        // No fault plan was ever installed: nothing to match (and no body to read for zone names).
+        guard faultsInstalled.load(ordering: .relaxed), let faultCall = Self.faultCall(call) else {
+            return FaultedAnswer(answer: await performAsync(call))
+        }
         let now = clock.now()
         let decision = state.withLock { (state: inout State) -> FaultInjector.Decision? in state.core.faultDecision(for: faultCall, now: now) }
-        guard let decision else { return FaultedAnswer(answer: perform(call)) }
+        guard let decision else { return FaultedAnswer(answer: await performAsync(call)) }
         let note = "fault: " + decision.faults.map(\.detail).joined(separator: "; ")
         if decision.latency > 0 { try? await Task.sleep(nanoseconds: UInt64(decision.latency) * 1_000_000) }
         switch decision.failure {
         case .error(let error)?:
             return FaultedAnswer(answer: .error(error), note: note)
         case .ambiguousCommit?:
-            _ = perform(call)
+            _ = await performAsync(call)
             return FaultedAnswer(answer: .error(CloudError.answerLost(faultCall.operation)), note: note + " (connection dropped)", dropConnection: true)
         case .itemFailures(let code, let retryAfter)?:
             return FaultedAnswer(answer: performWithItemFailures(call, code: code, retryAfter: retryAfter), note: note)
@@ -53,7 +57,7 @@ extension ServerHost {
                let data = try? WireJSON.encode(WireDatabaseChanges(zones: [], syncToken: ServerChangeToken(rawValue: token), moreComing: false)) {
                 return FaultedAnswer(answer: APIAnswer(body: data), note: note)
             }
-            return FaultedAnswer(answer: perform(call), note: note)
+            return FaultedAnswer(answer: await performAsync(call), note: note)
         }
     }
 

@@ -139,11 +139,21 @@ public final class ServerHost: Sendable {
         /// (unless it names the last one it got with `lastNotificationID`).
         var written: [String: Set<String>] = [:]
         var stopped = false
+        /// The last journal row the latest checkpoint holds: a clean stop
+        /// writes one when rows came after it, so the next start replays nothing.
+        var checkpointedThrough: Int64 = 0
     }
 
     let state: Mutex<State>
     let clock: CallClock
     let journal: Journal?
+    /// Commits journal rows off the state lock, several per transaction.
+    let committer: GroupCommitter?
+    /// Web auth token → user name, for signing callers in without the state lock.
+    private let signIns = Mutex<[String: String]>([:])
+    /// Whether a fault plan was ever installed (read without the state lock;
+    /// until then no call is matched against one).
+    let faultsInstalled = Atomic<Bool>(false)
     let options: ServeOptions
     let courier = Courier()
     /// The connection cap, time limits and each connection's presence (the HTTP layer's).
@@ -194,16 +204,28 @@ public final class ServerHost: Sendable {
 
         var core = Self.makeCore(seed: seed, settings: madeWith, clock: clock)
         var dropped = 0
+        var lastSeq: Int64 = 0
+        var checkpointedThrough: Int64 = 0
         if let journal {
             do {
                 var through: Int64 = 0
                 if let checkpoint = try journal.checkpoint() {
-                    let file = try WireJSON.decode(ServerStateFile.self, from: checkpoint.state)
+                    let file = try CheckpointFormat.decode(checkpoint.state)
                     try Self.restore(file, into: core)
                     through = checkpoint.throughSeq
                     report.append("restored the checkpoint")
                 }
-                if let damaged = try journal.firstDamagedRow(after: through) {
+                // One pass: each row's checksum is checked as it is replayed; a
+                // damaged row stops the replay there (the rows before it stay applied).
+                let dispatcherCore = core
+                let (replayed, damaged) = try journal.replay(after: through) { time, call in
+                    clock.set(time)
+                    // The answers are discarded: the replay never words or encodes one.
+                    var dispatcher = APIDispatcher(core: dispatcherCore, now: time, baseURL: "")
+                    dispatcher.answering = false
+                    _ = dispatcher.step(APIDispatcher.prepare(call))
+                }
+                if let damaged {
                     let calls = damaged.rowsFromIt == 1 ? "1 call" : "\(damaged.rowsFromIt) calls"
                     guard options.recover else {
                         throw ServeError(
@@ -213,22 +235,19 @@ public final class ServerHost: Sendable {
                     dropped = damaged.rowsFromIt
                     report.append("--recover dropped \(calls) from the damaged journal row \(damaged.seq) on (\(damaged.why)): \(calls) lost")
                 }
-                let dispatcherCore = core
-                let replayed = try journal.replay(after: through) { time, call in
-                    clock.set(time)
-                    _ = APIDispatcher(core: dispatcherCore, now: time, baseURL: "").answer(call)
-                }
                 if replayed > 0 { report.append("replayed \(replayed) journal row\(replayed == 1 ? "" : "s")") }
                 if madeWith != wanted {
                     // Settings live in the engine's configuration: carry the state over exactly.
                     let file = Self.checkpointFile(core)
                     core = Self.makeCore(seed: seed, settings: wanted, clock: clock)
                     try Self.restore(file, into: core)
-                    try journal.writeCheckpoint(try WireJSON.encode(file), time: clock.now())
+                    try journal.writeCheckpoint(try CheckpointFormat.encode(file), time: clock.now())
                     report.append("now with \(wanted)")
                 } else if replayed >= 1000 || dropped > 0 {
-                    try journal.writeCheckpoint(try WireJSON.encode(Self.checkpointFile(core)), time: clock.now())
+                    try journal.writeCheckpoint(try CheckpointFormat.encode(Self.checkpointFile(core)), time: clock.now())
                 }
+                lastSeq = try journal.lastSeq()
+                checkpointedThrough = try journal.checkpointThroughSeq()
                 try journal.setMeta([
                     "seed": String(seed), "retention": wanted.retention.map(String.init) ?? "none",
                     "coalescingWindow": String(wanted.coalescingWindow), "format": "2",
@@ -243,8 +262,10 @@ public final class ServerHost: Sendable {
         }
         droppedCalls = dropped
         startupReport = report.isEmpty ? "new state" : report.joined(separator: ", ")
-        state = Mutex(State(core: core, baseURL: "http://\(options.host):\(options.port)"))
+        state = Mutex(State(core: core, baseURL: "http://\(options.host):\(options.port)", checkpointedThrough: checkpointedThrough))
         adminToken = try Self.loadOrMakeAdminToken(options.dataDirectory)
+        committer = journal.map { GroupCommitter(journal: $0, lastSeq: lastSeq) }
+        refreshSignIns()
 
         for user in options.effectiveUsers where account(user) == nil {
             let answer = perform(.server("addUser", DispatcherInternal.AddUser(name: user)))
@@ -346,9 +367,20 @@ public final class ServerHost: Sendable {
 
     // MARK: Calls
 
-    /// The user a web auth token belongs to.
+    /// The user a web auth token belongs to (read without the state lock).
     public func user(withToken token: String) -> String? {
-        state.withLock { $0.core.engine.user(withWebAuthToken: token)?.name }
+        signIns.withLock { $0[token] }
+    }
+
+    /// Reads the users' web auth tokens again (after a call that may have changed them).
+    private func refreshSignIns() {
+        let users = state.withLock { $0.core.engine.users }
+        refreshSignIns(users)
+    }
+
+    private func refreshSignIns(_ users: [UserAccount]) {
+        let map = Dictionary(users.map { ($0.webAuthToken, $0.name) }, uniquingKeysWith: { first, _ in first })
+        signIns.withLock { $0 = map }
     }
 
     /// Whether `token` is the server admin credential (compared in constant time).
@@ -381,20 +413,68 @@ public final class ServerHost: Sendable {
     func setBaseURL(_ url: String) { state.withLock { $0.baseURL = url } }
 
     /// Applies one call, commits it to the journal if it changed anything,
-    /// and wakes the long-polls of devices that got notifications.
+    /// and wakes the long-polls of devices that got notifications. Blocks
+    /// until the journal row is committed; the HTTP layer uses ``performAsync(_:)``.
     public func perform(_ call: APICall) -> APIAnswer {
+        let (call, isImport) = callToApply(call)
+        let stepped = step(APIDispatcher.prepare(call))
+        let answer = stepped.outcome.answer()
+        let failure = stepped.ticket.flatMap { committer?.waitUntilDurableBlocking($0) }
+        return finish(call, isImport: isImport, stepped, answer, failure: failure)
+    }
+
+    /// ``perform(_:)`` for async callers: decoding and encoding happen outside
+    /// the state lock, and the call waits for its journal row without
+    /// holding a thread (the rows of calls arriving meanwhile join the next transaction).
+    func performAsync(_ call: APICall) async -> APIAnswer {
+        let (call, isImport) = callToApply(call)
+        let stepped = step(APIDispatcher.prepare(call))
+        let answer = stepped.outcome.answer()
+        var failure: String?
+        if let ticket = stepped.ticket, let committer { failure = await committer.waitUntilDurable(ticket) }
+        return finish(call, isImport: isImport, stepped, answer, failure: failure)
+    }
+
+    private func callToApply(_ call: APICall) -> (APICall, isImport: Bool) {
         var call = call
         let isImport = call.path.hasSuffix("/import") && (call.isServerAdmin || call.isServerCall)
         if isImport { call.body = withServerTokens(call.body) }
-        let (answer, wake, timer) = state.withLock { (state: inout State) -> (APIAnswer, [String], Milliseconds?) in
+        return (call, isImport)
+    }
+
+    /// What the engine step left to do after the lock.
+    private struct Stepped: Sendable {
+        var outcome: StepOutcome
+        /// The journal entry to wait for before answering: the call's own row, or
+        /// the last row queued before the step (the answer may show its change).
+        /// Rows commit in order, so the rows before it are durable then too.
+        var ticket: Int64?
+        var wake: [String]
+        var timer: Milliseconds?
+    }
+
+    /// The engine step, the only part under the state lock: applies the call,
+    /// queues its journal row (so the journal's order is the step order), delivers due notifications.
+    private func step(_ prepared: PreparedCall) -> Stepped {
+        state.withLock { (state: inout State) -> Stepped in
             let time = clock.tick()
-            let answer = apply(call, at: time, &state)
+            let outcome = apply(prepared, at: time, &state)
             let (wake, timer) = deliver(at: time, &state)
-            return (answer, wake, timer)
+            let ticket = committer.map(\.lastRowTicket)
+            return Stepped(outcome: outcome, ticket: ticket == 0 ? nil : ticket, wake: wake, timer: timer)
         }
-        courier.notify(wake)
-        if let timer { scheduleDelivery(at: timer) }
-        if answer.changedState, isImport || (call.isServerAdmin && call.path.hasSuffix("/reset")) {
+    }
+
+    private func finish(_ call: APICall, isImport: Bool, _ stepped: Stepped, _ answer: APIAnswer, failure: String?) -> APIAnswer {
+        var answer = answer
+        if let failure {
+            answer = stepped.outcome.changedState
+                ? .error(CloudError(.internalError, "The change could not be stored (\(failure)); the server stops taking changes until restarted."), status: 503)
+                : .error(CloudError(.internalError, "The server could not write its journal (\(failure)); it answers nothing until restarted."), status: 503)
+        }
+        courier.notify(stepped.wake)
+        if let timer = stepped.timer { scheduleDelivery(at: timer) }
+        if failure == nil, answer.changedState, isImport || (call.isServerAdmin && call.path.hasSuffix("/reset")) {
             restoreConfiguredUsers()
             try? writeUsersFile()
         }
@@ -413,27 +493,34 @@ public final class ServerHost: Sendable {
         return (try? WireJSON.encode(file)) ?? body
     }
 
-    private func apply(_ call: APICall, at time: Milliseconds, _ state: inout State) -> APIAnswer {
+    private func apply(_ prepared: PreparedCall, at time: Milliseconds, _ state: inout State) -> StepOutcome {
+        if state.storageFailure == nil, let failure = committer?.failure { state.storageFailure = failure }
         if let failure = state.storageFailure {
-            return .error(CloudError(.internalError, "The server could not write its journal (\(failure)); it answers nothing until restarted."), status: 503)
+            return StepOutcome(.error(CloudError(.internalError, "The server could not write its journal (\(failure)); it answers nothing until restarted."), status: 503))
         }
         if state.stopped {
-            return .tryAgainLater("The server is stopping; try again when it is back.", retryAfter: 5)
+            return StepOutcome(.tryAgainLater("The server is stopping; try again when it is back.", retryAfter: 5))
         }
-        var answer = APIDispatcher(core: state.core, now: time, baseURL: state.baseURL).answer(call)
-        guard answer.changedState, let journal else { return answer }
-        do {
-            try journal.append(call, time: time)
-            state.rowsSinceCheckpoint += 1
-            if state.rowsSinceCheckpoint >= options.checkpointEvery {
-                try journal.writeCheckpoint(try WireJSON.encode(Self.checkpointFile(state.core)), time: time)
-                state.rowsSinceCheckpoint = 0
-            }
-        } catch {
-            state.storageFailure = "\(error)"
-            answer = .error(CloudError(.internalError, "The change could not be stored (\(error)); the server stops taking changes until restarted."), status: 503)
+        let outcome = APIDispatcher(core: state.core, now: time, baseURL: state.baseURL).step(prepared)
+        if state.core.faults != nil { faultsInstalled.store(true, ordering: .relaxed) }
+        guard outcome.changedState else { return outcome }
+        let call = prepared.call
+        if call.isServerCall || call.isServerAdmin { refreshSignIns(state.core.engine.users) }
+        guard let committer else { return outcome }
+        _ = committer.enqueueRow(time: time, call: call)
+        state.rowsSinceCheckpoint += 1
+        if state.rowsSinceCheckpoint >= options.checkpointEvery {
+            state.checkpointedThrough = enqueueCheckpoint(committer, time: time, &state)
+            state.rowsSinceCheckpoint = 0
         }
-        return answer
+        return outcome
+    }
+
+    /// Queues a checkpoint of the state as it is now (taken under the lock;
+    /// encoded and written by the journal's writer, in order with the rows); returns the last row it holds.
+    private func enqueueCheckpoint(_ committer: GroupCommitter, time: Milliseconds, _ state: inout State) -> Int64 {
+        let file = Self.checkpointFile(state.core)
+        return committer.enqueueCheckpoint(time: time) { try CheckpointFormat.encode(file) }.throughSeq
     }
 
     /// Delivers what is due; returns the devices to wake and when to look again.
@@ -482,38 +569,52 @@ public final class ServerHost: Sendable {
 
     /// Writes a checkpoint, so the next start has nothing to replay.
     public func checkpointNow() {
-        guard let journal else { return }
-        state.withLock { state in
-            guard state.storageFailure == nil, state.rowsSinceCheckpoint > 0 else { return }
-            if (try? journal.writeCheckpoint(try WireJSON.encode(Self.checkpointFile(state.core)), time: clock.tick())) != nil {
-                state.rowsSinceCheckpoint = 0
-            }
+        guard let committer else { return }
+        let ticket = state.withLock { (state: inout State) -> Int64? in
+            guard state.storageFailure == nil, committer.lastSeq > state.checkpointedThrough else { return nil }
+            let file = Self.checkpointFile(state.core)
+            let (ticket, through) = committer.enqueueCheckpoint(time: clock.tick()) { try CheckpointFormat.encode(file) }
+            state.checkpointedThrough = through
+            state.rowsSinceCheckpoint = 0
+            return ticket
         }
+        if let ticket { _ = committer.waitUntilDurableBlocking(ticket) }
     }
 
-    /// A clean stop: takes no more changes, writes a checkpoint, folds the
-    /// WAL into `syncscope.sqlite` and closes it (the database file alone then
-    /// holds everything). Returns a sentence saying what it did.
+    /// A clean stop: takes no more changes, writes a checkpoint (whenever a
+    /// journal row came after the last one, so the next start replays
+    /// nothing), folds the WAL into `syncscope.sqlite` and closes it (the
+    /// database file alone then holds everything). Returns a sentence saying what it did.
     @discardableResult
     public func stop() -> String {
-        guard let journal else {
+        guard let journal, let committer else {
             state.withLock { $0.stopped = true }
             return "nothing kept (in memory)"
         }
-        return state.withLock { state in
-            guard !state.stopped else { return "already stopped" }
+        let first = state.withLock { (state: inout State) -> Bool in
+            guard !state.stopped else { return false }
             state.stopped = true
-            do {
-                if state.storageFailure == nil, state.rowsSinceCheckpoint > 0 {
-                    try journal.writeCheckpoint(try WireJSON.encode(Self.checkpointFile(state.core)), time: clock.tick())
-                    state.rowsSinceCheckpoint = 0
-                }
-                try journal.close()
-                return "state saved in \(journal.path)"
-            } catch {
-                return "the state could not be folded into \(journal.path) (\(error)); the journal keeps every acknowledged call"
+            if state.storageFailure == nil, committer.failure == nil, committer.lastSeq > state.checkpointedThrough {
+                let file = Self.checkpointFile(state.core)
+                state.checkpointedThrough = committer.enqueueCheckpoint(time: clock.tick()) { try CheckpointFormat.encode(file) }.throughSeq
+                state.rowsSinceCheckpoint = 0
             }
+            return true
         }
+        guard first else { return "already stopped" }
+        if let failure = committer.finish() {
+            return "the state could not be folded into \(journal.path) (\(failure)); the journal keeps every acknowledged call"
+        }
+        do {
+            try journal.close()
+            return "state saved in \(journal.path)"
+        } catch {
+            return "the state could not be folded into \(journal.path) (\(error)); the journal keeps every acknowledged call"
+        }
+    }
+
+    deinit {
+        committer?.finish()
     }
 
     // MARK: Long-poll

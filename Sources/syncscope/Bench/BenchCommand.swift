@@ -29,7 +29,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Saves in the coalesced push burst (one per virtual millisecond, 100 devices), at least 100.")
     var burstSaves: Int = 10_000
 
-    @Flag(help: "Measure network mode against a throwaway in-memory server on a free loopback port.")
+    @Flag(help: "Measure network mode against a throwaway server on a free loopback port (its journal in a temporary data folder), and the restart figures.")
     var http = false
 
     @Option(help: "Measure network mode against this running server (loopback addresses only).")
@@ -53,7 +53,14 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(name: .customLong("changes-records"), parsing: .unconditional, help: "Records in the zone that changes/zone pages through over HTTP, 1,000 to 1,000,000.")
     var changesRecords = 100_000
 
+    @Option(name: .customLong("restart-records"), parsing: .unconditional, help: "Records in the data folder whose restart --http times (replay and checkpoint), 4,000 to 2,000,000.")
+    var restartRecords = 200_000
+
+    @Flag(help: "Only the restart figures of --http (a data folder in a temporary directory, no HTTP).")
+    var restartOnly = false
+
     func validate() throws {
+        guard (4_000...2_000_000).contains(restartRecords) else { throw ValidationError("--restart-records must be 4000 to 2000000 (got \(restartRecords)).") }
         if let server {
             guard let url = URL(string: server), let host = url.host, ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host) || host.hasPrefix("127.") else {
                 throw ValidationError("--server must be a loopback address such as http://127.0.0.1:8400 (got '\(server)'); the benchmark sends traffic only on this machine.")
@@ -71,7 +78,7 @@ struct BenchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        if http || server != nil {
+        if http || server != nil || restartOnly {
             try await runHTTP()
             return
         }
@@ -87,6 +94,12 @@ struct BenchCommand: AsyncParsableCommand {
         #if DEBUG
         FileHandle.standardError.write(Data("warning: this is a debug build; figures are meaningful only with `swift run -c release syncscope bench`.\n".utf8))
         #endif
+        if restartOnly {
+            var results = BenchmarkResults()
+            results.figures = try RestartBenchmarks(records: restartRecords).run()
+            print(json ? results.json() : results.table())
+            return
+        }
         var target: (url: URL, token: String, user: String)
         var serverTask: Task<Void, any Error>?
         if let server, let url = URL(string: server), let token {
@@ -96,16 +109,20 @@ struct BenchCommand: AsyncParsableCommand {
             target = (started.url, started.token, started.user)
             serverTask = started.task
         }
-        defer { serverTask?.cancel() }
+        defer {
+            serverTask?.cancel()
+            if serverTask != nil { try? FileManager.default.removeItem(at: InProcessHTTPServer.dataDirectory) }
+        }
         let suite = HTTPBenchmarkSuite(
             baseURL: target.url, webAuthToken: target.token, user: target.user, clients: httpClients, saves: httpSaves, pushSamples: pushSamples,
             changesZoneRecords: changesRecords)
-        let results: BenchmarkResults
+        var results: BenchmarkResults
         do {
             results = try await suite.run()
         } catch let error as CloudError {
             throw ClientFailure(error)
         }
+        if server == nil { results.figures += try RestartBenchmarks(records: restartRecords).run() }
         print(json ? results.json() : results.table())
         if server != nil {
             FileHandle.standardError.write(Data(
