@@ -246,7 +246,7 @@ public final class PostgresCluster: Sendable {
             process.arguments = arguments
         }
         process.currentDirectoryURL = directory
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let handle = try FileHandle(forWritingTo: log)
         process.standardOutput = handle
         process.standardError = handle
@@ -329,7 +329,7 @@ public final class PostgresCluster: Sendable {
         process.currentDirectoryURL = directory
         // Output to a file, not a pipe: a chatty program can never block on a full pipe.
         let outputFile = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("syncscope-pg-run-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: outputFile) }
         let handle = try FileHandle(forWritingTo: outputFile)
         defer { try? handle.close() }
