@@ -18,15 +18,26 @@ extension PushEngine {
     /// Removes the named notifications from a device's delivered ones (the
     /// device certainly has them); returns how many were removed. Unknown
     /// IDs (already acknowledged) are skipped.
+    ///
+    /// Only the oldest copy of each ID goes: a duplicated push (the same
+    /// notification delivered twice, as a fault or as Apple sometimes does)
+    /// keeps its ID, and its second copy is still to be delivered after the
+    /// first is acknowledged.
     @discardableResult
     public func acknowledgeNotifications(for deviceID: String, notificationIDs: Set<String>) throws(CloudError) -> Int {
         guard let device = devices[deviceID] else {
             throw CloudError(.unknownItem, "No device '\(deviceID)' is registered for push notifications.")
         }
-        let before = device.inbox.count
-        device.inbox.removeAll { notificationIDs.contains($0.notificationID) }
-        for id in notificationIDs { device.inboxQueuedAt[id] = nil }
-        return before - device.inbox.count
+        var pending = notificationIDs
+        var removed = 0
+        device.inbox.removeAll { notification in
+            guard pending.remove(notification.notificationID) != nil else { return false }
+            removed += 1
+            return true
+        }
+        let remaining = Set(device.inbox.map(\.notificationID))
+        for id in notificationIDs where !remaining.contains(id) { device.inboxQueuedAt[id] = nil }
+        return removed
     }
 
     /// When the server queued a notification delivered to a device and not
