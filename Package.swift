@@ -129,7 +129,7 @@ let package = Package(
         .testTarget(name: "SyncScenarioTests", dependencies: ["SyncScenario", "SyncCore", "SyncScopeAssets"], swiftSettings: swiftSettings),
         .testTarget(
             name: "SyncScenarioRunnerTests",
-            dependencies: ["SyncScenarioRunner", "SyncScenario", "SyncSimulation", "SyncCore", "SyncScopeAssets"],
+            dependencies: ["SyncScenarioRunner", "SyncScenario", "SyncSimulation", "SyncCore", "SyncServer", "SyncScopeAssets"],
             swiftSettings: swiftSettings),
         // Test doubles and helpers more than one test target uses (a raw HTTP/1.1 client).
         .target(name: "SyncTestSupport", path: "Tests/SyncTestSupport", swiftSettings: swiftSettings),

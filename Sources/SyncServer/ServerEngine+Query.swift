@@ -1,53 +1,50 @@
 import Foundation
 import SyncCore
 
-/// Where a page of query results ended: the last record's sort values and
-/// identity, bound to the query it belongs to. Handed out as URL-safe base64
-/// JSON (`continuationMarker`).
-struct QueryMarker: Codable, Hashable {
-    /// Fingerprint of the query (type, filters, sort): a marker is only good for its own query.
-    var query: String
-    var zoneName: String
-    var ownerName: String
-    var recordName: String
-    /// The last record's sort values, in `sortBy` order (`null`: it had no value).
-    var keys: [WireField?]
-
-    func encoded() -> String {
-        let data = (try? JSONEncoder().encode(self)) ?? Data()
-        return data.base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-    }
-
-    static func decode(_ text: String) -> QueryMarker? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.utf8.count % 4 != 0 { base64.append("=") }
-        guard let data = Data(base64Encoded: base64) else { return nil }
-        return try? JSONDecoder().decode(QueryMarker.self, from: data)
-    }
-}
-
 /// A matching record with what it sorts by.
 private struct QueryHit {
-    var zone: ZoneState
+    /// Index into the zones searched.
+    var zone: UInt32
     var name: String
     var stored: StoredRecord
     var keys: [FieldValue?]
 }
 
 extension ServerEngine {
+    /// How long and how much the engine keeps of paged queries.
+    public var queryPaging: QueryPagingLimits {
+        get { querySnapshots.limits }
+        set { querySnapshots.limits = newValue }
+    }
+
+    /// Paged-query snapshots kept now (for tests and the inspector).
+    public var querySnapshotCount: Int { querySnapshots.snapshots.count }
+
     /// `records/query`: the records of one type that match a query's
     /// filters, in its sort order, one page at a time.
     ///
     /// Cost grows with the records of the queried type in the zones searched
     /// (the zone keeps its records' names by type), never with the rest of
-    /// the database. Order: the `sortBy` fields (a record without the field
-    /// comes after those with it), then zone and record name, so the order is
-    /// total. A continuation marker holds the last record's sort values and
-    /// name, and the next page starts strictly after that position: a record
-    /// is never returned twice nor skipped as long as the values it sorts by
-    /// do not change between pages (records added or deleted meanwhile appear
-    /// or vanish in their place).
+    /// the database; a later page costs what it returns (plus the records
+    /// it leaves out), never a new search. Order: the `sortBy` fields (a
+    /// record without the field comes after those with it), then zone and
+    /// record name, so the order is total.
+    ///
+    /// Paging is snapshot paging. The first page finds every matching
+    /// record, returns the first `resultsLimit` of them and, when more
+    /// remain, keeps the rest (zone and name, in order) as a snapshot that
+    /// its `continuationMarker` names. A later page walks on through that
+    /// snapshot: each record comes with its values as they are now, and a
+    /// record deleted, or no longer of the type or matching the filters, is
+    /// left out. So the records a paged query returns are exactly those that
+    /// matched when its first page was served and still exist (and match)
+    /// when their page is served, each once, in first-page order, however
+    /// records change between pages; records that begin to match after the
+    /// first page are not added (run the query again, or follow the zone's
+    /// changes). A marker is good for repeating the same page (a retry) until
+    /// its snapshot expires. Snapshots are not journaled: after a restart, an
+    /// import or a reset, or once evicted (``queryPaging``), a marker
+    /// answers `BAD_REQUEST` saying it has expired.
     public func queryRecords(caller: Caller, database: DatabaseID, _ request: QueryRequest) throws(CloudError) -> QueryResult {
         if database.scope != .public { try checkCaller(caller) }
         let query = request.query
@@ -60,88 +57,141 @@ extension ServerEngine {
         }
         let limit = try effectiveLimit(request.resultsLimit)
         let fingerprint = Self.fingerprint(query)
-        var after: QueryMarker?
+        var marker: QueryMarker?
         if let text = request.continuationMarker {
-            guard let marker = QueryMarker.decode(text), marker.keys.count == query.sortBy.count else {
+            guard let decoded = QueryMarker.decode(text) else {
                 throw CloudError(
                     .invalidArguments,
                     "continuationMarker is not one this server handed out: pass it exactly as the previous records/query answer gave it.")
             }
-            guard marker.query == fingerprint else {
+            guard decoded.query == fingerprint else {
                 throw CloudError(
                     .invalidArguments,
                     "This continuationMarker belongs to another query: send the same query (record type, filters and sort) with the marker it gave.")
             }
-            after = marker
+            marker = decoded
         }
 
         // The zones to search.
         var zones: [ZoneState] = []
         var singleZone: ZoneState?
+        let zoneRequest: RecordZoneID?
         if request.zoneWide && request.zoneID == nil {
             zones = try searchableZones(caller: caller, database: database)
+            zoneRequest = nil
         } else {
-            let requested = request.zoneID ?? RecordZoneID(zoneName: RecordZoneID.defaultZoneName, ownerName: "")
-            let zone = try zone(normalize(requested, caller: caller, scope: database.scope), for: caller, in: database)
+            let requested = normalize(
+                request.zoneID ?? RecordZoneID(zoneName: RecordZoneID.defaultZoneName, ownerName: ""), caller: caller, scope: database.scope)
+            let zone = try zone(requested, for: caller, in: database)
             zones = [zone]
             singleZone = zone
+            zoneRequest = requested
+        }
+        let syncToken = singleZone.flatMap { zone in
+            zone.zoneID.isDefaultZone && database.scope != .public
+                ? nil : currentToken(of: zone, caller: caller, scope: database.scope, database: database)
+        }
+
+        if let marker {
+            let page = try nextPage(
+                marker, caller: caller, database: database, zoneRequest: zoneRequest, zones: zones, query: query, limit: limit,
+                desiredKeys: request.desiredKeys)
+            return QueryResult(records: page.records, continuationMarker: page.marker, syncToken: syncToken)
         }
 
         // Candidates: the records of this type, through the per-type index.
         guard let type = names.index(of: query.recordType) else {
-            return QueryResult(records: [], syncToken: singleZone.map { currentToken(of: $0, caller: caller, scope: database.scope, database: database) })
+            return QueryResult(records: [], syncToken: syncToken)
         }
         let systemFields = query.predicate.filters.contains { RecordQuery.systemFieldNames.contains($0.fieldName) }
         var hits: [QueryHit] = []
-        for zone in zones {
+        for (zoneIndex, zone) in zones.enumerated() {
             guard let names = zone.recordNamesByType[type] else { continue }
             for name in names {
                 guard let stored = zone.records[name] else { continue }
                 let fields = systemFields ? Self.withSystemFields(stored, name: name) : stored.fields
                 guard query.predicate.matches(fields) else { continue }
                 let keys = query.sortBy.map { Self.sortValue($0.fieldName, stored, name: name) }
-                hits.append(QueryHit(zone: zone, name: name, stored: stored, keys: keys))
+                hits.append(QueryHit(zone: UInt32(zoneIndex), name: name, stored: stored, keys: keys))
             }
         }
         let sorts = query.sortBy
-        hits.sort { Self.compare($0.keys, ($0.zone.zoneID, $0.name), $1.keys, ($1.zone.zoneID, $1.name), sorts) < 0 }
+        hits.sort { Self.compare($0.keys, (zones[Int($0.zone)].zoneID, $0.name), $1.keys, (zones[Int($1.zone)].zoneID, $1.name), sorts) < 0 }
 
-        var start = 0
-        if let after {
-            let keys: [FieldValue?] = after.keys.map { $0.flatMap { try? $0.fieldValue(name: "continuationMarker") } }
-            let position = (RecordZoneID(zoneName: after.zoneName, ownerName: after.ownerName), after.recordName)
-            // First hit strictly after the marker's position.
-            var low = 0
-            var high = hits.count
-            while low < high {
-                let mid = (low + high) / 2
-                if Self.compare(hits[mid].keys, (hits[mid].zone.zoneID, hits[mid].name), keys, position, sorts) <= 0 {
-                    low = mid + 1
-                } else {
-                    high = mid
-                }
-            }
-            start = low
-        }
-        let end = min(hits.count, start + limit)
+        let end = min(hits.count, limit)
         var records: [Record] = []
-        records.reserveCapacity(end - start)
-        for hit in hits[start..<end] {
-            records.append(record(hit.stored, name: hit.name, zoneID: hit.zone.zoneID, desiredKeys: request.desiredKeys))
+        records.reserveCapacity(end)
+        for hit in hits[0..<end] {
+            records.append(record(hit.stored, name: hit.name, zoneID: zones[Int(hit.zone)].zoneID, desiredKeys: request.desiredKeys))
         }
-        var marker: String?
-        if end < hits.count, let last = hits[start..<end].last {
-            marker = QueryMarker(
-                query: fingerprint, zoneName: last.zone.zoneID.zoneName, ownerName: last.zone.zoneID.ownerName,
-                recordName: last.name, keys: last.keys.map { $0.map(WireField.init) }
-            ).encoded()
+        var next: String?
+        if end < hits.count {
+            // Keep the rest as this query's snapshot.
+            let now = clock.now()
+            querySnapshots.expire(now: now)
+            let snapshotZones = zones.map { QuerySnapshot.Zone(zoneID: $0.zoneID, incarnation: $0.incarnation) }
+            let entries = hits[end...].map { QuerySnapshot.Entry(zone: $0.zone, name: $0.name) }
+            let digest = QuerySnapshot.digest(snapshotZones, entries)
+            let number = querySnapshots.insert(QuerySnapshot(
+                created: now, digest: digest, fingerprint: fingerprint, user: caller.user, database: database, zoneRequest: zoneRequest,
+                history: historyID, zones: snapshotZones, entries: entries, lastUse: 0, lastUsedAt: now))
+            next = QueryMarker(snapshot: number, created: now, digest: digest, query: fingerprint, offset: 0).encoded()
         }
-        return QueryResult(
-            records: records, continuationMarker: marker,
-            syncToken: singleZone.flatMap { zone in
-                zone.zoneID.isDefaultZone && database.scope != .public
-                    ? nil : currentToken(of: zone, caller: caller, scope: database.scope, database: database)
-            })
+        return QueryResult(records: records, continuationMarker: next, syncToken: syncToken)
+    }
+
+    /// A later page: walks the marker's snapshot from its offset, taking the
+    /// records that still exist and match, with their current values.
+    private func nextPage(
+        _ marker: QueryMarker, caller: Caller, database: DatabaseID, zoneRequest: RecordZoneID?, zones: [ZoneState], query: RecordQuery,
+        limit: Int, desiredKeys: [String]?
+    ) throws(CloudError) -> (records: [Record], marker: String?) {
+        let now = clock.now()
+        querySnapshots.expire(now: now)
+        guard let snapshot = querySnapshots.use(marker.snapshot, now: now), snapshot.created == marker.created,
+              snapshot.digest == marker.digest, snapshot.history == historyID
+        else {
+            let minutes = querySnapshots.limits.idleExpiry / 60_000
+            throw CloudError(
+                .invalidArguments,
+                "This continuationMarker has expired: the server keeps a query's remaining results for \(minutes) minutes after its last page (and only its most recently used queries), and forgets them when it restarts or its data is replaced. Run the query again without a marker.")
+        }
+        guard snapshot.fingerprint == marker.query, snapshot.user == caller.user, snapshot.database == database,
+              snapshot.zoneRequest == zoneRequest
+        else {
+            throw CloudError(
+                .invalidArguments,
+                "This continuationMarker belongs to another query: send the same query (record type, filters, sort, zone and database) as the caller who got the marker.")
+        }
+        guard marker.offset <= snapshot.entries.count else {
+            throw CloudError(
+                .invalidArguments,
+                "continuationMarker is not one this server handed out: pass it exactly as the previous records/query answer gave it.")
+        }
+        // The snapshot's zones as they are now: gone, no longer readable, or
+        // made again (another incarnation) means their records are gone.
+        var current: [RecordZoneID: ZoneState] = [:]
+        for zone in zones { current[zone.zoneID] = zone }
+        let live: [ZoneState?] = snapshot.zones.map { zone in
+            guard let state = current[zone.zoneID], state.incarnation == zone.incarnation else { return nil }
+            return state
+        }
+        let type = names.index(of: query.recordType)
+        let systemFields = query.predicate.filters.contains { RecordQuery.systemFieldNames.contains($0.fieldName) }
+        var records: [Record] = []
+        var index = marker.offset
+        while index < snapshot.entries.count, records.count < limit {
+            let entry = snapshot.entries[index]
+            index += 1
+            guard let zone = live[Int(entry.zone)], let stored = zone.records[entry.name], stored.type == type else { continue }
+            let fields = systemFields ? Self.withSystemFields(stored, name: entry.name) : stored.fields
+            guard query.predicate.matches(fields) else { continue }
+            records.append(record(stored, name: entry.name, zoneID: zone.zoneID, desiredKeys: desiredKeys))
+        }
+        guard index < snapshot.entries.count else { return (records, nil) }
+        var next = marker
+        next.offset = index
+        return (records, next.encoded())
     }
 
     /// The zones a `zoneWide` query searches: the public zone, the caller's

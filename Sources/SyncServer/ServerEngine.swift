@@ -115,6 +115,8 @@ public final class ServerEngine {
     var nextChangeTag: UInt64 = 1
     /// Uploaded asset files by checksum (see `storeAsset`).
     var assets: [String: Data] = [:]
+    /// Paged `records/query` snapshots (see `queryRecords`); not state: never exported or journaled.
+    var querySnapshots = QuerySnapshots()
     /// Keys the incarnations of databases and zones that come into being on
     /// first use, so they depend on names and the seed, never on which request
     /// happened to touch them first (a replayed journal gives the same tokens).

@@ -59,7 +59,9 @@ public struct QueryRequest: Sendable, Hashable {
 /// One page of a query's answer.
 public struct QueryResult: Sendable, Hashable {
     public var records: [Record]
-    /// Present when more records match: pass it back to get the next page.
+    /// Present while the query's snapshot (the records that matched at its
+    /// first page) has records left: pass it back, with the same query, for
+    /// the next page.
     public var continuationMarker: String?
     /// The zone's current token (a single-zone query asked with `getCurrentSyncToken`).
     public var syncToken: ServerChangeToken?

@@ -25,7 +25,7 @@ public struct WireRecordsQueryRequest: Codable, Sendable, Hashable {
 }
 
 /// The answer of `records/query`: `{"records", "continuationMarker"?,
-/// "syncToken"?}`; `continuationMarker` is there while more records match,
+/// "syncToken"?}`; `continuationMarker` is there while the query's snapshot has records left,
 /// `syncToken` when the request asked `getCurrentSyncToken=true`.
 public struct WireRecordsQueryResponse: Codable, Sendable, Hashable {
     public var records: [WireResult<WireRecord>]

@@ -60,8 +60,7 @@ struct HTTPBenchmarkSuite {
                 key: "zone_changes_ceiling_records_per_s", label: "  bare server encoding the same pages", value: changes.ceiling.perSecond * perPage, unit: "rec/s",
                 goal: nil),
             BenchmarkFigure(key: "zone_changes_ceiling_ratio", label: "  changes/zone / ceiling", value: changes.ratio, unit: "×", goal: .atLeast(0.8)),
-            BenchmarkFigure(key: "http_query_per_s", label: "records/query over HTTP (100 records a page), \(clients) clients", value: queries.queriesPerSecond, unit: "queries/s", goal: nil),
-            BenchmarkFigure(key: "http_query_p50_ms", label: "  query latency p50", value: queries.p50Ms, unit: "ms", goal: nil),
+        ] + queryFigures(queries) + [
             BenchmarkFigure(key: "push_latency_p50_ms", label: "push: save sent → long-poll answered, p50 (\(push.count) pushes)", value: Self.percentile(push, 0.5), unit: "ms", goal: .atMost(5)),
             BenchmarkFigure(key: "push_latency_p99_ms", label: "  p99", value: Self.percentile(push, 0.99), unit: "ms", goal: nil),
         ]
