@@ -657,9 +657,9 @@ public final class ServerHost: Sendable {
             return nil
         }
         if let admitted { return result(admitted) }
-        pollStarted(deviceID)
+        await pollStarted(deviceID)
         defer { pollEnded(deviceID) }
-        acknowledge(deviceID: deviceID, lastNotificationID: lastNotificationID)
+        await acknowledge(deviceID: deviceID, lastNotificationID: lastNotificationID)
 
         let deadline = ContinuousClock.now + timeout
         while true {
@@ -718,7 +718,7 @@ public final class ServerHost: Sendable {
     /// A notification before `lastNotificationID` whose answer was never
     /// written whole (it went back to waiting) is not acknowledged: the
     /// device never had it.
-    private func acknowledge(deviceID: String, lastNotificationID: String?) {
+    private func acknowledge(deviceID: String, lastNotificationID: String?) async {
         let ids = state.withLock { state -> [String] in
             var ids: Set<String>
             let written = state.written[deviceID] ?? []
@@ -737,13 +737,13 @@ public final class ServerHost: Sendable {
             return ids.sorted()
         }
         guard !ids.isEmpty else { return }
-        _ = perform(.server("acknowledge", DispatcherInternal.Acknowledge(deviceID: deviceID, notificationIDs: ids)))
+        _ = await performAsync(.server("acknowledge", DispatcherInternal.Acknowledge(deviceID: deviceID, notificationIDs: ids)))
     }
 
-    private func pollStarted(_ deviceID: String) {
+    private func pollStarted(_ deviceID: String) async {
         let offline = state.withLock { state in state.core.push.isOnline(deviceID) == false }
         if offline {
-            _ = perform(.server("online", DispatcherInternal.DeviceOnline(deviceID: deviceID, online: true)))
+            _ = await performAsync(.server("online", DispatcherInternal.DeviceOnline(deviceID: deviceID, online: true)))
         }
     }
 
@@ -761,7 +761,7 @@ public final class ServerHost: Sendable {
                     && (state.lastPollEnd[deviceID] ?? 0) + grace <= SystemClock().now()
             }
             if goOffline {
-                _ = perform(.server("online", DispatcherInternal.DeviceOnline(deviceID: deviceID, online: false)))
+                _ = await performAsync(.server("online", DispatcherInternal.DeviceOnline(deviceID: deviceID, online: false)))
             }
         }
     }
