@@ -67,6 +67,7 @@ struct InspectorLoopTests {
             frames.append(inner.screen)
         }
         func readKey(timeoutMs: Int) throws(TerminalError) -> KeyEvent? { try inner.readKey(timeoutMs: timeoutMs) }
+        func invalidate() { inner.invalidate() }
     }
 
     @Test func aResizeLaysTheScreenOutAgainAtOnce() async throws {
@@ -86,6 +87,18 @@ struct InspectorLoopTests {
         let backend = TestBackend(size: Size(width: 70, height: 20), script: [.key(.character("q"))])
         try await inspector.run(backend: backend)
         #expect(backend.screen.lines().joined(separator: "\n").contains("Enlarge the window to at least 80×24 (now 70×20)"))
+    }
+
+    /// Ctrl-L reaches the backend through the protocol (no cast to one
+    /// backend type): the frame after it is drawn whole, cell for cell.
+    @Test func ctrlLRepaintsEveryCell() async throws {
+        let inspector = try await makeInspector()
+        let backend = TestBackend(size: size, script: [.key(.control("l")), .key(.character("q"))])
+        try await inspector.run(backend: backend)
+        let cells = size.width * size.height
+        #expect(backend.changedCellsPerDraw.first == cells)
+        #expect(backend.changedCellsPerDraw.count >= 2)
+        #expect(backend.changedCellsPerDraw[1] == cells, "\(backend.changedCellsPerDraw)")
     }
 
     @Test func spacePausesAndTheLoopStopsAskingForTicks() async throws {

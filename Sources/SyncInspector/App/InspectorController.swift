@@ -1036,7 +1036,7 @@ public final class InspectorController {
                 drawNow = true
             }
             if repaintRequested {
-                (backend as? any RepaintableBackend)?.invalidate()
+                backend.invalidate()
                 repaintRequested = false
                 drawNow = true
             }

@@ -152,18 +152,11 @@ public enum ANSIText {
     }
 }
 
-/// A backend that can be told to repaint the whole terminal (Ctrl-L).
-public protocol RepaintableBackend: AnyObject {
-    func invalidate()
-}
-
-extension NcursesBackend: RepaintableBackend {}
-
 /// Records what another backend shows as an asciinema v2 cast, with real
 /// timings: each `draw` becomes one output event holding the ANSI text for
 /// the cells that changed (the first frame, and the first after a resize or
 /// a repaint, holds the whole screen). Keys pass through unrecorded.
-public final class RecordingBackend<Base: TerminalBackend>: TerminalBackend, RepaintableBackend {
+public final class RecordingBackend<Base: TerminalBackend>: TerminalBackend {
     public let base: Base
     public let writer: AsciicastWriter
     private let clock: any RealClock
@@ -205,7 +198,7 @@ public final class RecordingBackend<Base: TerminalBackend>: TerminalBackend, Rep
     }
 
     public func invalidate() {
-        (base as? any RepaintableBackend)?.invalidate()
+        base.invalidate()
         lastDrawn = nil
     }
 }

@@ -10,6 +10,9 @@ public protocol TerminalBackend: AnyObject {
     /// Waits up to `timeoutMs` milliseconds for a key (-1 waits for ever).
     /// Returns nil when the time ran out.
     func readKey(timeoutMs: Int) throws(TerminalError) -> KeyEvent?
+    /// Forgets what the terminal shows, so the next `draw` repaints every
+    /// cell (Ctrl-L, or after another program wrote over the screen).
+    func invalidate()
 }
 
 /// A terminal problem, with a sentence a person understands.
@@ -115,6 +118,11 @@ public final class TestBackend: TerminalBackend {
             onWait?(milliseconds)
             return key
         }
+    }
+
+    /// The next `draw` changes every cell, as after Ctrl-L on a terminal.
+    public func invalidate() {
+        lastDrawn = nil
     }
 
     /// Adds steps to the end of the script.

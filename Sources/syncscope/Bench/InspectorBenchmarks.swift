@@ -157,6 +157,8 @@ final class HeadlessTerminal: TerminalBackend {
         draws += 1
     }
 
+    func invalidate() { previous = nil }
+
     func readKey(timeoutMs: Int) throws(TerminalError) -> KeyEvent? {
         let now = Clock.now
         guard now.nanoseconds < deadline.nanoseconds else { return .character("q") }
