@@ -80,6 +80,7 @@ let package = Package(
         .target(
             name: "SyncPostgres",
             dependencies: [
+                "SyncCore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

@@ -1,4 +1,5 @@
 import Foundation
+import SyncCore
 import Logging
 import NIOCore
 import NIOSSL
@@ -452,7 +453,7 @@ public final class PostgresJournalStore: Sendable {
 
     /// CRC-32 over the time and the call, each with its length in front.
     public static func checksum(time: Int64, call: Data) -> Int64 {
-        var crc = StoreCRC32()
+        var crc = CRC32()
         crc.add(Data(String(time).utf8))
         crc.add(call)
         return Int64(crc.value)
@@ -472,7 +473,7 @@ public final class PostgresJournalStore: Sendable {
             return found
         }
         guard let (checkpoint, checksum) = found else { return nil }
-        var crc = StoreCRC32()
+        var crc = CRC32()
         crc.add(checkpoint.state)
         guard Int64(crc.value) == checksum else {
             throw PostgresStoreError(
@@ -487,7 +488,7 @@ public final class PostgresJournalStore: Sendable {
     /// journal's tail is refused (it cannot describe rows that do not exist).
     @discardableResult
     public func storeCheckpoint(_ checkpoint: StoredCheckpoint) async throws -> Bool {
-        var crc = StoreCRC32()
+        var crc = CRC32()
         crc.add(checkpoint.state)
         let checksum = Int64(crc.value)
         return try await transaction("storing a checkpoint") { connection in
@@ -541,29 +542,5 @@ public final class PostgresJournalStore: Sendable {
             }
             return folded
         }
-    }
-}
-
-/// CRC-32 (IEEE 802.3) for the store's row and checkpoint checksums.
-struct StoreCRC32 {
-    private(set) var value: UInt32 = 0
-
-    private static let table: [UInt32] = (0..<256).map { index in
-        var c = UInt32(index)
-        for _ in 0..<8 { c = c & 1 == 1 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-        return c
-    }
-
-    mutating func addBytes(_ bytes: some Sequence<UInt8>) {
-        var c = ~value
-        for byte in bytes { c = Self.table[Int((c ^ UInt32(byte)) & 0xFF)] ^ (c >> 8) }
-        value = ~c
-    }
-
-    /// A field with its length in front, so that moving bytes between fields changes the sum.
-    mutating func add(_ data: Data) {
-        let count = UInt64(data.count)
-        addBytes((0..<8).map { UInt8(truncatingIfNeeded: count >> ($0 * 8)) })
-        addBytes(data)
     }
 }

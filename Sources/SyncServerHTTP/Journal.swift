@@ -278,43 +278,6 @@ final class Journal: Sendable {
     }
 }
 
-/// CRC-32 (IEEE 802.3), for the journal's row checksums.
-struct CRC32 {
-    private(set) var value: UInt32 = 0
-
-    private static let table: [UInt32] = (0..<256).map { index in
-        var c = UInt32(index)
-        for _ in 0..<8 { c = c & 1 == 1 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-        return c
-    }
-
-    mutating func addBytes(_ bytes: some Sequence<UInt8>) {
-        var c = ~value
-        for byte in bytes { c = Self.table[Int((c ^ UInt32(byte)) & 0xFF)] ^ (c >> 8) }
-        value = ~c
-    }
-
-    /// The same, over contiguous bytes (no iterator per byte).
-    mutating func addBytes(_ bytes: UnsafeRawBufferPointer) {
-        var c = ~value
-        Self.table.withUnsafeBufferPointer { table in
-            for byte in bytes { c = table[Int((c ^ UInt32(byte)) & 0xFF)] ^ (c >> 8) }
-        }
-        value = ~c
-    }
-
-    /// A field with its length in front, so that moving bytes between fields changes the sum.
-    mutating func add(_ text: String) {
-        add(Data(text.utf8))
-    }
-
-    mutating func add(_ data: Data) {
-        let count = UInt64(data.count)
-        addBytes((0..<8).map { UInt8(truncatingIfNeeded: count >> ($0 * 8)) })
-        data.withUnsafeBytes { addBytes($0) }
-    }
-}
-
 /// What start-up checks in a data folder before it opens the database: a
 /// folder that was used before but lacks its database, or holds pieces that
 /// cannot belong together, is refused with a sentence naming what is wrong,
