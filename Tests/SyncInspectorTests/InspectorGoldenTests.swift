@@ -59,7 +59,7 @@ struct InspectorGoldenTests {
     }
 
     @Test(arguments: sizes) func lessonAfterTwoSteps(size: Size) async throws {
-        let scenario = try ScenarioParser.parse(yaml: LessonModeTests.yaml, fileName: "tiny.yaml")
+        let scenario = try ScenarioParser.parse(yaml: tinyLessonYAML, fileName: "tiny.yaml")
         let lesson = try LessonSession(scenario: scenario)
         let inspector = InspectorController(
             simulation: lesson.simulation, lesson: lesson, paused: true, screenSize: size, theme: .colored, realClock: FakeRealClock())

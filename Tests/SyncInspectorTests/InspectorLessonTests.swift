@@ -9,28 +9,8 @@ import Testing
 /// A lesson played in the inspector: Enter runs the next step, b starts again.
 @Suite("Inspector lessons")
 struct InspectorLessonTests {
-    static let yaml = """
-        name: tiny
-        title: "A tiny lesson"
-        summary: The Mac fetches what the iPhone saved.
-        seed: 3
-        users: [alice]
-        devices:
-          - {name: iPhone, user: alice}
-          - {name: Mac, user: alice}
-        steps:
-          - say: The iPhone creates Notes and saves a note.
-          - createZone: {device: iPhone, zone: Notes}
-          - save: {device: iPhone, zone: Notes, record: note-1, type: Note, fields: {title: Groceries}}
-          - send: iPhone
-          - say: The Mac fetches the zone with no token.
-          - fetch: {device: Mac, zone: Notes, token: nil}
-          - expect: {cache: {device: Mac, zone: Notes, count: 1}}
-          - expect: {cache: {device: Mac, zone: Notes, count: 5}}
-        """
-
     func makeLesson(size: Size = Size(width: 100, height: 30)) throws -> InspectorController {
-        let scenario = try ScenarioParser.parse(yaml: Self.yaml, fileName: "tiny.yaml")
+        let scenario = try ScenarioParser.parse(yaml: tinyLessonYAML, fileName: "tiny.yaml")
         let lesson = try LessonSession(scenario: scenario)
         return InspectorController(simulation: lesson.simulation, lesson: lesson, paused: true, screenSize: size, realClock: FakeRealClock())
     }

@@ -8,28 +8,8 @@ import Testing
 /// Lesson mode on its own (the reducer) and on the screen (whole frames).
 @Suite("Lesson mode")
 struct LessonModeTests {
-    static let yaml = """
-        name: tiny
-        title: "A tiny lesson"
-        summary: The Mac fetches what the iPhone saved.
-        seed: 3
-        users: [alice]
-        devices:
-          - {name: iPhone, user: alice}
-          - {name: Mac, user: alice}
-        steps:
-          - say: The iPhone creates Notes and saves a note.
-          - createZone: {device: iPhone, zone: Notes}
-          - save: {device: iPhone, zone: Notes, record: note-1, type: Note, fields: {title: Groceries}}
-          - send: iPhone
-          - say: The Mac fetches the zone with no token.
-          - fetch: {device: Mac, zone: Notes, token: nil}
-          - expect: {cache: {device: Mac, zone: Notes, count: 1}}
-          - expect: {cache: {device: Mac, zone: Notes, count: 5}}
-        """
-
     func makeLesson(size: Size = Size(width: 80, height: 24), clock: FakeRealClock = FakeRealClock()) throws -> InspectorController {
-        let scenario = try ScenarioParser.parse(yaml: Self.yaml, fileName: "tiny.yaml")
+        let scenario = try ScenarioParser.parse(yaml: tinyLessonYAML, fileName: "tiny.yaml")
         let lesson = try LessonSession(scenario: scenario)
         return InspectorController(simulation: lesson.simulation, lesson: lesson, paused: true, screenSize: size, realClock: clock)
     }
