@@ -123,6 +123,7 @@ let package = Package(
             name: "SyncInspectorTests",
             dependencies: [
                 "SyncInspector", "SyncCore", "SyncServer", "SyncSimulation", "SyncScenario", "SyncScenarioRunner", "SyncScopeAssets",
+                "SyncTestSupport",
             ],
             exclude: ["Goldens"],
             swiftSettings: swiftSettings),
@@ -132,7 +133,8 @@ let package = Package(
             name: "SyncScenarioRunnerTests",
             dependencies: ["SyncScenarioRunner", "SyncScenario", "SyncSimulation", "SyncCore", "SyncServer", "SyncScopeAssets"],
             swiftSettings: swiftSettings),
-        // Test doubles and helpers more than one test target uses (a raw HTTP/1.1 client).
+        // Test doubles and helpers more than one test target uses (a raw HTTP/1.1 client,
+        // a throwaway PostgreSQL cluster, a .cast file reader).
         .target(name: "SyncTestSupport", path: "Tests/SyncTestSupport", swiftSettings: swiftSettings),
         // Runs the built `syncscope` binary as a person would.
         .testTarget(

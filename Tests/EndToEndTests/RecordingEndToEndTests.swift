@@ -1,26 +1,6 @@
 import Foundation
+import SyncTestSupport
 import Testing
-
-/// A `.cast` file read back: the header and each event.
-struct CastFile {
-    var header: [String: Any]
-    var events: [(time: Double, code: String, data: String)]
-
-    init(path: String) throws {
-        let text = try String(contentsOfFile: path, encoding: .utf8)
-        let lines = text.split(separator: "\n").map(String.init)
-        let first = try #require(lines.first)
-        header = try #require(try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any])
-        events = try lines.dropFirst().map { line in
-            let array = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [Any])
-            try #require(array.count == 3, "an event has a time, a code and data: \(line)")
-            return (try #require(array[0] as? Double), try #require(array[1] as? String), try #require(array[2] as? String))
-        }
-    }
-
-    var output: String { events.filter { $0.code == "o" }.map(\.data).joined() }
-    var timesNeverGoBack: Bool { zip(events, events.dropFirst()).allSatisfy { $0.time <= $1.time } }
-}
 
 @Suite("Recordings for slides", .serialized)
 struct RecordingEndToEndTests {

@@ -1,27 +1,8 @@
 import Foundation
 import SyncCore
+import SyncTestSupport
 import Testing
 @testable import SyncInspector
-
-/// An asciinema v2 file read back: its header and its events.
-struct ParsedCast {
-    var header: [String: Any]
-    var events: [(time: Double, code: String, data: String)]
-
-    init(path: String) throws {
-        let text = try String(contentsOfFile: path, encoding: .utf8)
-        let lines = text.split(separator: "\n").map(String.init)
-        let first = try #require(lines.first)
-        header = try #require(try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any])
-        events = try lines.dropFirst().map { line in
-            let array = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [Any])
-            try #require(array.count == 3)
-            return (try #require(array[0] as? Double), try #require(array[1] as? String), try #require(array[2] as? String))
-        }
-    }
-
-    var output: [String] { events.filter { $0.code == "o" }.map(\.data) }
-}
 
 /// A terminal just big enough to replay what the recorder wrote: cursor
 /// moves, SGR (ignored), clear screen, text.
@@ -87,7 +68,7 @@ struct RecordingTests {
         let recorder = RecordingBackend(base: terminal, writer: writer, clock: clock)
         try await inspector.run(backend: recorder)
 
-        let cast = try ParsedCast(path: path)
+        let cast = try CastFile(path: path)
         #expect(cast.header["version"] as? Int == 2)
         #expect(cast.header["width"] as? Int == 80)
         #expect(cast.header["height"] as? Int == 24)
@@ -95,11 +76,11 @@ struct RecordingTests {
         #expect(cast.events.count == recorder.frames)
         #expect(cast.events.count == 3, "one frame at the start and one per key that changed the screen")
         #expect(cast.events.map(\.time) == [0, 0.25, 1.25])
-        #expect(cast.output[0].hasPrefix("\u{1B}[?25l\u{1B}[0m\u{1B}[2J"), "the first frame clears the screen")
+        #expect(cast.frames[0].hasPrefix("\u{1B}[?25l\u{1B}[0m\u{1B}[2J"), "the first frame clears the screen")
         // Later frames carry only what changed.
-        #expect(cast.output[1].count < cast.output[0].count / 2)
+        #expect(cast.frames[1].count < cast.frames[0].count / 2)
         var screen = ReplayedScreen(width: 80, height: 24)
-        for (index, frame) in cast.output.enumerated() {
+        for (index, frame) in cast.frames.enumerated() {
             screen.feed(frame)
             if index == 0 { #expect(screen.lines[0].hasPrefix(" SyncScope │ 1 iPhone (alice)")) }
         }
@@ -117,11 +98,11 @@ struct RecordingTests {
         var big = CellBuffer(size: Size(width: 100, height: 30))
         big.write("after", x: 2, y: 29)
         try recorder.draw(big)
-        let cast = try ParsedCast(path: path)
+        let cast = try CastFile(path: path)
         #expect(cast.events.map(\.code) == ["o", "r", "o"])
         #expect(cast.events[1].data == "100x30")
         var screen = ReplayedScreen(width: 100, height: 30)
-        screen.feed(cast.output[1])
+        screen.feed(cast.frames[1])
         #expect(screen.lines[29].hasPrefix("  after"))
         #expect(!screen.lines[0].contains("before"))
     }
