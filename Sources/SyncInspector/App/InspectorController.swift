@@ -83,9 +83,20 @@ public final class InspectorController {
         var pending: [ServedZone: Int] = [:]
         var problems: [ServedZone: CloudError] = [:]
         var records: [ServedZone: [Record]] = [:]
+        /// What the records pane's model asked of the server for the selected zone, and the answer.
+        var recordRows: ServedRecordRows?
     }
-    /// How many times the record rows were rebuilt (they are cached otherwise).
-    private(set) var recordListBuilds = 0
+    private struct ServedRecordRows {
+        var source: RecordRowsModel.Source
+        var read: RecordRowsRead
+        var answer: RecordRowsServerAnswer
+    }
+    /// The records pane's rows, brought up to date with the changes since it last looked.
+    private var recordRows = RecordRowsModel()
+    /// How many times the record rows were read from scratch (otherwise changes are applied to them).
+    var recordListBuilds: Int { recordRows.rebuilds }
+    /// How many times changes were applied to the record rows.
+    var recordListUpdates: Int { recordRows.updates }
 
     /// - Parameters:
     ///   - simulation: the world to show (ignored when `lesson` is given: its world is shown).
@@ -156,6 +167,7 @@ public final class InspectorController {
     private func switchTo(_ simulation: Simulation) {
         self.world = simulation
         generations = [:]
+        recordRows.invalidate()
         let keep = (state.focusedDevice, state.pane, state.recordsMode, state.screenSize, state.clock.speed, state.clock.isPaused)
         let lessonMode = state.lessonMode
         state = InspectorState(clock: ClockStatus(now: world.clock.now(), isPaused: keep.5, speed: keep.4), screenSize: keep.3)
@@ -184,8 +196,16 @@ public final class InspectorController {
             next.publicZone = try await observer.publicZoneSummary()
             for summary in next.summaries + [next.publicZone].compactMap({ $0 }) {
                 if summary.recordCount != nil {
-                    next.records[ServedZone(scope: summary.scope, zoneID: summary.zoneID, token: nil)] =
-                        try await observer.records(in: summary.zoneID, scope: summary.scope, user: user)
+                    if let selected = state.selectedZone {
+                        // The records pane's zone: what its model needs (the changes since it last looked).
+                        if selected == ZoneKey(scope: summary.scope, zoneID: summary.zoneID) {
+                            next.recordRows = try await serverReadForRecordRows(summary, device: device, observer: observer)
+                        }
+                    } else {
+                        // No zone chosen yet: every zone's records, once.
+                        next.records[ServedZone(scope: summary.scope, zoneID: summary.zoneID, token: nil)] =
+                            try await observer.records(in: summary.zoneID, scope: summary.scope, user: user)
+                    }
                 }
                 guard !summary.zoneID.isDefaultZone, let token = device.cachedZoneToken(for: summary.zoneID) else { continue }
                 let key = ServedZone(scope: summary.scope, zoneID: summary.zoneID, token: token)
@@ -252,17 +272,17 @@ public final class InspectorController {
             state.zoneTable.select(index, rowCount: snapshot.zones.count, visibleRows: layout.visibleRows(of: .zones))
         }
 
-        // Records of the selected zone (rebuilt only when the zone changed).
+        // Records of the selected zone: `recordRows` applies the changes since it last looked.
         if let zone = entries.first(where: { $0.1.key == state.selectedZone })?.1 {
-            let key = RecordListKey(
+            // `snapshot` then holds the only reference to the rows: they are updated in place, not copied.
+            state.snapshot.records = RecordList()
+            updateRecordRows(&snapshot.records, zone: zone, device: device)
+            snapshot.records.key = RecordListKey(
                 zone: zone.key, device: device.name, serverSequence: zone.lastSequence, serverRecordCount: zone.recordCount,
                 deviceToken: zone.deviceToken, deviceGeneration: generations[device.name, default: 0])
-            if snapshot.records.key != key {
-                snapshot.records = RecordList(key: key, rows: readRecords(of: zone, device: device))
-                recordListBuilds += 1
-            }
         } else {
             snapshot.records = RecordList()
+            recordRows.invalidate()
         }
         snapshot.records.apply(filter: state.filter, mode: state.recordsMode)
         let recordRows = snapshot.records.count
@@ -419,66 +439,39 @@ public final class InspectorController {
         return .tokenRefused(problem?.reason ?? "The server does not accept this token.")
     }
 
-    private func readRecords(of zone: ZoneEntry, device: SimulatedDevice) -> [RecordRow] {
-        let user = device.user
-        let container = world.container
-        // Names sort as a person reads them (note-2 before note-10): see ``NaturalOrder``.
-        // Lists already in that order (zero-padded names) cost one pass.
-        func natural(_ records: [Record]) -> [Record] {
-            NaturalOrder.sorted(records) { $0.recordID.recordName }
-        }
-        let serverRecords: [Record] = if zone.recordCount == nil {
-            []
-        } else if let simulation = world as? Simulation {
-            simulation.server.withEngine { engine in
-                engine.records(in: zone.zoneID, scope: zone.scope, user: user, container: container)
+    // MARK: Records pane (RecordRowsModel)
+
+    /// Brings the records pane's rows up to date: in process, the model reads
+    /// the engine; over HTTP, what ``refreshServer()`` read for it.
+    private func updateRecordRows(_ list: inout RecordList, zone: ZoneEntry, device: SimulatedDevice) {
+        let source = RecordRowsModel.Source(zone: zone.key, device: device.name)
+        let mark = RecordRowsModel.ServerMark(token: zone.serverToken, lastSequence: zone.lastSequence, recordCount: zone.recordCount)
+        let inProcess = (world as? Simulation).map { InProcessServerObserver(server: $0.server, container: world.container) }
+        let served = self.served
+        recordRows.update(
+            &list, of: source, mark: mark, deviceToken: zone.deviceToken, device: SimulatedDeviceRecords(device: device, zone: zone.key)
+        ) { read in
+            // A zone the server cannot list (gone, or no count over HTTP): the device's copy alone.
+            guard zone.recordCount != nil else { return .everything(ZoneRecordsAtPosition(records: [], position: nil)) }
+            if let inProcess { return inProcess.answerNow(read, zone: zone.key, user: device.user) }
+            if let answered = served.recordRows, answered.source == source, answered.read == read { return answered.answer }
+            if read == .everything, let records = served.records[ServedZone(scope: zone.scope, zoneID: zone.zoneID, token: nil)] {
+                return .everything(ZoneRecordsAtPosition(records: records, position: zone.serverToken))
             }
-        } else {
-            served.records[ServedZone(scope: zone.scope, zoneID: zone.zoneID, token: nil)] ?? []
+            return nil
         }
-        let server = natural(serverRecords)
-        let cached: [Record] = zone.scope == .public ? [] : natural(device.cachedRecords(in: zone.zoneID))
-        let pending = Set(((try? device.engine.pendingChanges()) ?? [])
-            .filter { $0.isRecordChange && $0.zoneID == zone.zoneID }
-            .compactMap(\.recordName))
-        var rows: [RecordRow] = []
-        rows.reserveCapacity(max(server.count, cached.count))
-        var s = 0
-        var c = 0
-        while s < server.count || c < cached.count {
-            let serverName = s < server.count ? server[s].recordID.recordName : nil
-            let cachedName = c < cached.count ? cached[c].recordID.recordName : nil
-            let name: String
-            var onServer: Record?
-            var onDevice: Record?
-            if let serverName, let cachedName, serverName == cachedName {
-                name = serverName
-                onServer = server[s]
-                onDevice = cached[c]
-                s += 1
-                c += 1
-            } else if let serverName, cachedName == nil || NaturalOrder.less(serverName, cachedName!) {
-                name = serverName
-                onServer = server[s]
-                s += 1
-            } else if let cachedName {
-                name = cachedName
-                onDevice = cached[c]
-                c += 1
-            } else {
-                break
-            }
-            let isPending = pending.contains(name)
-            let marker: RecordMarker
-            switch (onServer, onDevice) {
-            case (let server?, let local?): marker = server.recordChangeTag == local.recordChangeTag ? .same : .changed
-            case (_?, nil): marker = isPending ? .same : .new
-            case (nil, let local?): marker = local.recordChangeTag == nil && isPending ? .localOnly : .deleted
-            case (nil, nil): marker = .same
-            }
-            rows.append(RecordRow(name: name, server: onServer, device: onDevice, marker: marker, hasPendingChange: isPending))
-        }
-        return rows
+    }
+
+    /// What the records pane's model needs read from a server over HTTP for `summary`'s zone.
+    private func serverReadForRecordRows(
+        _ summary: ServerZoneSummary, device: SimulatedDevice, observer: any ServerObserver
+    ) async throws -> ServedRecordRows? {
+        let zone = ZoneKey(scope: summary.scope, zoneID: summary.zoneID)
+        let source = RecordRowsModel.Source(zone: zone, device: device.name)
+        let mark = RecordRowsModel.ServerMark(token: summary.currentToken, lastSequence: summary.lastSequence, recordCount: summary.recordCount)
+        let deviceToken = summary.zoneID.isDefaultZone ? nil : device.cachedZoneToken(for: summary.zoneID)
+        guard let read = recordRows.serverRead(for: source, mark: mark, deviceToken: deviceToken) else { return nil }
+        return ServedRecordRows(source: source, read: read, answer: try await observer.answer(read, zone: zone, user: device.user))
     }
 
     private func rewind(to receipt: TokenReceipt, device: SimulatedDevice) -> Rewind {
@@ -569,6 +562,7 @@ public final class InspectorController {
         guard let name = event.device else { return }
         if case .sync(let sync) = event.kind {
             generations[name, default: 0] += 1
+            recordRows.note(sync, device: name)
             // The server answered: an error said before is stale (during an action, it is not the outcome).
             if let answer = InspectorState.serverAnswer(sync) {
                 if actionDepth > 0, notableDuringAction?.kind == .error {
@@ -949,6 +943,8 @@ public final class InspectorController {
     /// step's device, highlight what it changed, offer the summary at the end.
     private func afterLessonStep() {
         guard let lesson else { return }
+        // A step may write a device's store directly (a scenario's client mistakes): read the rows again.
+        recordRows.invalidate()
         refresh()
         let devices = state.snapshot.devices.map(\.name)
         if let index = state.lessonMode.stepRan(

@@ -443,14 +443,14 @@ public struct RecordListKey: Hashable, Sendable {
 /// (note-2 before note-10), and the rows the filter keeps.
 public struct RecordList: Sendable {
     public var key: RecordListKey?
-    public private(set) var rows: [RecordRow] = []
+    public internal(set) var rows: [RecordRow] = []
     /// Indices into `rows` that the filter keeps (`nil`: all).
-    public private(set) var visible: [Int]?
+    public internal(set) var visible: [Int]?
     public private(set) var filter = ""
     /// Counts by marker, for the title.
-    public private(set) var counts: [RecordMarker: Int] = [:]
+    public internal(set) var counts: [RecordMarker: Int] = [:]
     /// Rows with a change waiting to be sent.
-    public private(set) var unsent = 0
+    public internal(set) var unsent = 0
 
     public init() {}
 
@@ -495,30 +495,32 @@ public struct RecordList: Sendable {
             return
         }
         let needle = newFilter.lowercased()
-        visible = rows.indices.filter { index in
-            let row = rows[index]
-            switch mode {
-            case .both: break
-            case .server: if row.server == nil { return false }
-            case .device: if row.device == nil { return false }
-            }
-            guard !needle.isEmpty else { return true }
-            if row.name.lowercased().contains(needle) { return true }
-            for record in [row.server, row.device].compactMap({ $0 }) {
-                for field in record.fields {
-                    if case .string(let s) = field.value, s.lowercased().contains(needle) { return true }
-                }
-            }
-            return false
-        }
+        visible = rows.indices.filter { Self.keeps(rows[$0], needle: needle, mode: mode) }
     }
 
-    private struct Selection: Hashable {
+    /// Whether the filter (`needle`, lowercased) and the mode let `row` through.
+    static func keeps(_ row: RecordRow, needle: String, mode: RecordsMode) -> Bool {
+        switch mode {
+        case .both: break
+        case .server: if row.server == nil { return false }
+        case .device: if row.device == nil { return false }
+        }
+        guard !needle.isEmpty else { return true }
+        if row.name.lowercased().contains(needle) { return true }
+        for record in [row.server, row.device].compactMap({ $0 }) {
+            for field in record.fields {
+                if case .string(let s) = field.value, s.lowercased().contains(needle) { return true }
+            }
+        }
+        return false
+    }
+
+    struct Selection: Hashable {
         var filter: String
         var mode: RecordsMode
     }
 
-    private var applied: Selection?
+    var applied: Selection?
 }
 
 /// A notification of the focused device: delivered, or still on its way.
