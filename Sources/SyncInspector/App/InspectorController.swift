@@ -94,9 +94,9 @@ public final class InspectorController {
     /// The records pane's rows, brought up to date with the changes since it last looked.
     private var recordRows = RecordRowsModel()
     /// How many times the record rows were read from scratch (otherwise changes are applied to them).
-    var recordListBuilds: Int { recordRows.rebuilds }
+    public var recordListBuilds: Int { recordRows.rebuilds }
     /// How many times changes were applied to the record rows.
-    var recordListUpdates: Int { recordRows.updates }
+    public var recordListUpdates: Int { recordRows.updates }
 
     /// - Parameters:
     ///   - simulation: the world to show (ignored when `lesson` is given: its world is shown).

@@ -367,7 +367,9 @@ public struct RecordRowsModel {
         guard !names.isEmpty else { return false }
         let pending = device.pendingRecordNames()
         let isPublic = source?.zone.scope == .public
-        var changed = false
+        var edit = RecordListEdit()
+        // In another order, rows changed together may pass each other: they are then moved, not replaced.
+        let inPlace = order.isNaturalNameOrder || names.count == 1
         for name in names {
             let index = self.index(of: name, in: list)
             let old = index.map { list.rows[$0] }
@@ -376,12 +378,18 @@ public struct RecordRowsModel {
             let row = server == nil && cached == nil
                 ? nil : RecordRow.merged(name: name, server: server, device: cached, hasPendingChange: pending.contains(name))
             guard row != old else { continue }
-            list.replace(at: index, with: row, in: order)
             if !order.isNaturalNameOrder { byName[name] = row }
-            changed = true
+            if let index, let row, inPlace, list.fits(row, at: index, in: order) {
+                edit.replacements.append((index, row))
+            } else {
+                if let index { edit.removals.append(index) }
+                if let row { edit.insertions.append(row) }
+            }
         }
-        if changed { updates += 1 }
-        return changed
+        guard !edit.isEmpty else { return false }
+        list.apply(edit, in: order)
+        updates += 1
+        return true
     }
 
     /// The index of the row named `name`, if there is one.
@@ -438,67 +446,85 @@ extension RecordList {
         return low
     }
 
-    /// Replaces the row at `index` (`nil`: a new row) by `row` (`nil`:
-    /// removes it), keeping the rows in `order`, and the counts, the unsent
-    /// total and the filter's rows in step.
-    mutating func replace(at index: Int?, with row: RecordRow?, in order: RecordRowOrder) {
-        if let index, let row, fits(row, at: index, in: order) {
-            count(rows[index], -1)
-            rows[index] = row
-            count(row, +1)
-            if visible != nil {
-                let kept = keeps(row)
-                let k = visibleSlot(of: index)
-                let present = k < visible!.count && visible![k] == index
-                if kept && !present { visible!.insert(index, at: k) }
-                if !kept && present { visible!.remove(at: k) }
-            }
-            return
-        }
-        if let index { removeRow(at: index) }
-        if let row { insertRow(row, at: insertionIndex(of: row, in: order)) }
-    }
-
-    private func fits(_ row: RecordRow, at index: Int, in order: RecordRowOrder) -> Bool {
+    /// Whether `row` can take the place of the row at `index` without breaking the order.
+    func fits(_ row: RecordRow, at index: Int, in order: RecordRowOrder) -> Bool {
         if order.isNaturalNameOrder { return rows[index].name == row.name }
         if index > 0 && !order.areInIncreasingOrder(rows[index - 1], row) { return false }
         if index + 1 < rows.count && !order.areInIncreasingOrder(row, rows[index + 1]) { return false }
         return true
     }
 
-    private mutating func removeRow(at index: Int) {
-        count(rows[index], -1)
-        rows.remove(at: index)
-        guard visible != nil else { return }
-        let k = visibleSlot(of: index)
-        if k < visible!.count && visible![k] == index { visible!.remove(at: k) }
-        for j in k..<visible!.count { visible![j] -= 1 }
+    /// Applies `edit` (its indices are those of the rows before it), keeping
+    /// the rows in `order` and the counts, the unsent total and the filter's
+    /// rows in step. Removals and insertions each take one pass that moves
+    /// every row at most once, however many there are.
+    mutating func apply(_ edit: RecordListEdit, in order: RecordRowOrder) {
+        let selection = applied.map { (needle: $0.filter.lowercased(), mode: $0.mode) }
+        func keeps(_ row: RecordRow) -> Bool {
+            selection.map { Self.keeps(row, needle: $0.needle, mode: $0.mode) } ?? true
+        }
+        for (index, row) in edit.replacements {
+            count(rows[index], -1)
+            rows[index] = row
+            count(row, +1)
+            guard var shown = visible else { continue }
+            visible = nil
+            let k = Self.slot(of: index, in: shown)
+            let present = k < shown.count && shown[k] == index
+            if keeps(row) && !present { shown.insert(index, at: k) }
+            if !keeps(row) && present { shown.remove(at: k) }
+            visible = shown
+        }
+        if !edit.removals.isEmpty {
+            let removals = edit.removals.sorted()
+            for index in removals { count(rows[index], -1) }
+            rows.removeAll(atSortedIndices: removals)
+            if let shown = visible {
+                var next: [Int] = []
+                next.reserveCapacity(shown.count)
+                var r = 0
+                for v in shown {
+                    while r < removals.count && removals[r] < v { r += 1 }
+                    if r < removals.count && removals[r] == v { continue }
+                    next.append(v - r)
+                }
+                visible = next
+            }
+        }
+        if !edit.insertions.isEmpty {
+            let inserted = edit.insertions.sorted(by: order.areInIncreasingOrder)
+            let positions = inserted.map { insertionIndex(of: $0, in: order) }
+            for row in inserted { count(row, +1) }
+            rows.insert(inserted, atSortedPositions: positions)
+            if let shown = visible {
+                var next: [Int] = []
+                next.reserveCapacity(shown.count + inserted.count)
+                var j = 0
+                for v in shown {
+                    while j < positions.count && positions[j] <= v {
+                        if keeps(inserted[j]) { next.append(positions[j] + j) }
+                        j += 1
+                    }
+                    next.append(v + j)
+                }
+                while j < positions.count {
+                    if keeps(inserted[j]) { next.append(positions[j] + j) }
+                    j += 1
+                }
+                visible = next
+            }
+        }
     }
 
-    private mutating func insertRow(_ row: RecordRow, at index: Int) {
-        count(row, +1)
-        rows.insert(row, at: index)
-        guard visible != nil else { return }
-        let k = visibleSlot(of: index)
-        for j in k..<visible!.count { visible![j] += 1 }
-        if keeps(row) { visible!.insert(index, at: k) }
-    }
-
-    /// The first position in `visible` holding a row index `>= index`.
-    private func visibleSlot(of index: Int) -> Int {
-        guard let visible else { return 0 }
+    /// The first position in `shown` (ascending) holding a row index `>= index`.
+    private static func slot(of index: Int, in shown: [Int]) -> Int {
         var low = 0
-        var high = visible.count
+        var high = shown.count
         while low < high {
             let mid = (low + high) / 2
-            if visible[mid] < index { low = mid + 1 } else { high = mid }
+            if shown[mid] < index { low = mid + 1 } else { high = mid }
         }
         return low
-    }
-
-    private func keeps(_ row: RecordRow) -> Bool {
-        guard let applied else { return true }
-        return Self.keeps(row, needle: applied.filter.lowercased(), mode: applied.mode)
     }
 
     private mutating func count(_ row: RecordRow, _ delta: Int) {
@@ -507,5 +533,71 @@ extension RecordList {
             counts[row.marker] = total == 0 ? nil : total
         }
         if row.hasPendingChange { unsent += delta }
+    }
+}
+
+/// Changes to a ``RecordList``'s rows, by index in the rows before them.
+struct RecordListEdit {
+    /// Rows that keep their place.
+    var replacements: [(index: Int, row: RecordRow)] = []
+    /// Rows that go (or move: they come back among `insertions`).
+    var removals: [Int] = []
+    /// Rows that come, in any order.
+    var insertions: [RecordRow] = []
+
+    var isEmpty: Bool { replacements.isEmpty && removals.isEmpty && insertions.isEmpty }
+}
+
+extension Array {
+    /// Removes the elements at `indices` (ascending, distinct), moving each
+    /// element after the first of them once (one `memmove` per kept span).
+    mutating func removeAll(atSortedIndices indices: [Int]) {
+        guard indices.count > 1 else {
+            if let index = indices.first { remove(at: index) }
+            return
+        }
+        let total = count
+        var removed: [Element] = []
+        removed.reserveCapacity(indices.count)
+        withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var write = indices[0]
+            for (n, index) in indices.enumerated() {
+                removed.append((base + index).move())
+                let start = index + 1
+                let end = n + 1 < indices.count ? indices[n + 1] : total
+                if end > start {
+                    (base + write).moveInitialize(from: base + start, count: end - start)
+                    write += end - start
+                }
+            }
+            // The emptied tail takes the removed elements back, to be dropped just below.
+            for (k, element) in removed.enumerated() { (base + write + k).initialize(to: element) }
+        }
+        removeLast(indices.count)
+    }
+
+    /// Inserts `elements[j]` before the element now at `positions[j]`
+    /// (`positions` non-decreasing, each in `0...count`), moving each
+    /// element once (one `memmove` per span, from the back).
+    mutating func insert(_ elements: [Element], atSortedPositions positions: [Int]) {
+        guard elements.count > 1 else {
+            if let element = elements.first { insert(element, at: positions[0]) }
+            return
+        }
+        let oldCount = count
+        let k = elements.count
+        append(contentsOf: elements)
+        withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            (base + oldCount).deinitialize(count: k)
+            var end = oldCount
+            for j in stride(from: k - 1, through: 0, by: -1) {
+                let p = positions[j]
+                if end > p { (base + p + j + 1).moveInitialize(from: base + p, count: end - p) }
+                (base + p + j).initialize(to: elements[j])
+                end = p
+            }
+        }
     }
 }

@@ -59,7 +59,17 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(help: "Only the restart figures of --http (a data folder in a temporary directory, no HTTP).")
     var restartOnly = false
 
+    @Flag(help: "Only the inspector's figures: records pane updates, frames and the live loop, on a 100,000-record zone.")
+    var inspectorOnly = false
+
+    @Option(name: .customLong("live-seconds"), parsing: .unconditional, help: "With --inspector-only: seconds the live loop (and the world alone) runs, 1 to 60.")
+    var liveSeconds: Double = 3
+
     func validate() throws {
+        guard (1...60).contains(liveSeconds) else { throw ValidationError("--live-seconds must be 1 to 60 (got \(liveSeconds)).") }
+        if inspectorOnly && (http || server != nil || restartOnly) {
+            throw ValidationError("--inspector-only measures the inspector in process; it does not go with --http, --server or --restart-only.")
+        }
         guard (4_000...2_000_000).contains(restartRecords) else { throw ValidationError("--restart-records must be 4000 to 2000000 (got \(restartRecords)).") }
         if let server {
             guard let url = URL(string: server), let host = url.host, ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host) || host.hasPrefix("127.") else {
@@ -78,6 +88,15 @@ struct BenchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if inspectorOnly {
+            #if DEBUG
+            FileHandle.standardError.write(Data("warning: this is a debug build; figures are meaningful only with `swift run -c release syncscope bench`.\n".utf8))
+            #endif
+            var results = BenchmarkResults()
+            results.figures = try await InspectorBenchmarkSuite(records: 100_000, liveSeconds: liveSeconds).run()
+            print(json ? results.json() : results.table())
+            return
+        }
         if http || server != nil || restartOnly {
             try await runHTTP()
             return
