@@ -28,22 +28,22 @@ struct InspectorBenchmarkSuite {
         let n = BenchmarkResults.grouped(records)
         return [
             BenchmarkFigure(
-                key: "records_update_ms_100k", label: "records pane: one change applied (refresh), \(n) records",
+                key: "records_update_ms_100k", label: "records pane: one change applied, \(n) records",
                 value: pane.updateMs, unit: "ms", goal: .atMost(5)),
             BenchmarkFigure(
-                key: "records_update_max_ms_100k", label: "  slowest of \(pane.updates) (saves, new records, deletions)",
+                key: "records_update_max_ms_100k", label: "  slowest of \(pane.updates) (edits, new records, deletions)",
                 value: pane.updateMaxMs, unit: "ms", goal: nil),
             BenchmarkFigure(
-                key: "records_rebuild_ms_100k", label: "  record rows read from scratch (zone switch, token expiry)",
+                key: "records_rebuild_ms_100k", label: "  rows read from scratch (zone switch, expiry)",
                 value: pane.rebuildMs, unit: "ms", goal: nil),
             BenchmarkFigure(
-                key: "frame_ms_100k_records", label: "inspector frame, \(n) records, the zone changing",
+                key: "frame_ms_100k_records", label: "inspector frame, \(n) records, zone changing",
                 value: pane.frameMs, unit: "ms", goal: .atMost(2)),
             BenchmarkFigure(
-                key: "live_cpu_percent", label: "live loop CPU, writer at 1,000 changes/s into the \(n)-record zone",
+                key: "live_cpu_percent", label: "live loop CPU, 1,000 changes/s, \(n) records",
                 value: live.cpuPercent, unit: "%", goal: .atMost(10)),
             BenchmarkFigure(
-                key: "live_world_cpu_percent", label: "  the same world and writer without the inspector",
+                key: "live_world_cpu_percent", label: "  the same world and writer, no inspector",
                 value: live.worldCPUPercent, unit: "%", goal: nil),
             BenchmarkFigure(
                 key: "live_changes_per_s", label: "  changes the writer made per second", value: live.changesPerSecond,
@@ -51,7 +51,7 @@ struct InspectorBenchmarkSuite {
             BenchmarkFigure(
                 key: "live_fps_at_1000_changes_per_s", label: "  inspector frames/s meanwhile", value: live.fps, unit: "fps", goal: nil),
             BenchmarkFigure(
-                key: "live_record_rebuilds", label: "  record rows read from scratch meanwhile (1: the first)",
+                key: "live_record_rebuilds", label: "  rows read from scratch after the first",
                 value: Double(live.rebuilds), unit: "", goal: nil),
         ]
     }
