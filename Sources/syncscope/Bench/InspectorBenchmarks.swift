@@ -24,7 +24,8 @@ struct InspectorBenchmarkSuite {
 
     func run() async throws -> [BenchmarkFigure] {
         let pane = try await recordsPane()
-        let live = try await liveLoop()
+        let live = try await liveLoop(macFetchesOnPush: true)
+        let serverOnly = try await liveLoop(macFetchesOnPush: false)
         let n = BenchmarkResults.grouped(records)
         return [
             BenchmarkFigure(
@@ -53,6 +54,15 @@ struct InspectorBenchmarkSuite {
             BenchmarkFigure(
                 key: "live_record_rebuilds", label: "  rows read from scratch after the first",
                 value: Double(live.rebuilds), unit: "", goal: nil),
+            BenchmarkFigure(
+                key: "live_cpu_percent_mac_not_fetching", label: "live loop CPU, the Mac on screen not fetching",
+                value: serverOnly.cpuPercent, unit: "%", goal: nil),
+            BenchmarkFigure(
+                key: "live_world_cpu_percent_mac_not_fetching", label: "  the same world and writer, no inspector",
+                value: serverOnly.worldCPUPercent, unit: "%", goal: nil),
+            BenchmarkFigure(
+                key: "live_changes_per_s_mac_not_fetching", label: "  changes the writer made per second",
+                value: serverOnly.changesPerSecond, unit: "/s", goal: nil),
         ]
     }
 
@@ -198,29 +208,44 @@ struct InspectorBenchmarkSuite {
 
     /// The big zone with a writer on the iPhone making a change every
     /// millisecond; the Mac fetches on push. First the world alone for
-    /// `liveSeconds` (advanced once a frame, as the loop does), then the
-    /// real inspector loop at speed 1 on the Mac, on a terminal that only
-    /// diffs frames. CPU is this process's user + system time over wall time.
-    func liveLoop() async throws -> (cpuPercent: Double, worldCPUPercent: Double, changesPerSecond: Double, fps: Double, rebuilds: Int) {
-        let world = try await bigZone()
-        let simulation = world.simulation
-        let writer = DemoWriter(seed: 7, interval: 1, writers: [world.iPhone.name], zones: [world.iPhone.name: world.zone])
-        writer.nextActionTime = simulation.clock.now() + 1
-        simulation.writer = writer
+    /// `liveSeconds` (advanced once a frame, as the loop does), then a fresh
+    /// copy of it under the real inspector loop at speed 1 on the Mac, on a
+    /// terminal that only diffs frames. CPU is this process's user + system
+    /// time over wall time.
+    ///
+    /// With `macFetchesOnPush` false the Mac keeps its copy as it is: every
+    /// change reaches the records pane from the server's side only, and the
+    /// world's cost leaves out the Mac's fetches (its in-memory store copies
+    /// the whole zone for every batch it applies).
+    func liveLoop(macFetchesOnPush: Bool) async throws -> (cpuPercent: Double, worldCPUPercent: Double, changesPerSecond: Double, fps: Double, rebuilds: Int) {
+        /// A fresh big zone with the writer: each run starts from the same state
+        /// (the writer's own copy grows as it writes, and it reads it for every change).
+        func writingWorld() async throws -> (BigZone, DemoWriter) {
+            let world = try await bigZone()
+            world.mac.engine.autoFetchOnPush = macFetchesOnPush
+            let writer = DemoWriter(seed: 7, interval: 1, writers: [world.iPhone.name], zones: [world.iPhone.name: world.zone])
+            writer.nextActionTime = world.simulation.clock.now() + 1
+            world.simulation.writer = writer
+            return (world, writer)
+        }
 
-        // The world alone.
+        // The world alone, advanced once a frame as the loop does.
+        let (alone, _) = try await writingWorld()
         let worldStart = Clock.now
         let worldCPU = Self.cpuSeconds()
         var last = worldStart
         while Clock.now.seconds(since: worldStart) < liveSeconds {
             usleep(33_000)
             let now = Clock.now
-            await simulation.advance(by: Milliseconds(min(500, now.seconds(since: last) * 1000)))
+            await alone.simulation.advance(by: Milliseconds(min(500, now.seconds(since: last) * 1000)))
             last = now
         }
         let worldPercent = (Self.cpuSeconds() - worldCPU) / Clock.now.seconds(since: worldStart) * 100
 
-        let controller = InspectorController(simulation: simulation, paused: false, speed: 1, screenSize: size, realClock: MonotonicClock())
+        // The same world, fresh, under the inspector.
+        let (world, writer) = try await writingWorld()
+        let controller = InspectorController(
+            simulation: world.simulation, paused: false, speed: 1, screenSize: size, realClock: MonotonicClock())
         await controller.handle(.character("2"))  // the Mac
         let backend = HeadlessTerminal(size: size, seconds: liveSeconds)
         let actionsBefore = writer.actions
