@@ -3,6 +3,7 @@ import SyncServer
 import SyncSimulation
 import Testing
 @testable import SyncInspector
+import SyncInspectorWorlds
 
 /// The run loop on a scripted terminal: real time is a fake clock that moves
 /// only while the loop waits, so every wait it asks for is visible.
@@ -12,7 +13,7 @@ struct InspectorLoopTests {
 
     func run(_ inspector: InspectorController, _ script: [TestBackend.Step], clock: FakeRealClock) async throws -> TestBackend {
         let backend = TestBackend(size: size, script: script)
-        backend.onWait = { clock.current += Milliseconds($0) }
+        backend.onWait = { clock.advance(by: Milliseconds($0)) }
         try await inspector.run(backend: backend)
         return backend
     }

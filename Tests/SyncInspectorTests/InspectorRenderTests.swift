@@ -3,6 +3,7 @@ import SyncServer
 import SyncSimulation
 import Testing
 @testable import SyncInspector
+import SyncInspectorWorlds
 
 @Suite("Inspector screens")
 struct InspectorRenderTests {
@@ -127,7 +128,7 @@ struct InspectorRenderTests {
     @Test func recordRowsAreRebuiltOnlyWhenTheZoneOrTheDevicesCopyChanged() async throws {
         let inspector = try await makeInspector()
         let builds = inspector.recordListBuilds
-        inspector.refresh()
+        await inspector.refresh()
         await inspector.press(.tab, .tab, .character("?"), .escape)
         #expect(inspector.recordListBuilds == builds, "nothing changed in Notes")
         // bob writes in a zone of his own: alice's Notes is untouched.
@@ -142,10 +143,10 @@ struct InspectorRenderTests {
         let mac = try inspector.device("Mac")
         await inspector.simulation.save(
             Record(recordID: RecordID(recordName: "from-mac", zoneID: notesZone), recordType: "Note", fields: ["title": "Mac"]), on: mac)
-        inspector.refresh()
+        await inspector.refresh()
         #expect(inspector.recordListBuilds == builds + 1)
         #expect(inspector.state.snapshot.records.rows.contains { $0.name == "from-mac" && $0.marker == .new })
-        inspector.refresh()
+        await inspector.refresh()
         #expect(inspector.recordListBuilds == builds + 1)
     }
 }

@@ -4,14 +4,15 @@ import SyncScenarioRunner
 import SyncSimulation
 import Testing
 @testable import SyncInspector
+import SyncInspectorWorlds
 
 /// Lesson mode on its own (the reducer) and on the screen (whole frames).
 @Suite("Lesson mode")
 struct LessonModeTests {
-    func makeLesson(size: Size = Size(width: 80, height: 24), clock: FakeRealClock = FakeRealClock()) throws -> InspectorController {
+    func makeLesson(size: Size = Size(width: 80, height: 24), clock: FakeRealClock = FakeRealClock()) async throws -> InspectorController {
         let scenario = try ScenarioParser.parse(yaml: tinyLessonYAML, fileName: "tiny.yaml")
         let lesson = try LessonSession(scenario: scenario)
-        return InspectorController(simulation: lesson.simulation, lesson: lesson, paused: true, screenSize: size, realClock: clock)
+        return await InspectorController(simulation: lesson.simulation, lesson: lesson, paused: true, screenSize: size, realClock: clock)
     }
 
     /// Cells drawn with a double-line top-left corner: one per focused pane.
@@ -96,7 +97,7 @@ struct LessonModeTests {
     // MARK: On screen
 
     @Test func theFocusedDeviceFollowsTheStepsUntilPinned() async throws {
-        let inspector = try makeLesson()
+        let inspector = try await makeLesson()
         for _ in 0..<6 { await inspector.press(.enter) }  // …the Mac's fetch
         #expect(inspector.state.device?.name == "Mac")
         #expect(inspector.lines[0].contains("╔") == false)
@@ -112,7 +113,7 @@ struct LessonModeTests {
     }
 
     @Test func onlyOnePaneIsDrawnFocusedAndEnterNeedsTheLessonPane() async throws {
-        let inspector = try makeLesson()
+        let inspector = try await makeLesson()
         #expect(focusedPanes(inspector) == 1)
         #expect(inspector.lines[inspector.state.layout.lesson!.y].hasPrefix("╔═ Lesson · step 0 of 8 · A tiny lesson"))
         await inspector.press(.tab)
@@ -129,7 +130,7 @@ struct LessonModeTests {
     }
 
     @Test func theEventLogStaysVisibleBesideTheLessonPane() async throws {
-        let inspector = try makeLesson()
+        let inspector = try await makeLesson()
         for _ in 0..<4 { await inspector.press(.enter) }
         let events = try #require(inspector.state.layout.events)
         let lesson = try #require(inspector.state.layout.lesson)
@@ -141,7 +142,7 @@ struct LessonModeTests {
 
     @Test func whatAStepChangedIsHighlightedForAMoment() async throws {
         let clock = FakeRealClock()
-        let inspector = try makeLesson(size: Size(width: 100, height: 30), clock: clock)
+        let inspector = try await makeLesson(size: Size(width: 100, height: 30), clock: clock)
         for _ in 0..<6 { await inspector.press(.enter) }  // the Mac's fetch: zones, records, tokens
         let layout = inspector.state.layout
         func marked(_ rect: Rect) -> Bool {
@@ -150,19 +151,19 @@ struct LessonModeTests {
         #expect(marked(layout.zones) || marked(layout.records))
         #expect(marked(layout.tokens))
         #expect(!marked(layout.notifications))
-        #expect(inspector.state.lessonMode.highlightUntil == clock.current + LessonModeState.highlightDuration)
+        #expect(inspector.state.lessonMode.highlightUntil == clock.now() + LessonModeState.highlightDuration)
     }
 
     @Test func theHighlightGoesInTheRunLoop() async throws {
         let clock = FakeRealClock()
-        let inspector = try makeLesson(size: Size(width: 100, height: 30), clock: clock)
+        let inspector = try await makeLesson(size: Size(width: 100, height: 30), clock: clock)
         let backend = TestBackend(size: Size(width: 100, height: 30), script: [
             .key(.enter), .key(.enter), .wait, .key(.character("q")),
         ])
         var sawMark: [Bool] = []
         backend.onWait = { milliseconds in
             sawMark.append(backend.screen.lines().joined().contains("◆ changed"))
-            clock.current += Milliseconds(milliseconds)
+            clock.advance(by: Milliseconds(milliseconds))
         }
         try await inspector.run(backend: backend)
         #expect(sawMark == [true])
@@ -171,7 +172,7 @@ struct LessonModeTests {
     }
 
     @Test func stepBackRebuildsTheWorldToTheStepBefore() async throws {
-        let inspector = try makeLesson()
+        let inspector = try await makeLesson()
         for _ in 0..<6 { await inspector.press(.enter) }
         let notes = RecordZoneID(zoneName: "Notes", ownerName: "alice")
         #expect(inspector.simulation.device(named: "Mac")?.cachedRecords(in: notes).count == 1)
@@ -188,7 +189,7 @@ struct LessonModeTests {
     }
 
     @Test func theOutlineListsTheStepsWithTheCurrentOneMarked() async throws {
-        let inspector = try makeLesson()
+        let inspector = try await makeLesson()
         for _ in 0..<3 { await inspector.press(.enter) }
         await inspector.press(.character("t"), .character("j"))
         #expect(inspector.lines == [
@@ -222,7 +223,7 @@ struct LessonModeTests {
     }
 
     @Test func theEndScreenSummarisesTheChecksAndRestarts() async throws {
-        let inspector = try makeLesson()
+        let inspector = try await makeLesson()
         for _ in 0..<8 { await inspector.press(.enter) }
         #expect(inspector.lines == [
             " SyncScope │ 1 iPhone (alice) │ 2 Mac (alice) │                                 ",

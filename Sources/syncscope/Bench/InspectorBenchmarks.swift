@@ -1,6 +1,7 @@
 import Foundation
 import SyncCore
 import SyncInspector
+import SyncInspectorWorlds
 import SyncServer
 import SyncSimulation
 
@@ -70,7 +71,7 @@ struct InspectorBenchmarkSuite {
             throw BenchmarkError("the device cached \(mac.cachedRecords(in: zone).count) records, expected \(records)")
         }
 
-        let controller = InspectorController(simulation: simulation, paused: true, screenSize: size, realClock: MonotonicClock())
+        let controller = await InspectorController(simulation: simulation, paused: true, screenSize: size, realClock: SystemClock())
         await controller.handle(.character("2"))  // the Mac
         guard controller.state.snapshot.records.count == records else {
             throw BenchmarkError("the records pane lists \(controller.state.snapshot.records.count) rows, expected \(records)")
@@ -82,7 +83,7 @@ struct InspectorBenchmarkSuite {
                 Record(recordID: RecordID(recordName: "r\(100_000_000 + i)", zoneID: zone), recordType: "Item", fields: ["title": .string("edit \(i)")]),
                 on: iPhone)
             let start = Clock.now
-            controller.refresh()
+            await controller.refresh()
             rebuilds.append(Clock.now.seconds(since: start) * 1000)
         }
         // Frames while scrolling: a page down (not timed) every ten frames.
@@ -106,8 +107,8 @@ struct InspectorBenchmarkSuite {
         // The devices with in-memory caches write: the writer reads its device's whole cache for
         // every change it makes, which on the Mac's SQLite store would measure SQLite, not the inspector.
         world.simulation.writer?.writers = world.simulation.devices.filter { $0.store is InMemoryLocalStore }.map(\.name)
-        let controller = InspectorController(
-            simulation: world.simulation, keepAlive: world.runner, paused: false, speed: 1, screenSize: size, realClock: MonotonicClock())
+        let controller = await InspectorController(
+            simulation: world.simulation, keepAlive: world.runner, paused: false, speed: 1, screenSize: size, realClock: SystemClock())
         let backend = HeadlessTerminal(size: size, seconds: liveSeconds)
         let actionsBefore = world.simulation.writer?.actions ?? 0
         let cpuBefore = Self.cpuSeconds()

@@ -78,7 +78,7 @@ struct DeviceCommand: AsyncParsableCommand {
         }
         // The first line, before the events of the device's first sync (the controller logs those).
         log?.write("inspector started: device \(world.device.name) on \(world.serverObserver.source)")
-        let controller = InspectorController(
+        let controller = await InspectorController(
             world: world, screenSize: backend.size, theme: backend.environmentTheme(), log: log)
         do {
             try await controller.run(backend: backend)
