@@ -427,7 +427,8 @@ public final class InspectorController {
                 // Real time: process whatever pushes and scheduled fetches are due.
                 await world.advance(by: 0)
             }
-            if world.eventCount != seenEvents || (key != nil && !world.isVirtualTime) {
+            // (A key that changed something already read the server in ``handle(_:)``.)
+            if world.eventCount != seenEvents {
                 seenEvents = world.eventCount
                 await refresh()
             } else {
