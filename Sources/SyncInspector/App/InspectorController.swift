@@ -68,6 +68,8 @@ public final class InspectorController {
     private var anchorReal: Milliseconds = 0
     private var anchorVirtual: Milliseconds = 0
     private var repaintRequested = false
+    /// Copies text to the terminal's clipboard (`y`): the backend's, set by ``run(backend:)``.
+    public var clipboard: ((String) -> Clipboard.Outcome)?
     /// What a server that is not in process said at the last ``refreshServer()``
     /// (its observer is asked asynchronously, once per tick and after actions).
     private var served = Served()
@@ -218,7 +220,7 @@ public final class InspectorController {
                 fetchRuns: device.engine.fetchRuns.count, lastError: device.lastError)
         }
         if !snapshot.devices.indices.contains(state.focusedDevice) { state.focusedDevice = 0 }
-        snapshot.events = Array(world.events.suffix(100))
+        snapshot.events = Array(world.events.suffix(EventLog.keptEvents))
         snapshot.eventCount = world.eventCount
         snapshot.faultRules = (world as? Simulation)?.server.faultRules.map { "#\($0.id) \($0.rule)" } ?? []
         snapshot.writer = world.writer.map { WriterStatus(isRunning: $0.isRunning, interval: $0.interval, actions: $0.actions) }
@@ -264,7 +266,7 @@ public final class InspectorController {
         } else {
             snapshot.records = RecordList()
         }
-        snapshot.records.apply(filter: state.filter, mode: state.recordsMode)
+        snapshot.records.apply(filter: state.filter, mode: state.recordsMode, sort: state.recordSort)
         let recordRows = snapshot.records.count
         let recordVisible = layout.visibleRows(of: .records)
         if let name = state.selectedRecordName {
@@ -646,6 +648,10 @@ public final class InspectorController {
             if let problem = executeFault(command) { say(problem, kind: .error) }
         case .redraw:
             repaintRequested = true
+        case .copy(let text, let what):
+            let outcome = clipboard?(text) ?? .unavailable("no terminal is attached.")
+            let message = Clipboard.message(copied: what, outcome: outcome)
+            say(message.text, kind: message.kind)
         case .setPaused where !world.isVirtualTime, .setSpeed where !world.isVirtualTime, .step where !world.isVirtualTime:
             say("The clock is live (a device on a real server): pause, speed and step do not apply.")
         case .setPaused(let paused):
@@ -942,6 +948,7 @@ public final class InspectorController {
         case .quit: "quit"
         case .addFault: "fault"
         case .clearFaults: "clear faults"
+        case .copy: "copy"
         }
     }
 
@@ -1017,6 +1024,7 @@ public final class InspectorController {
     /// of the time (for ever while the clock is paused).
     public func run(backend: some TerminalBackend) async throws(TerminalError) {
         state.screenSize = backend.size
+        clipboard = { backend.copyToClipboard($0) }
         reanchor()
         refresh()
         await refreshServer()
