@@ -136,22 +136,21 @@ extension InspectorKeys {
         if state.snapshot.lesson != nil, state.lessonMode.narrativeFocused {
             return [HelpEntry("Enter", "next step"), HelpEntry("p", "back"), HelpEntry("t", "outline"), HelpEntry("Tab", "panes")]
         }
-        let zoom = HelpEntry("Z", state.zoomed ? "unzoom" : "zoom")
+        let zoom = state.zoomed ? HelpEntry("Esc", "unzoom") : HelpEntry("Z", "zoom")
         switch state.pane {
         case .zones:
-            return [HelpEntry("j/k", "zone"), HelpEntry("Enter", "records"), HelpEntry("f", "fetch"), HelpEntry("y", "copy token"), zoom,
-                    HelpEntry("z", "new zone"), HelpEntry("E", "log")]
+            return [HelpEntry("j/k", "zone"), HelpEntry("Enter", "records"), zoom, HelpEntry("y", "copy token"), HelpEntry("E", "log"),
+                    HelpEntry("f", "fetch"), HelpEntry("z", "new zone")]
         case .records:
-            return [HelpEntry("j/k", "record"), HelpEntry("i", "open"), HelpEntry("S", "sort: \(state.recordSort.column)\(state.recordSort.indicator)"),
-                    HelpEntry("y", "copy name"), zoom, HelpEntry("n", "new"), HelpEntry("e", "edit"), HelpEntry("/", "filter"), HelpEntry("v", "side")]
+            return [HelpEntry("j/k", "record"), HelpEntry("S", "sort: \(state.recordSort.column)\(state.recordSort.indicator)"), zoom,
+                    HelpEntry("y", "copy name"), HelpEntry("i", "open"), HelpEntry("n", "new"), HelpEntry("e", "edit"), HelpEntry("/", "filter")]
         case .tokens:
-            return [HelpEntry("j/k", "token: rewind"), HelpEntry("y", "copy token"), zoom, HelpEntry("f", "fetch"), HelpEntry("E", "log")]
+            return [HelpEntry("j/k", "token: rewind"), zoom, HelpEntry("y", "copy token"), HelpEntry("E", "log"), HelpEntry("f", "fetch")]
         case .notifications:
-            return [HelpEntry("j/k", "push"), HelpEntry("y", "copy ID"), zoom, HelpEntry("a", "auto-fetch"), HelpEntry("o", "offline"), HelpEntry("E", "log")]
+            return [HelpEntry("j/k", "push"), zoom, HelpEntry("y", "copy ID"), HelpEntry("E", "log"), HelpEntry("a", "auto-fetch"), HelpEntry("o", "offline")]
         case .events:
             let follow = state.eventLog.isFollowing ? HelpEntry("k", "scroll back") : HelpEntry("G", "newest")
-            return [follow, HelpEntry("Enter", "open fetch"), HelpEntry("K", "kind"), HelpEntry("V", "device"), HelpEntry("y", "copy"),
-                    state.layout.zoomed == .events ? HelpEntry("Esc", "back") : zoom]
+            return [follow, HelpEntry("Enter", "open ▸"), HelpEntry("K", "kind"), HelpEntry("V", "device"), zoom, HelpEntry("y", "copy")]
         }
     }
 }
