@@ -122,6 +122,8 @@ extension SimulationEvent {
         case .sync(.notificationReceived(let id, let subscriptionID, let coalescedCount)):
             let merged = coalescedCount > 1 ? " (\(coalescedCount) → 1)" : ""
             return who + "notification \(Self.tag(id)) from \(subscriptionID)\(merged)"
+        case .sync(.fetchScheduled(let reason, let ids)):
+            return who + "fetch scheduled (\(reason.rawValue)\(ids.isEmpty ? "" : ": " + ids.map(Self.tag).joined(separator: ", ")))"
         default:
             return description
         }

@@ -229,9 +229,9 @@ public enum EventLog {
         if let device = state.device { filters.append(device) }
         if let category = state.category { filters.append(category.plural) }
         let what = filters.isEmpty ? "all devices" : "only " + filters.joined(separator: ", ")
-        let options = [
-            "What happened (\(what), newest last)", "What happened (\(what))", "What happened", "Events",
-        ]
+        // A narrow pane (beside a lesson) keeps its short name.
+        guard width >= 50 else { return "Events" }
+        let options = ["What happened (\(what), newest last)", "What happened (\(what))", "What happened"]
         return options.first { TextWidth.of($0) <= width - 6 } ?? "Events"
     }
 

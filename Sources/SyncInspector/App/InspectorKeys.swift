@@ -45,35 +45,29 @@ public enum InspectorKeys {
     /// The key bindings, for the help page.
     public static let help: [HelpSection] = [
         HelpSection("Move around", [
-            HelpEntry("Tab ⇧Tab", "next / previous pane"),
-            HelpEntry("h l ← →", "pane to the left / right"),
+            HelpEntry("Tab h l", "next pane / left / right"),
             HelpEntry("j k ↓ ↑", "next / previous row"),
-            HelpEntry("PgDn PgUp", "a page down / up"),
-            HelpEntry("g G", "first / last row"),
+            HelpEntry("PgDn g G", "a page / first / last row"),
             HelpEntry("1-9 d D", "device 1-9 / next / prev."),
             HelpEntry("Enter i", "open the zone / a record"),
-            HelpEntry("Z", "zoom the pane / back"),
-            HelpEntry("E", "What happened (the log)"),
+            HelpEntry("Z", "zoom the pane (Esc: back)"),
             HelpEntry("mouse", "click: focus, select; wheel"),
+            HelpEntry("? ^L q", "help / repaint / quit"),
         ]),
         HelpSection("Records", [
-            HelpEntry("n", "new record in the zone"),
-            HelpEntry("e", "edit the record"),
-            HelpEntry("x", "delete the record"),
+            HelpEntry("n e x", "new / edit / delete record"),
             HelpEntry("v", "server | device | both"),
             HelpEntry("/", "filter (Esc clears)"),
             HelpEntry("S", "sort: name, modified, type"),
-            HelpEntry("y", "copy name / token (OSC 52)"),
+            HelpEntry("y", "copy name or token (OSC 52)"),
         ]),
-        HelpSection("What happened (the log)", [
+        HelpSection("What happened (E: the log)", [
             HelpEntry("Enter", "open / close a fetch ▸"),
-            HelpEntry("K V", "only a kind / a device"),
-            HelpEntry("G", "follow the newest"),
+            HelpEntry("K V G", "a kind / a device / newest"),
         ]),
         HelpSection("Zones", [
             HelpEntry("z", "create a zone"),
-            HelpEntry("X", "delete the zone"),
-            HelpEntry("P", "purge the zone (Settings)"),
+            HelpEntry("X P", "delete / purge (Settings)"),
             HelpEntry("R", "encrypted-data reset"),
         ]),
         HelpSection("Sync (focused device)", [
@@ -92,11 +86,6 @@ public enum InspectorKeys {
             HelpEntry("+ -", "faster / slower"),
             HelpEntry("w", "start / stop the writer"),
             HelpEntry("W", "write burst on this device"),
-        ]),
-        HelpSection("Screen", [
-            HelpEntry("?", "this help"),
-            HelpEntry("Ctrl-L", "repaint"),
-            HelpEntry("q", "quit"),
         ]),
     ]
 

@@ -11,9 +11,9 @@ import SyncCore
 /// └────────────────┘└────────────────────┘
 /// ┌ Events ─────────────────────────────┐   (only on tall screens; in a
 ///                                            lesson: the lesson pane, events beside it)
-/// row h-3          last action's result
-/// row h-2          status line
-/// row h-1          the focused pane's keys
+/// row h-4          the focused pane's keys
+/// row h-3, h-2     last action's result (one row on short screens)
+/// row h-1          status line
 /// ```
 ///
 /// Zoomed (`Z`), the focused pane takes every row from the header to the
@@ -46,14 +46,14 @@ public struct InspectorLayout: Hashable, Sendable {
         let width = size.width
         let height = size.height
         header = Rect(x: 0, y: 0, width: width, height: min(1, height))
-        keys = Rect(x: 0, y: max(0, height - 1), width: width, height: height >= 4 ? 1 : 0)
-        let bottom = keys.height
-        status = Rect(x: 0, y: max(0, height - 1 - bottom), width: width, height: height >= 2 ? 1 : 0)
+        status = Rect(x: 0, y: max(0, height - 1), width: width, height: height >= 2 ? 1 : 0)
         // Two lines for the last action's result on screens with room for them.
         let messageHeight = height >= Self.twoLineMessageMinimumHeight ? 2 : 1
-        message = Rect(x: 0, y: max(0, height - 1 - bottom - messageHeight), width: width, height: height >= 3 ? messageHeight : 0)
+        message = Rect(x: 0, y: max(0, height - 1 - messageHeight), width: width, height: height >= 3 ? messageHeight : 0)
+        let keysHeight = height >= 4 ? 1 : 0
+        keys = Rect(x: 0, y: max(0, height - 1 - messageHeight - keysHeight), width: width, height: keysHeight)
         let gridTop = 1
-        var gridHeight = max(0, height - 2 - bottom - messageHeight)
+        var gridHeight = max(0, height - 2 - keysHeight - messageHeight)
         events = nil
         lesson = nil
         if let zoomed {
@@ -76,7 +76,7 @@ public struct InspectorLayout: Hashable, Sendable {
                 events = Rect(x: width - eventsWidth, y: gridTop + gridHeight, width: eventsWidth, height: lessonHeight)
             }
         } else if height >= Self.eventsPaneMinimumHeight {
-            let eventsHeight = min(12, max(6, gridHeight / 4))
+            let eventsHeight = min(14, max(8, gridHeight / 3))
             gridHeight -= eventsHeight
             events = Rect(x: 0, y: gridTop + gridHeight, width: width, height: eventsHeight)
         }
@@ -109,7 +109,12 @@ public struct InspectorLayout: Hashable, Sendable {
     /// above the pane's footer lines).
     public func visibleRows(of pane: InspectorPane) -> Int {
         let inner = rect(of: pane).inset(by: 1)
-        return max(0, inner.height - 1 - footerLines(of: pane))
+        return max(0, inner.height - headerLines(of: pane) - footerLines(of: pane))
+    }
+
+    /// Column headers above a pane's rows (the event log has none: every line counts).
+    func headerLines(of pane: InspectorPane) -> Int {
+        pane == .events ? 0 : 1
     }
 
     /// Lines under a pane's table (how the selected zone's tokens compare, the
@@ -117,7 +122,7 @@ public struct InspectorLayout: Hashable, Sendable {
     func footerLines(of pane: InspectorPane) -> Int {
         let inner = rect(of: pane).inset(by: 1)
         switch pane {
-        case .events: return inner.height >= 6 ? 1 : 0
+        case .events: return inner.height >= 10 ? 1 : 0
         case .records: return inner.height >= 6 ? 1 : 0
         case .notifications: return inner.height >= 6 ? 1 : 0
         case .tokens: return inner.height >= 6 ? 1 : 0

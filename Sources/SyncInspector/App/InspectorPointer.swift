@@ -27,7 +27,7 @@ extension InspectorKeys {
         switch mouse.action {
         case .press:
             // Under the border and the column header.
-            let line = mouse.y - layout.rect(of: pane).y - 2
+            let line = mouse.y - layout.rect(of: pane).y - 1 - layout.headerLines(of: pane)
             guard line >= 0, line < layout.visibleRows(of: pane) else { return [] }
             select(line: line, in: pane, state: &state)
         case .wheelUp, .wheelDown:

@@ -582,10 +582,10 @@ public struct InspectorView: Sendable {
             let time = line.kind == .member ? "" : EventLog.time(event.time, wide: wideTime)
             return TableRow(showsTime ? [time, text] : [text], style: style)
         }
-        let visible = max(0, tableArea.height - 1)
+        let visible = tableArea.height
         let tableState = EventLog.tableState(lines: lines, events: events, state: state.eventLog, visibleRows: visible)
         let empty = state.eventLog.device != nil || state.eventLog.category != nil ? "(nothing of this kind: K and V change the filter)" : "(nothing yet)"
-        let table = Table(columns: columns, focused: focused, theme: theme, emptyMessage: empty)
+        let table = Table(columns: columns, showsHeader: false, focused: focused, theme: theme, emptyMessage: empty)
         table.render(into: &buffer, area: tableArea, rows: rows, state: tableState)
         drawScrollPosition(tableState, rowCount: lines.count, visibleRows: visible, noun: "line", area: area, focused: focused, into: &buffer)
         if footer > 0 {
@@ -611,7 +611,7 @@ public struct InspectorView: Sendable {
         var entries: [HelpEntry] = []
         if state.isEditingFilter {
             entries = [HelpEntry("Enter", "keep the filter"), HelpEntry("Esc", "clear it")]
-        } else if state.overlay == nil {
+        } else if state.overlay == nil, state.lessonMode.outlineSelection == nil, !state.lessonMode.showsSummary {
             entries = InspectorKeys.paneKeys(state)
         }
         let tail = "? keys  q quit "
