@@ -278,6 +278,14 @@ public enum EventLog {
             let number = events[head.first].number
             if expanded { state.eventLog.expanded.remove(number) } else { state.eventLog.expanded.insert(number) }
             state.eventLog.selectedEvent = number
+            // An opened fetch scrolls up so that its lines show (as many as fit, the fetch's line first).
+            let reopened = Self.lines(events, state: state.eventLog)
+            if !expanded, let at = selectedLine(reopened, events: events, state: state.eventLog) {
+                let first = tableState(lines: reopened, events: events, state: state.eventLog, visibleRows: visible)
+                    .visibleOffset(rowCount: reopened.count, visibleRows: visible)
+                let wanted = min(at, max(first, at + head.members.count + 1 - visible))
+                state.eventLog.offset = wanted
+            }
         case .character("K"):
             let all: [EventCategory?] = [nil] + EventCategory.allCases
             let next = all[((all.firstIndex(of: state.eventLog.category) ?? 0) + 1) % all.count]
