@@ -23,8 +23,10 @@ private struct FakeZone {
 
     mutating func save(_ name: String, title: String) -> Record {
         tags += 1
-        var record = Record(recordID: RecordID(recordName: name, zoneID: zoneID), recordType: "Note", fields: ["title": .string(title)])
+        var record = Record(recordID: RecordID(recordName: name, zoneID: zoneID), recordType: Self.type(of: name), fields: ["title": .string(title)])
         record.recordChangeTag = "t\(tags)"
+        // Coarse times, so that the sort by last change has ties (broken by name).
+        record.modified = RecordStamp(timestamp: Int64(sequence / 3), userRecordName: "alice")
         records[name] = record
         sequence += 1
         changedAt[name] = sequence
@@ -35,6 +37,11 @@ private struct FakeZone {
         guard records.removeValue(forKey: name) != nil else { return }
         sequence += 1
         changedAt[name] = sequence
+    }
+
+    /// A few record types, so that the sort by type has groups.
+    static func type(of name: String) -> String {
+        ["Note", "Task", "Photo"][name.utf8.count % 3]
     }
 
     func changes(since token: ServerChangeToken) -> Result<ZoneRecordChanges, CloudError> {
@@ -109,6 +116,40 @@ private final class FakeDevice: RecordRowsDevice {
         try checkAgainstRebuild(seed: seed, order: byTitle, filter: "7")
     }
 
+    /// Each column sort of the pane (`S`): the rows themselves are kept in
+    /// that order, so the filter's rows stay ascending indices into them.
+    @Test(arguments: RecordSort.allCases)
+    func incrementalRowsEqualAFullRebuildUnderEachSort(sort: RecordSort) throws {
+        try checkAgainstRebuild(seed: 11, order: RecordRowOrder(sort), filter: "")
+        try checkAgainstRebuild(seed: 12, order: RecordRowOrder(sort), filter: "1")
+    }
+
+    /// Changing the sort re-sorts the rows held (no read of the server), and
+    /// later changes are applied in the new order.
+    @Test func aSortChangeReordersTheRowsHeldWithoutARead() {
+        var zone = FakeZone()
+        for name in Self.names { _ = zone.save(name, title: "t") }
+        let device = FakeDevice()
+        var model = RecordRowsModel()
+        var list = RecordList()
+        model.update(&list, of: source, mark: zone.mark, deviceToken: nil, device: device) { zone.answer($0) }
+        for sort in [RecordSort.type, .modified, .name, .modified] {
+            model.reorder(&list, by: RecordRowOrder(sort))
+            var reads: [RecordRowsRead] = []
+            model.update(&list, of: source, mark: zone.mark, deviceToken: nil, device: device) { reads.append($0); return zone.answer($0) }
+            #expect(reads.isEmpty, "\(sort): nothing read")
+            #expect(list.rows.map(\.name) == list.rows.sorted { sort.areInIncreasingOrder($0, $1) }.map(\.name), "\(sort)")
+        }
+        #expect(model.rebuilds == 1)
+        // Under the sort by last change, a new save moves to the top without a rebuild.
+        _ = zone.save("note-1", title: "again")
+        _ = zone.save("note-2", title: "again")
+        _ = zone.save("note-3", title: "again")
+        model.update(&list, of: source, mark: zone.mark, deviceToken: nil, device: device) { zone.answer($0) }
+        #expect(Set(list.rows.prefix(3).map(\.name)) == ["note-1", "note-2", "note-3"])
+        #expect(model.rebuilds == 1)
+    }
+
     private func checkAgainstRebuild(seed: UInt64, order: RecordRowOrder, filter: String) throws {
         var random = SeededRandom(seed: seed)
         var zone = FakeZone()
@@ -136,7 +177,7 @@ private final class FakeDevice: RecordRowsDevice {
             case 4:
                 // A local save on the device: a change waiting to be sent.
                 let name = pick()
-                var record = device.cache[name] ?? Record(recordID: RecordID(recordName: name, zoneID: zone.zoneID), recordType: "Note")
+                var record = device.cache[name] ?? Record(recordID: RecordID(recordName: name, zoneID: zone.zoneID), recordType: FakeZone.type(of: name))
                 record["title"] = .string(title())
                 device.cache[name] = record
                 device.pending.insert(name)
@@ -263,7 +304,7 @@ private final class FakeDevice: RecordRowsDevice {
             Record(recordID: RecordID(recordName: "note-100", zoneID: notesZone), recordType: "Note", fields: ["title": "From the Mac"]),
             on: mac)
         #expect(!inspector.state.snapshot.records.rows.contains { $0.name == "note-100" }, "not before the update")
-        inspector.refresh()
+        await inspector.refresh()
         let row = try #require(inspector.state.snapshot.records.rows.first { $0.name == "note-100" })
         #expect(row.marker == .new)
         #expect(row.server?["title"] == .string("From the Mac"))
@@ -273,7 +314,7 @@ private final class FakeDevice: RecordRowsDevice {
 
         // The iPhone (on screen) fetches: the row is the same on both sides, still no rebuild.
         await inspector.simulation.fetch(on: try inspector.device("iPhone"))
-        inspector.refresh()
+        await inspector.refresh()
         #expect(inspector.state.snapshot.records.rows.first { $0.name == "note-100" }?.marker == .same)
         #expect(inspector.recordListBuilds == builds)
         try expectRowsEqualARebuild(inspector)
@@ -287,12 +328,12 @@ private final class FakeDevice: RecordRowsDevice {
         var record = try #require(first.device)
         record["title"] = .string("Edited here")
         try iPhone.engine.save(record)
-        inspector.refresh()
+        await inspector.refresh()
         let edited = try #require(inspector.state.snapshot.records.rows.first { $0.name == first.name })
         #expect(edited.hasPendingChange)
         #expect(edited.device?["title"] == .string("Edited here"))
         await inspector.simulation.sync(iPhone)
-        inspector.refresh()
+        await inspector.refresh()
         let sent = try #require(inspector.state.snapshot.records.rows.first { $0.name == first.name })
         #expect(!sent.hasPendingChange)
         #expect(sent.server?["title"] == .string("Edited here"))
@@ -310,7 +351,7 @@ private final class FakeDevice: RecordRowsDevice {
             await inspector.handle(.character(key))
             let moved = inspector.state.zone?.key != zone
             #expect(inspector.recordListBuilds == builds + (moved ? 1 : 0), "after \(key)")
-            inspector.refresh()
+            await inspector.refresh()
             #expect(inspector.recordListBuilds == builds + (moved ? 1 : 0), "a refresh with nothing changed reads nothing")
             builds = inspector.recordListBuilds
             zone = inspector.state.zone?.key
@@ -323,17 +364,36 @@ private final class FakeDevice: RecordRowsDevice {
         await inspector.simulation.save(
             Record(recordID: RecordID(recordName: "before-compaction", zoneID: notesZone), recordType: "Note", fields: ["title": "x"]), on: mac)
         await inspector.simulation.compact(on: mac)
-        inspector.refresh()
+        await inspector.refresh()
         #expect(inspector.recordListBuilds == notesBuilds + 1)
         #expect(inspector.state.snapshot.records.rows.contains { $0.name == "before-compaction" })
         try expectRowsEqualARebuild(inspector)
     }
 
+    @Test func underAColumnSortChangesAreAppliedInThatOrderWithoutARebuild() async throws {
+        let inspector = try await makeInspector()
+        try await inspector.selectZone("Notes")
+        let builds = inspector.recordListBuilds
+        await inspector.press(.character("S"))  // by last change, newest first
+        #expect(inspector.state.recordSort == .modified)
+        #expect(inspector.recordListBuilds == builds, "a sort re-sorts the rows held: nothing read")
+        let mac = try inspector.device("Mac")
+        await inspector.simulation.save(
+            Record(recordID: RecordID(recordName: "a-latest", zoneID: notesZone), recordType: "Note", fields: ["title": "newest"]), on: mac)
+        await inspector.refresh()
+        #expect(inspector.recordListBuilds == builds)
+        let records = inspector.state.snapshot.records
+        #expect(records.row(at: 0)?.name == "a-latest")
+        #expect(records.rows.map(\.name) == records.rows.sorted { RecordSort.modified.areInIncreasingOrder($0, $1) }.map(\.name))
+        #expect(records.index(of: "a-latest") == (0, true))
+        try expectRowsEqualARebuild(inspector, order: RecordRowOrder(.modified))
+    }
+
     /// The pane's rows equal rows read from scratch for the same zone and device.
-    private func expectRowsEqualARebuild(_ inspector: InspectorController) throws {
+    private func expectRowsEqualARebuild(_ inspector: InspectorController, order: RecordRowOrder = .naturalName) throws {
         let device = try #require(inspector.state.device.flatMap { inspector.simulation.device(named: $0.name) })
         let zone = try #require(inspector.state.zone)
-        var model = RecordRowsModel()
+        var model = RecordRowsModel(order: order)
         var list = RecordList()
         let observer = InProcessServerObserver(server: inspector.simulation.server, container: inspector.simulation.container)
         model.update(

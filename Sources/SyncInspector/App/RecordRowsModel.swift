@@ -27,6 +27,11 @@ public struct RecordRowOrder: Sendable {
         isNaturalNameOrder = false
     }
 
+    /// The records pane's column sort (`S`): by name is ``naturalName``.
+    public init(_ sort: RecordSort) {
+        self = sort == .name ? .naturalName : RecordRowOrder { sort.areInIncreasingOrder($0, $1) }
+    }
+
     private init(areInIncreasingOrder: @escaping @Sendable (RecordRow, RecordRow) -> Bool, isNaturalNameOrder: Bool) {
         self.areInIncreasingOrder = areInIncreasingOrder
         self.isNaturalNameOrder = isNaturalNameOrder
@@ -178,10 +183,16 @@ public struct RecordRowsModel {
         }
     }
 
-    /// Changing the order rebuilds the rows at the next update.
+    /// Changing the order rebuilds the rows at the next update
+    /// (``reorder(_:by:)`` re-sorts the rows held instead).
     public var order: RecordRowOrder {
-        didSet { needsRebuild = true }
+        get { currentOrder }
+        set {
+            currentOrder = newValue
+            needsRebuild = true
+        }
     }
+    private var currentOrder: RecordRowOrder
     public private(set) var source: Source?
     /// The server's changes through this position are in the rows (`nil`:
     /// a zone without change tokens, or nothing read yet).
@@ -200,7 +211,20 @@ public struct RecordRowsModel {
     private var byName: [String: RecordRow] = [:]
 
     public init(order: RecordRowOrder = .naturalName) {
-        self.order = order
+        currentOrder = order
+    }
+
+    /// Puts `list`'s rows (the rows this model keeps) in `order`, a column
+    /// sort chosen: one sort of the rows held, no read of the server; later
+    /// updates keep them in that order. The filter's rows are computed again.
+    public mutating func reorder(_ list: inout RecordList, by order: RecordRowOrder) {
+        currentOrder = order
+        guard source != nil, !needsRebuild else { return }
+        var rows = list.rows
+        list = RecordList()
+        rows.sort(by: order.areInIncreasingOrder)
+        byName = order.isNaturalNameOrder ? [:] : Dictionary(rows.map { ($0.name, $0) }, uniquingKeysWith: { $1 })
+        list = RecordList(key: nil, rows: rows)
     }
 
     /// The next update reads everything again.

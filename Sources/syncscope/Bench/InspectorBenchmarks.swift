@@ -1,6 +1,7 @@
 import Foundation
 import SyncCore
 import SyncInspector
+import SyncInspectorWorlds
 import SyncServer
 import SyncSimulation
 
@@ -125,7 +126,7 @@ struct InspectorBenchmarkSuite {
     func recordsPane() async throws -> (updateMs: Double, updateMaxMs: Double, updates: Int, rebuildMs: Double, frameMs: Double) {
         let world = try await bigZone()
         let (simulation, iPhone, mac, zone) = (world.simulation, world.iPhone, world.mac, world.zone)
-        let controller = InspectorController(simulation: simulation, paused: true, screenSize: size, realClock: MonotonicClock())
+        let controller = await InspectorController(simulation: simulation, paused: true, screenSize: size, realClock: SystemClock())
         await controller.handle(.character("2"))  // the Mac
         guard controller.state.snapshot.records.count == records else {
             throw BenchmarkError("the records pane lists \(controller.state.snapshot.records.count) rows, expected \(records)")
@@ -153,9 +154,9 @@ struct InspectorBenchmarkSuite {
         }
         for _ in 0..<60 {
             let (name, title) = try await change()
-            let start = Clock.now
-            controller.refresh()
-            updates.append(Clock.now.seconds(since: start) * 1000)
+            let start = ContinuousClock.now
+            await controller.refresh()
+            updates.append(ContinuousClock.now.seconds(since: start) * 1000)
             let row = controller.state.snapshot.records.rows.first { $0.name == name }
             let shown = row?.server.flatMap { record -> String? in
                 if case .string(let s)? = record["title"] { return s }
@@ -176,13 +177,13 @@ struct InspectorBenchmarkSuite {
             }
             var model = RecordRowsModel()
             var list = RecordList()
-            let start = Clock.now
+            let start = ContinuousClock.now
             model.update(
                 &list, of: RecordRowsModel.Source(zone: key, device: mac.name),
                 mark: RecordRowsModel.ServerMark(token: summary?.currentToken, lastSequence: summary?.lastSequence, recordCount: summary?.recordCount),
                 deviceToken: mac.cachedZoneToken(for: zone), device: SimulatedDeviceRecords(device: mac, zone: key)
             ) { observer.answerNow($0, zone: key, user: "bench") }
-            rebuilds.append(Clock.now.seconds(since: start) * 1000)
+            rebuilds.append(ContinuousClock.now.seconds(since: start) * 1000)
             guard list.count == controller.state.snapshot.records.count else {
                 throw BenchmarkError("a rebuild gave \(list.count) rows, the updated pane \(controller.state.snapshot.records.count)")
             }
@@ -195,10 +196,10 @@ struct InspectorBenchmarkSuite {
             _ = try await change()
             if i % 20 == 19, let error = await simulation.fetch(on: mac).error { throw BenchmarkError("fetch: \(error)") }
             if i % 10 == 0 { await controller.handle(.pageDown) }
-            controller.refresh()
-            let start = Clock.now
+            await controller.refresh()
+            let start = ContinuousClock.now
             let buffer = controller.frame(size: size)
-            samples.append(Clock.now.seconds(since: start) * 1000)
+            samples.append(ContinuousClock.now.seconds(since: start) * 1000)
             guard buffer.size == size else { throw BenchmarkError("the frame has the wrong size") }
         }
         return (Self.median(updates), updates.max() ?? .nan, updates.count, Self.median(rebuilds), Self.median(samples))
@@ -231,29 +232,29 @@ struct InspectorBenchmarkSuite {
 
         // The world alone, advanced once a frame as the loop does.
         let (alone, _) = try await writingWorld()
-        let worldStart = Clock.now
+        let worldStart = ContinuousClock.now
         let worldCPU = Self.cpuSeconds()
         var last = worldStart
-        while Clock.now.seconds(since: worldStart) < liveSeconds {
+        while ContinuousClock.now.seconds(since: worldStart) < liveSeconds {
             usleep(33_000)
-            let now = Clock.now
+            let now = ContinuousClock.now
             await alone.simulation.advance(by: Milliseconds(min(500, now.seconds(since: last) * 1000)))
             last = now
         }
-        let worldPercent = (Self.cpuSeconds() - worldCPU) / Clock.now.seconds(since: worldStart) * 100
+        let worldPercent = (Self.cpuSeconds() - worldCPU) / ContinuousClock.now.seconds(since: worldStart) * 100
 
         // The same world, fresh, under the inspector.
         let (world, writer) = try await writingWorld()
-        let controller = InspectorController(
-            simulation: world.simulation, paused: false, speed: 1, screenSize: size, realClock: MonotonicClock())
+        let controller = await InspectorController(
+            simulation: world.simulation, paused: false, speed: 1, screenSize: size, realClock: SystemClock())
         await controller.handle(.character("2"))  // the Mac
         let backend = HeadlessTerminal(size: size, seconds: liveSeconds)
         let actionsBefore = writer.actions
         let rebuildsBefore = controller.recordListBuilds
         let cpuBefore = Self.cpuSeconds()
-        let start = Clock.now
+        let start = ContinuousClock.now
         try await controller.run(backend: backend)
-        let wall = Clock.now.seconds(since: start)
+        let wall = ContinuousClock.now.seconds(since: start)
         let cpu = Self.cpuSeconds() - cpuBefore
         let changes = writer.actions - actionsBefore
         return (cpu / wall * 100, worldPercent, Double(changes) / wall, Double(backend.draws) / wall,
@@ -285,11 +286,11 @@ final class HeadlessTerminal: TerminalBackend {
     let size: Size
     private(set) var draws = 0
     private var previous: CellBuffer?
-    private let deadline: Clock
+    private let deadline: ContinuousClock.Instant
 
     init(size: Size, seconds: Double) {
         self.size = size
-        deadline = Clock(nanoseconds: Clock.now.nanoseconds + UInt64(max(0, seconds) * 1e9))
+        deadline = ContinuousClock.now + .nanoseconds(Int64(max(0, seconds) * 1e9))
     }
 
     func draw(_ buffer: CellBuffer) throws(TerminalError) {
@@ -301,9 +302,9 @@ final class HeadlessTerminal: TerminalBackend {
     func invalidate() { previous = nil }
 
     func readKey(timeoutMs: Int) throws(TerminalError) -> KeyEvent? {
-        let now = Clock.now
-        guard now.nanoseconds < deadline.nanoseconds else { return .character("q") }
-        let left = (deadline.nanoseconds - now.nanoseconds) / 1_000
+        let now = ContinuousClock.now
+        guard now < deadline else { return .character("q") }
+        let left = UInt64(deadline.seconds(since: now) * 1e6)
         let wait = timeoutMs < 0 ? left : min(left, UInt64(timeoutMs) * 1_000)
         usleep(useconds_t(min(wait, UInt64(UInt32.max))))
         return nil
