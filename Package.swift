@@ -68,7 +68,7 @@ let package = Package(
         .target(
             name: "SyncServerHTTP",
             dependencies: [
-                "SyncCore", "SyncServer",
+                "SyncCore", "SyncServer", "SyncPostgres",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -97,7 +97,7 @@ let package = Package(
         .executableTarget(
             name: "syncscope",
             dependencies: [
-                "SyncCore", "SyncServer", "SyncNetwork", "SyncServerHTTP", "SyncSimulation",
+                "SyncCore", "SyncServer", "SyncNetwork", "SyncServerHTTP", "SyncPostgres", "SyncSimulation",
                 "SyncScenario", "SyncScenarioRunner", "SyncScopeAssets", "SyncInspector",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
