@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Synchronization
 import SyncCore
 import SyncPostgres
@@ -36,6 +37,7 @@ final class PostgresNode: Sendable {
     let appender: PostgresAppender
     private let requests = Atomic<UInt64>(0)
     let gate = Mutex<CatchUpGate>(CatchUpGate())
+    let tails = Mutex<TailReaders>(TailReaders())
     let watcher = Mutex<Task<Void, Never>?>(nil)
 
     init(store: PostgresJournalStore) {
@@ -45,6 +47,42 @@ final class PostgresNode: Sendable {
     }
 
     func nextRequest() -> UInt64 { requests.add(1, ordering: .relaxed).newValue }
+
+    /// Reads waiting for the journal's tail: one query serves every read that
+    /// arrived before it started (a query already running when a read arrives
+    /// may miss a write acknowledged just before the read, so that read waits for the next).
+    struct TailReaders {
+        var waiting: [CheckedContinuation<Result<Int64, any Error>, Never>] = []
+        var running = false
+    }
+
+    /// The journal's tail as of a moment after this call began.
+    func currentTail() async throws -> Int64 {
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Int64, any Error>, Never>) in
+            let start = tails.withLock { tails -> Bool in
+                tails.waiting.append(continuation)
+                guard !tails.running else { return false }
+                tails.running = true
+                return true
+            }
+            if start { Task { await self.readTails() } }
+        }
+        return try result.get()
+    }
+
+    private func readTails() async {
+        while true {
+            let waiting = tails.withLock { tails -> [CheckedContinuation<Result<Int64, any Error>, Never>] in
+                defer { tails.waiting = [] }
+                if tails.waiting.isEmpty { tails.running = false }
+                return tails.waiting
+            }
+            guard !waiting.isEmpty else { return }
+            let result: Result<Int64, any Error>
+            do { result = .success(try await store.tail()) } catch { result = .failure(error) }
+            for continuation in waiting { continuation.resume(returning: result) }
+        }
+    }
 
     /// Waiters for the node to have applied a position; one of them at a time fetches and applies.
     struct CatchUpGate {
@@ -68,6 +106,11 @@ final class PostgresAppender: Sendable {
     private let state = Mutex(State())
     private let store: PostgresJournalStore
     static let maxBatch = 256
+    /// Applies a committed batch on this node before its callers resume
+    /// (saves fetching rows it already holds); rows out of turn are left to catching up.
+    private let applyCommitted = Mutex<(@Sendable ([JournalRow]) -> Void)?>(nil)
+
+    func onCommitted(_ apply: @escaping @Sendable ([JournalRow]) -> Void) { applyCommitted.withLock { $0 = apply } }
 
     init(store: PostgresJournalStore) { self.store = store }
 
@@ -98,6 +141,9 @@ final class PostgresAppender: Sendable {
             guard let batch else { return }
             do {
                 let appended = try await store.append(batch.map { (time: $0.time, call: $0.call) })
+                if let apply = applyCommitted.withLock({ $0 }) {
+                    apply(zip(batch, appended).map { JournalRow(position: $1.position, time: $1.time, call: $0.call, checksum: 0) })
+                }
                 for (pending, place) in zip(batch, appended) { pending.continuation.resume(returning: .success(place)) }
             } catch {
                 for pending in batch { pending.continuation.resume(returning: .failure(error)) }
@@ -115,7 +161,10 @@ extension ServerHost {
     /// the store's sentence (unreachable, credentials, not migrated, other version).
     public static func start(options: ServeOptions, store url: PostgresStoreURL) async throws -> ServerHost {
         let store: PostgresJournalStore
-        do { store = try await PostgresJournalStore.open(url) } catch let error as PostgresStoreError {
+        // The driver's own notices (such as a connection leased while its pool starts) are no news to a user.
+        var logger = Logger(label: "syncscope.postgres")
+        logger.logLevel = .error
+        do { store = try await PostgresJournalStore.open(url, logger: logger) } catch let error as PostgresStoreError {
             throw ServeError(error.description)
         }
         do {
@@ -167,6 +216,7 @@ extension ServerHost {
         serveOptions.dataDirectory = nil
         let node = PostgresNode(store: store)
         let host = ServerHost(options: serveOptions, clock: clock, core: core, postgres: node, applied: applied, adminToken: adminToken)
+        node.appender.onCommitted { [weak host] rows in try? host?.apply(rows, node: node) }
         let tail = try await store.tail()
         do { try await host.waitUntilApplied(tail) } catch {
             throw ServeError("Cannot replay the journal in '\(store.url.database)' at \(store.url.hostAndPort): \(error)")
@@ -234,7 +284,7 @@ extension ServerHost {
             return .tryAgainLater(refusal, retryAfter: 5)
         }
         if Self.isRead(call) {
-            do { try await waitUntilApplied(try await node.store.tail()) } catch {
+            do { try await waitUntilApplied(try await node.currentTail()) } catch {
                 return .tryAgainLater("This server cannot read the shared journal (\(error)); try again.", retryAfter: 1)
             }
             let outcome = state.withLock { state in
@@ -328,7 +378,7 @@ extension ServerHost {
     /// Applies journal rows in order (those already applied are skipped), each at
     /// its time, delivering what is due after each; wakes the long-polls of
     /// devices whose inbox grew, and stores the checkpoints taken on the way.
-    private func apply(_ rows: [JournalRow], node: PostgresNode) throws {
+    func apply(_ rows: [JournalRow], node: PostgresNode) throws {
         let every = Int64(max(1, options.checkpointEvery))
         let (wake, timer, checkpoints) = try state.withLock {
             (state: inout State) throws -> ([String], Milliseconds?, [(Int64, Milliseconds, ServerStateFile)]) in

@@ -693,7 +693,7 @@ public final class ServerHost: Sendable {
         if let admitted { return result(admitted) }
         if let postgres {
             // What other nodes delivered already is in the inbox once this node caught up.
-            try? await waitUntilApplied(try await postgres.store.tail())
+            try? await waitUntilApplied(try await postgres.currentTail())
         }
         await pollStarted(deviceID)
         defer { pollEnded(deviceID) }

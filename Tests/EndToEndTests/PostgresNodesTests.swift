@@ -111,6 +111,7 @@ struct PostgresNodesTests {
         let phone = try await nodes[0].registerDevice()
         // The phone polls node 1 (its webcourier URL, on node 1's port).
         let onNode1 = phone.url.replacingOccurrences(of: ":\(nodes[0].port)/", with: ":\(nodes[1].port)/")
+        var lastID = ""
         for round in 0..<3 {
             async let polled = nodes[1].call(onNode1 + "?timeout=20", timeout: 40)
             // Let the poll reach node 1 before the write; a write before it is delivered on the poll anyway.
@@ -119,9 +120,12 @@ struct PostgresNodesTests {
             let answer = try await polled
             let met = (answer.json["ck"] as? [String: Any])?["met"] as? [String: Any]
             #expect(answer.status == 200 && met?["sid"] as? String == "all", "round \(round): \(answer.status) \(answer.json)")
+            lastID = (answer.json["ck"] as? [String: Any])?["nid"] as? String ?? ""
         }
-        // Each notification came once: nothing else waits for the phone, on any node.
-        let idle = try await nodes[2].call(phone.url.replacingOccurrences(of: ":\(nodes[0].port)/", with: ":\(nodes[2].port)/") + "?timeout=0")
+        // Each notification came once: a poll on another node naming the last
+        // one it got (as SyncScope's client does) finds nothing else waiting.
+        let onNode2 = phone.url.replacingOccurrences(of: ":\(nodes[0].port)/", with: ":\(nodes[2].port)/")
+        let idle = try await nodes[2].call(onNode2 + "?timeout=0&lastNotificationID=\(lastID)")
         #expect(idle.status == 200 && idle.data.isEmpty, "\(idle.json)")
     }
 
