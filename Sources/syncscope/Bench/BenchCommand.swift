@@ -111,7 +111,7 @@ struct BenchCommand: AsyncParsableCommand {
         do {
             return try store.map { try PostgresStoreURL(parsing: $0) } ?? PostgresStoreURL.fromEnvironment()
         } catch {
-            throw ValidationError("--store: \(error)")
+            throw ValidationError(store == nil ? "\(error)" : "--store: \(error)")
         }
     }
 

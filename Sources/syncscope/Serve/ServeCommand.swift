@@ -108,7 +108,8 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             url = try store.map { try PostgresStoreURL(parsing: $0) } ?? PostgresStoreURL.fromEnvironment()
         } catch {
-            throw ValidationError("--store: \(error)")
+            // A malformed SYNCSCOPE_STORE names the variable itself.
+            throw ValidationError(fromEnvironment ? "\(error)" : "--store: \(error)")
         }
         guard let url else {
             if migrate { throw ValidationError("--migrate prepares a PostgreSQL database: pass --store postgres://USER@HOST:PORT/DB (or set SYNCSCOPE_STORE).") }
