@@ -495,6 +495,32 @@ extension ServerHost {
         return "every acknowledged call is in \(node.store.url)"
     }
 
+    // MARK: Notifications written out, across nodes
+
+    /// A poll's answer was written out whole: other nodes learn it through
+    /// the shared delivery claims, so the device's next poll acknowledges it
+    /// on whichever node it reaches. (Best effort: until this lands, a poll on
+    /// another node without `lastNotificationID` may get the notification again.)
+    func recordWritten(_ result: PollResult, node: PostgresNode) async {
+        let ids = result.notificationIDs
+        let claimant = node.id
+        _ = try? await node.store.claimDeliveries(
+            device: result.deviceID, notificationIDs: ids, claimant: claimant, now: SystemClock().now(), leaseMilliseconds: options.offlineAfter)
+        try? await node.store.finishDeliveries(device: result.deviceID, notificationIDs: ids, claimant: claimant, written: true)
+    }
+
+    /// The notifications polls on any node wrote out whole to the device (none without a shared journal).
+    func writtenElsewhere(_ deviceID: String) async -> Set<String> {
+        guard let postgres else { return [] }
+        return Set((try? await postgres.store.writtenDeliveries(device: deviceID)) ?? [])
+    }
+
+    /// The acknowledged notifications' claims go (they are in the journal now).
+    func forgetWritten(_ deviceID: String, _ ids: [String]) async {
+        guard let postgres else { return }
+        try? await postgres.store.dropDeliveries(device: deviceID, notificationIDs: ids)
+    }
+
     /// ``perform(_:)`` on a shared journal, for synchronous callers off the cooperative pool.
     func performBlocking(_ call: APICall, node: PostgresNode) -> APIAnswer {
         let result = Mutex<APIAnswer?>(nil)

@@ -729,6 +729,7 @@ public final class ServerHost: Sendable {
             if written { state.written[result.deviceID, default: []].formUnion(result.notificationIDs) }
         }
         if !written { courier.notify([result.deviceID]) }
+        if written, let postgres { Task { await recordWritten(result, node: postgres) } }
     }
 
     /// The oldest delivered notification of a device that no other poll is
@@ -758,9 +759,11 @@ public final class ServerHost: Sendable {
     /// written whole (it went back to waiting) is not acknowledged: the
     /// device never had it.
     private func acknowledge(deviceID: String, lastNotificationID: String?) async {
+        // On a shared journal, what polls on other nodes wrote out whole counts too.
+        let elsewhere = await writtenElsewhere(deviceID)
         let ids = state.withLock { state -> [String] in
             var ids: Set<String>
-            let written = state.written[deviceID] ?? []
+            let written = (state.written[deviceID] ?? []).union(elsewhere)
             if let last = lastNotificationID {
                 ids = []
                 let inbox = (try? state.core.push.unacknowledgedNotifications(for: deviceID)) ?? []
@@ -776,7 +779,8 @@ public final class ServerHost: Sendable {
             return ids.sorted()
         }
         guard !ids.isEmpty else { return }
-        _ = await performAsync(.server("acknowledge", DispatcherInternal.Acknowledge(deviceID: deviceID, notificationIDs: ids)))
+        let answer = await performAsync(.server("acknowledge", DispatcherInternal.Acknowledge(deviceID: deviceID, notificationIDs: ids)))
+        if answer.status == 200 { await forgetWritten(deviceID, ids) }
     }
 
     private func pollStarted(_ deviceID: String) async {

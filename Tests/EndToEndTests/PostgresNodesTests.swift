@@ -127,6 +127,27 @@ struct PostgresNodesTests {
         let onNode2 = phone.url.replacingOccurrences(of: ":\(nodes[0].port)/", with: ":\(nodes[2].port)/")
         let idle = try await nodes[2].call(onNode2 + "?timeout=0&lastNotificationID=\(lastID)")
         #expect(idle.status == 200 && idle.data.isEmpty, "\(idle.json)")
+
+        // A client that names nothing: what a poll on node 2 wrote out whole is
+        // acknowledged by its next poll on node 0 once node 2 has shared it.
+        async let polled = nodes[2].call(onNode2 + "?timeout=20", timeout: 40)
+        try await Task.sleep(for: .milliseconds(100))
+        try await nodes[1].save(["n-last"], in: "Notes", device: "laptop")
+        let got = try await polled
+        let gotID = try #require((got.json["ck"] as? [String: Any])?["nid"] as? String, "\(got.json)")
+        let cluster = try #require(WithSharedPostgres.cluster)
+        let store = try #require(nodes[0].process.arguments?.drop { $0 != "--store" }.dropFirst().first)
+        let database = String(store.split(separator: "?")[0].split(separator: "/").last ?? "")
+        let deadline = ContinuousClock.now + .seconds(30)
+        while try await cluster.psql(
+            "SELECT count(*) FROM syncscope.delivery_claim WHERE notification_id = '\(gotID)' AND written", database: database) != "1" {
+            guard ContinuousClock.now < deadline else { throw TestFailure("node 2 never shared the written notification") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let onNode0 = try await nodes[0].call(phone.url + "?timeout=0")
+        #expect(onNode0.status == 200 && onNode0.data.isEmpty, "\(onNode0.json)")
+        // Acknowledged in the journal, its claim is gone.
+        #expect(try await cluster.psql("SELECT count(*) FROM syncscope.delivery_claim WHERE notification_id = '\(gotID)'", database: database) == "0")
     }
 
     @Test func killingANodeDuringWritesLosesNoAcknowledgedWriteAndTheOthersKeepServing() async throws {
