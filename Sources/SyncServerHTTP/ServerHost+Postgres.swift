@@ -277,7 +277,11 @@ extension ServerHost {
     func performOnJournal(_ call: APICall, node: PostgresNode) async -> APIAnswer {
         var call = call
         let isImport = call.path.hasSuffix("/import") && (call.isServerAdmin || call.isServerCall)
-        if isImport { call.body = withServerTokens(call.body) }
+        if isImport {
+            // Users another node added keep their tokens too.
+            try? await waitUntilApplied(try await node.currentTail())
+            call.body = withServerTokens(call.body)
+        }
         let prepared = APIDispatcher.prepare(call)
         if case .refused(let answer) = prepared.route { return answer }
         if let refusal = state.withLock({ state in state.stopped ? "The server is stopping; try again when it is back." : state.storageFailure }) {
@@ -307,6 +311,10 @@ extension ServerHost {
                 retryAfter: 1)
         }
         do { try await waitUntilApplied(appended.position) } catch {
+            state.withLock { state in
+                state.ownCalls[request] = nil
+                state.ownOutcomes[request] = nil
+            }
             return .tryAgainLater(
                 "The change is stored, but this server cannot read the shared journal back (\(error)); ask again to see it.", retryAfter: 1)
         }
@@ -493,6 +501,13 @@ extension ServerHost {
         node.watcher.withLock { $0?.cancel() }
         node.store.close()
         return "every acknowledged call is in \(node.store.url)"
+    }
+
+    /// On a shared journal, a web auth token this node does not know may
+    /// belong to a user another node added just now: catch up before refusing it.
+    func catchUpForUnknownToken(_ token: String?) async {
+        guard let postgres, let token, !token.isEmpty, !isAdminToken(token), user(withToken: token) == nil else { return }
+        try? await waitUntilApplied(try await postgres.currentTail())
     }
 
     // MARK: Notifications written out, across nodes

@@ -677,6 +677,10 @@ public final class ServerHost: Sendable {
         deviceID: String, user: String, timeout: Duration, lastNotificationID: String?, presence: ClientPresence?
     ) async -> PollResult {
         func result(_ answer: APIAnswer) -> PollResult { PollResult(answer: answer, deviceID: deviceID, notificationIDs: []) }
+        if let postgres {
+            // A channel made on another node, and what other nodes delivered, are here once this node caught up.
+            try? await waitUntilApplied(try await postgres.currentTail())
+        }
         let admitted = state.withLock { state -> APIAnswer? in
             guard state.core.push.owner(ofDevice: deviceID) == user else {
                 return .notFound(
@@ -691,10 +695,6 @@ public final class ServerHost: Sendable {
             return nil
         }
         if let admitted { return result(admitted) }
-        if let postgres {
-            // What other nodes delivered already is in the inbox once this node caught up.
-            try? await waitUntilApplied(try await postgres.currentTail())
-        }
         await pollStarted(deviceID)
         defer { pollEnded(deviceID) }
         await acknowledge(deviceID: deviceID, lastNotificationID: lastNotificationID)

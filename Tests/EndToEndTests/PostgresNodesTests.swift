@@ -190,12 +190,15 @@ struct PostgresNodesTests {
         try await nodes[0].createZone("Notes")
         for index in 0..<15 { try await nodes[0].save(["early\(index)"], in: "Notes") }
         let token = try await nodes[0].zoneChanges("Notes").token
-        nodes[0].stop()
         let store = try #require(nodes[0].process.arguments?.drop { $0 != "--store" }.dropFirst().first)
-        let late = try await ServerProcess.start(store: store)
+        // The late node brings a user of its own: node 0 lets her in at once.
+        let late = try await ServerProcess.start(store: store, arguments: ["--user", "alice", "--user", "bob", "--user", "carol"])
         nodes.append(late)
         #expect(late.log.contains("replayed"), "\(late.log)")
-        #expect(late.tokens == nodes[0].tokens)
+        #expect(late.tokens["alice"] == nodes[0].tokens["alice"] && late.tokens["bob"] == nodes[0].tokens["bob"])
+        let carol = try #require(late.tokens["carol"])
+        #expect(try await nodes[0].call(nodes[0].db("private", "zones/list"), user: nil, token: carol).status == 200)
+        nodes[0].stop()
         let changes = try await late.zoneChanges("Notes")
         #expect(Set(changes.names) == Set((0..<15).map { "early\($0)" }))
         #expect(changes.token == token)
