@@ -503,6 +503,13 @@ extension ServerHost {
         return "every acknowledged call is in \(node.store.url)"
     }
 
+    /// On a shared journal: applies every row committed before this call
+    /// (what a read does first). Without one, returns at once.
+    public func catchUp() async throws {
+        guard let postgres else { return }
+        try await waitUntilApplied(try await postgres.currentTail())
+    }
+
     /// On a shared journal, a web auth token this node does not know may
     /// belong to a user another node added just now: catch up before refusing it.
     func catchUpForUnknownToken(_ token: String?) async {

@@ -101,6 +101,17 @@ struct PostgresNodesTests {
         // A token from one node works on every other (same signing key, same history).
         let last = try await nodes[2].zoneChanges("Notes", since: tokens[20])
         #expect(Set(last.names) == ["r5", "r21", "r22", "r23"] && last.deleted == ["r3"], "\(last)")
+
+        // Admin export, reset and import act on the shared state: made on one node, seen on the others.
+        let exported = try await nodes[1].call(nodes[1].admin("export"), [String: Any](), token: nodes[1].adminToken)
+        #expect(exported.status == 200)
+        #expect(try await nodes[0].call(nodes[0].admin("reset"), [String: Any](), token: nodes[0].adminToken).status == 200)
+        #expect(try await nodes[2].zoneChanges("Notes").error?["serverErrorCode"] as? String == "ZONE_NOT_FOUND")
+        let imported = try await nodes[2].call(nodes[2].admin("import"), rawBody: exported.data, token: nodes[2].adminToken)
+        #expect(imported.status == 200, "\(imported.json)")
+        #expect(try await nodes[1].zoneChanges("Notes").names.sorted() == fromNil.names.sorted())
+        // The users keep their tokens on every node.
+        #expect(try await nodes[0].call(nodes[0].db("private", "zones/list"), user: "bob").status == 200)
     }
 
     @Test func aDeviceLongPollingOneNodeIsNotifiedOfWritesOnAnother() async throws {

@@ -67,10 +67,14 @@ struct NodesBenchmarks {
         let (bodies, perPage) = try await fillAndWalk(zone: changesZone, port: started[0].port, token: token, service: service)
         for count in 1...nodes {
             let ports = started.prefix(count).map(\.port)
+            // Each figure starts with every node caught up: it measures its own load, not the previous one's replication.
+            for node in started { try await node.host.catchUp() }
             let saved = try await measureSaves(ports: ports, token: token, zone: saveZone, tag: "n\(count)")
+            for node in started { try await node.host.catchUp() }
             let read = try await measureLoad(ports: ports, requests: max(bodies.count * 2, 600)) { _, connection, index in bodies[(connection * 37 + index) % bodies.count] }
             savesPerCount.append(saved)
             readsPerCount.append(read * perPage)
+            for node in started { try await node.host.catchUp() }
             let push = try await measurePush(writerPort: started[0].port, listenerPort: started[count - 1].port, token: token, zone: saveZone)
             let across = count > 1 ? "node 1 → node \(count)" : "one node"
             figures += [
