@@ -51,6 +51,12 @@ extension APIDispatcher {
     /// Checks and decodes a call, outside the state lock. The checks run in
     /// the same order as in ``answer(_:)``, so a malformed call gets the same error.
     static func prepare(_ call: APICall) -> PreparedCall {
+        prepare(call) { caller throws(CloudError) in try modifyRecordsPlan(call, caller: caller) }
+    }
+
+    /// ``prepare(_:)`` with the `records/modify` plan made by `modifyPlan`
+    /// (from the body's JSON, or from a journal row's binary form: ``JournaledCall``).
+    static func prepare(_ call: APICall, modifyPlan: (Caller) throws(CloudError) -> ModifyRecordsPlan) -> PreparedCall {
         let parts = call.path.split(separator: "/", omittingEmptySubsequences: true)
         guard parts.count == 7, parts[0] == "database", parts[1] == "1" else { return PreparedCall(call: call, route: .whole) }
         let saving = parts[5] == "records" && parts[6] == "modify"
@@ -63,7 +69,7 @@ extension APIDispatcher {
             if saving {
                 try checkCallMethod(call)
                 let caller = try signedInUser(call, "Saving records")
-                return PreparedCall(call: call, route: .modifyRecords(db, try modifyRecordsPlan(call, caller: caller)))
+                return PreparedCall(call: call, route: .modifyRecords(db, try modifyPlan(caller)))
             }
             let caller = try signedInUser(call, "Fetching zone changes")
             let (request, requests) = try zoneChangesPlan(call)

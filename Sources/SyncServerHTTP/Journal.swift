@@ -140,8 +140,8 @@ final class Journal: Sendable {
 
     /// What the group committer writes, in engine-step order.
     enum Entry: Sendable {
-        /// One call that changed the state, as row `seq`.
-        case row(seq: Int64, time: Milliseconds, call: APICall)
+        /// One call that changed the state, as row `seq` (kept in ``JournaledCall``'s form, encoded by the writer).
+        case row(seq: Int64, time: Milliseconds, call: PreparedCall)
         /// The whole state as of row `throughSeq` (rows up to it are deleted with it).
         case checkpoint(state: @Sendable () throws -> Data, throughSeq: Int64, time: Milliseconds)
     }
@@ -150,10 +150,13 @@ final class Journal: Sendable {
     func write(_ entries: [Entry]) throws {
         // Checkpoints are encoded before the transaction, off the state lock.
         var states: [Int: Data] = [:]
+        var calls: [Int: APICall] = [:]
         var checksums: [Int: Int64] = [:]
         for (index, entry) in entries.enumerated() {
             switch entry {
-            case .row(_, let time, let call):
+            case .row(_, let time, let prepared):
+                let call = JournaledCall.encode(prepared)
+                calls[index] = call
                 checksums[index] = Self.checksum(time: time, call)
             case .checkpoint(let state, _, _):
                 let data = try state()
@@ -168,7 +171,8 @@ final class Journal: Sendable {
                 sql: "INSERT INTO journal (seq, time, method, path, user, device, body, admin, checksum) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
             for (index, entry) in entries.enumerated() {
                 switch entry {
-                case .row(let seq, let time, let call):
+                case .row(let seq, let time, _):
+                    let call = calls[index]!
                     try insert.execute(arguments: [
                         seq, time, call.method, call.path, call.user, call.deviceID, call.body, call.isServerAdmin ? 1 : 0, checksums[index],
                     ])

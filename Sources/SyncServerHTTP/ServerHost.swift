@@ -223,7 +223,7 @@ public final class ServerHost: Sendable {
                     // The answers are discarded: the replay never words or encodes one.
                     var dispatcher = APIDispatcher(core: dispatcherCore, now: time, baseURL: "")
                     dispatcher.answering = false
-                    _ = dispatcher.step(APIDispatcher.prepare(call))
+                    _ = dispatcher.step(try JournaledCall.decode(call))
                 }
                 if let damaged {
                     let calls = damaged.rowsFromIt == 1 ? "1 call" : "\(damaged.rowsFromIt) calls"
@@ -507,7 +507,7 @@ public final class ServerHost: Sendable {
         let call = prepared.call
         if call.isServerCall || call.isServerAdmin { refreshSignIns(state.core.engine.users) }
         guard let committer else { return outcome }
-        _ = committer.enqueueRow(time: time, call: call)
+        _ = committer.enqueueRow(time: time, call: prepared)
         state.rowsSinceCheckpoint += 1
         if state.rowsSinceCheckpoint >= options.checkpointEvery {
             state.checkpointedThrough = enqueueCheckpoint(committer, time: time, &state)
