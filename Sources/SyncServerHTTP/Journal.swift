@@ -8,7 +8,9 @@ import SyncCore
 ///   choice follow) and the settings the history was made with.
 /// - `journal`: every call that changed the state, in the order it was
 ///   applied, with its time, user, device and a CRC-32 `checksum` of all of
-///   them. A call is answered only after its row is committed; rows are
+///   them. The body is in ``JournaledCall``'s form: a `records/modify` keeps
+///   its decoded plan in binary, any other call its JSON (older rows are
+///   JSON too, and replay as they are). A call is answered only after its row is committed; rows are
 ///   committed by ``GroupCommitter``, several calls per transaction, in the
 ///   order the engine applied them.
 /// - `checkpoint`: the whole state (``ServerStateFile``: zones, records,
