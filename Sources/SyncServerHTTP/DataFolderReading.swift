@@ -8,7 +8,7 @@ import SyncCore
 public enum DataFolderReading {
     /// Reads every journal row (time, path, caller, body) and parses its
     /// body into what it holds: a binary `records/modify` row into its plan
-    /// (``JournaledCall``), a JSON row into its wire request. Returns the number of rows.
+    /// (``JournaledCallBody``), a JSON row into its wire request. Returns the number of rows.
     public static func readAndParseJournal(in directory: URL) throws -> Int {
         let queue = try DatabaseQueue(path: directory.appendingPathComponent(Journal.fileName).path)
         defer { try? queue.close() }
@@ -18,8 +18,8 @@ public enum DataFolderReading {
             while let row = try rows.next() {
                 let path: String = row["path"]
                 let body: Data = row["body"]
-                if JournaledCall.isBinary(body) {
-                    _ = try JournaledCall.decodePlan(body)
+                if JournaledCallBody.isBinary(body) {
+                    _ = try JournaledCallBody.decodePlan(body)
                 } else if path.hasSuffix("/records/modify") {
                     _ = try WireJSON.decode(WireRecordsModifyRequest.self, from: body)
                 } else {

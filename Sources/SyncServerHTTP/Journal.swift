@@ -8,7 +8,7 @@ import SyncCore
 ///   choice follow) and the settings the history was made with.
 /// - `journal`: every call that changed the state, in the order it was
 ///   applied, with its time, user, device and a CRC-32 `checksum` of all of
-///   them. The body is in ``JournaledCall``'s form: a `records/modify` keeps
+///   them. The body is in ``JournaledCallBody``'s form: a `records/modify` keeps
 ///   its decoded plan in binary, any other call its JSON (older rows are
 ///   JSON too, and replay as they are). A call is answered only after its row is committed; rows are
 ///   committed by ``GroupCommitter``, several calls per transaction, in the
@@ -142,7 +142,7 @@ final class Journal: Sendable {
 
     /// What the group committer writes, in engine-step order.
     enum Entry: Sendable {
-        /// One call that changed the state, as row `seq` (kept in ``JournaledCall``'s form, encoded by the writer).
+        /// One call that changed the state, as row `seq` (kept in ``JournaledCallBody``'s form, encoded by the writer).
         case row(seq: Int64, time: Milliseconds, call: PreparedCall)
         /// The whole state as of row `throughSeq` (rows up to it are deleted with it).
         case checkpoint(state: @Sendable () throws -> Data, throughSeq: Int64, time: Milliseconds)
@@ -157,7 +157,7 @@ final class Journal: Sendable {
         for (index, entry) in entries.enumerated() {
             switch entry {
             case .row(_, let time, let prepared):
-                let call = JournaledCall.encode(prepared)
+                let call = JournaledCallBody.encode(prepared)
                 calls[index] = call
                 checksums[index] = Self.checksum(time: time, call)
             case .checkpoint(let state, _, _):

@@ -224,7 +224,7 @@ public final class ServerHost: Sendable {
                     // The answers are discarded: the replay never words or encodes one.
                     var dispatcher = APIDispatcher(core: dispatcherCore, now: time, baseURL: "")
                     dispatcher.answering = false
-                    _ = dispatcher.step(try JournaledCall.decode(call))
+                    _ = dispatcher.step(try JournaledCallBody.decode(call))
                 }
                 if let damaged {
                     let calls = damaged.rowsFromIt == 1 ? "1 call" : "\(damaged.rowsFromIt) calls"

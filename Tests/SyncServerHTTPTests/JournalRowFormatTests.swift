@@ -5,7 +5,7 @@ import SyncCore
 import SyncServer
 import Testing
 
-/// The journal's row format (``JournaledCall``): `records/modify` rows keep
+/// The journal's row format (``JournaledCallBody``): `records/modify` rows keep
 /// the prepared plan in binary form, every other call its JSON; rows written
 /// as JSON before the binary form existed still replay, mixed with binary ones,
 /// to the same state; a binary row that does not read back stops the start
@@ -107,9 +107,9 @@ import Testing
         let stored = try rows(directory)
         let modify = stored.filter { $0.path.hasSuffix("/records/modify") }
         #expect(modify.count == saves().count)
-        for row in modify { #expect(JournaledCall.isBinary(row.body)) }
+        for row in modify { #expect(JournaledCallBody.isBinary(row.body)) }
         for row in stored where !row.path.hasSuffix("/records/modify") {
-            #expect(!JournaledCall.isBinary(row.body))
+            #expect(!JournaledCallBody.isBinary(row.body))
             #expect(row.body.first == UInt8(ascii: "{"))
         }
     }
@@ -121,10 +121,10 @@ import Testing
                 Issue.record("save \(i) was not prepared as records/modify")
                 continue
             }
-            let row = JournaledCall.encode(APIDispatcher.prepare(json))
-            #expect(JournaledCall.isBinary(row.body))
-            #expect(JournaledCall.encode(APIDispatcher.prepare(json)).body == row.body, "the same call gives the same bytes")
-            guard case .modifyRecords(let decodedDB, let decoded) = try JournaledCall.decode(row).route else {
+            let row = JournaledCallBody.encode(APIDispatcher.prepare(json))
+            #expect(JournaledCallBody.isBinary(row.body))
+            #expect(JournaledCallBody.encode(APIDispatcher.prepare(json)).body == row.body, "the same call gives the same bytes")
+            guard case .modifyRecords(let decodedDB, let decoded) = try JournaledCallBody.decode(row).route else {
                 Issue.record("row \(i) was not decoded as records/modify")
                 continue
             }
@@ -149,7 +149,7 @@ import Testing
             try rewrite(directory, seq: row.seq, body: Data(bodies[index].utf8))
         }
         let mixed = try rows(directory).filter { $0.path.hasSuffix("/records/modify") }
-        #expect(mixed.filter { JournaledCall.isBinary($0.body) }.count == modify.count / 2)
+        #expect(mixed.filter { JournaledCallBody.isBinary($0.body) }.count == modify.count / 2)
 
         let host = try ServerHost(options: options(directory))
         #expect(host.startupReport.contains("replayed"), "\(host.startupReport)")
@@ -161,7 +161,7 @@ import Testing
         defer { try? manager.removeItem(at: directory) }
         _ = try fill(directory)
         let last = try #require(try rows(directory).last)
-        #expect(JournaledCall.isBinary(last.body))
+        #expect(JournaledCallBody.isBinary(last.body))
         try rewrite(directory, seq: last.seq, body: last.body.prefix(last.body.count - 3))
         do {
             _ = try ServerHost(options: options(directory))
@@ -171,7 +171,7 @@ import Testing
             #expect(sentence.contains("journal row cannot be read"), "\(sentence)")
         }
         var future = last.body
-        future[JournaledCall.magic.count + 1] = 7
+        future[JournaledCallBody.magic.count + 1] = 7
         try rewrite(directory, seq: last.seq, body: future)
         do {
             _ = try ServerHost(options: options(directory))

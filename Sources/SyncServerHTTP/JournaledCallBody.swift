@@ -2,9 +2,11 @@ import Foundation
 import SyncCore
 import SyncServer
 
-/// How a journal keeps one call, and how a replay gets it back: the one
-/// place the row format lives (the SQLite journal and any other store of
-/// calls keep the same opaque bytes).
+/// How a journal keeps one call's body, and how a replay gets the call back
+/// prepared: the one place the body's row format lives. The SQLite journal
+/// keeps the encoded call in its columns; a journal of opaque rows (the
+/// shared PostgreSQL journal) wraps the same encoded call in its own bytes
+/// (`JournaledCall`) and prepares a decoded row with ``decode(_:)``.
 ///
 /// A row is the call's method, path, user, device and admin flag, and a
 /// body in one of two forms, told apart by its first bytes (a per-row
@@ -21,7 +23,7 @@ import SyncServer
 ///   Replaying it decodes no JSON and builds no record from wire fields.
 ///
 /// The caller is not in the body: it is the row's user and device, as for JSON rows.
-enum JournaledCall {
+enum JournaledCallBody {
     static let magic: [UInt8] = [0x00, 0x53, 0x53, 0x4A]
     static let modifyRecordsKind: UInt8 = 1
     static let modifyRecordsVersion: UInt8 = 1
