@@ -68,7 +68,7 @@ let package = Package(
         .target(
             name: "SyncServerHTTP",
             dependencies: [
-                "SyncCore", "SyncServer",
+                "SyncCore", "SyncServer", "SyncPostgres",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -97,8 +97,8 @@ let package = Package(
         .executableTarget(
             name: "syncscope",
             dependencies: [
-                "SyncCore", "SyncServer", "SyncNetwork", "SyncServerHTTP", "SyncSimulation",
-                "SyncScenario", "SyncScenarioRunner", "SyncScopeAssets", "SyncInspector",
+                "SyncCore", "SyncServer", "SyncNetwork", "SyncServerHTTP", "SyncPostgres", "SyncSimulation",
+                "SyncScenario", "SyncScenarioRunner", "SyncScopeAssets", "SyncInspector", "SyncInspectorWorlds",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
@@ -110,10 +110,19 @@ let package = Package(
             pkgConfig: "ncursesw",
             providers: [.apt(["libncurses-dev"])]
         ),
+        // The inspector: state → update → view → cell buffer → a thin ncurses backend. It reads every
+        // world through SyncWorld and its ServerObserver; it neither runs scenarios nor touches the engine.
         .target(
             name: "SyncInspector",
+            dependencies: ["SyncCore", "SyncServer", "SyncSimulation", "CNcurses"],
+            swiftSettings: swiftSettings
+        ),
+        // The worlds the inspector opens that the scenario runner builds: the demo world and lessons
+        // (they reach the inspector through InspectorLesson and FaultInjectingWorld).
+        .target(
+            name: "SyncInspectorWorlds",
             dependencies: [
-                "SyncCore", "SyncServer", "SyncSimulation", "SyncScenario", "SyncScenarioRunner", "SyncScopeAssets", "CNcurses",
+                "SyncInspector", "SyncCore", "SyncServer", "SyncSimulation", "SyncScenario", "SyncScenarioRunner", "SyncScopeAssets",
             ],
             swiftSettings: swiftSettings
         ),
@@ -122,8 +131,8 @@ let package = Package(
         .testTarget(
             name: "SyncInspectorTests",
             dependencies: [
-                "SyncInspector", "SyncCore", "SyncServer", "SyncSimulation", "SyncScenario", "SyncScenarioRunner", "SyncScopeAssets",
-                "SyncTestSupport",
+                "SyncInspector", "SyncInspectorWorlds", "SyncCore", "SyncServer", "SyncSimulation", "SyncScenario", "SyncScenarioRunner",
+                "SyncScopeAssets", "SyncTestSupport",
             ],
             exclude: ["Goldens"],
             swiftSettings: swiftSettings),
@@ -141,7 +150,7 @@ let package = Package(
             name: "EndToEndTests", dependencies: ["syncscope", "SyncCore", "SyncNetwork", "SyncSimulation", "SyncTestSupport"], exclude: ["Goldens", "PyiCloud"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "SyncServerHTTPTests", dependencies: ["SyncServerHTTP", "SyncServer", "SyncNetwork", "SyncCore", "SyncTestSupport"],
+            name: "SyncServerHTTPTests", dependencies: ["SyncServerHTTP", "SyncPostgres", "SyncServer", "SyncNetwork", "SyncCore", "SyncTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "SyncPostgresTests", dependencies: ["SyncPostgres", "SyncTestSupport"],

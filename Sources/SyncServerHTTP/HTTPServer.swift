@@ -113,6 +113,8 @@ struct APIResponder: HTTPResponder {
                     CloudError(.invalidArguments, "The API takes GET and POST, not \(method.prefix(20)); \(path) answers \(Self.isWebcourier(parts) ? "GET" : "POST").")
                 )
             }
+            await host.catchUpForUnknownToken(
+                request.uri.queryParameters["ckWebAuthToken"].map(String.init) ?? request.headers[.authorization].map { String($0.split(separator: " ").last ?? "") })
             caller = try authenticate(request)
             // An asset upload URL takes the file's bytes as they are (any content type).
             if !Self.isAssetUpload(parts) { try checkContentType(request, caller: caller) }

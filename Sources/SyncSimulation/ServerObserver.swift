@@ -96,6 +96,19 @@ public protocol ServerObserver: Sendable {
     /// Whether a database fetch from `token` would bring anything now (true
     /// when the token cannot be used: the fetch then starts over).
     func databaseChanged(since token: ServerChangeToken, scope: DatabaseScope, user: String) async throws -> Bool
+    /// The change a token stands through ("through change 41"), when the
+    /// observer can read tokens (in process); `nil` over HTTP, where a token is opaque.
+    func position(of token: ServerChangeToken) async -> Int64?
+    /// The fault rules in force, one line each ("#1 …"); none known over HTTP.
+    func faultRules() async -> [String]
+    /// What injected push faults did lately to a device's notifications (none known over HTTP).
+    func pushFaultMarks(forDevice deviceID: String) async -> [PushFaultMark]
+}
+
+extension ServerObserver {
+    public func position(of token: ServerChangeToken) async -> Int64? { nil }
+    public func faultRules() async -> [String] { [] }
+    public func pushFaultMarks(forDevice deviceID: String) async -> [PushFaultMark] { [] }
 }
 
 // MARK: - In process
@@ -190,6 +203,18 @@ public struct InProcessServerObserver: ServerObserver {
 
     public func pendingNotifications(forDevice deviceID: String) async -> [PendingNotification] {
         server.pendingNotifications(for: deviceID)
+    }
+
+    public func position(of token: ServerChangeToken) async -> Int64? {
+        server.withEngine { engine in engine.sequence(of: token) }
+    }
+
+    public func faultRules() async -> [String] {
+        server.faultRules.map { "#\($0.id) \($0.rule)" }
+    }
+
+    public func pushFaultMarks(forDevice deviceID: String) async -> [PushFaultMark] {
+        server.pushFaultMarks(for: deviceID)
     }
 
     public func databaseChanged(since token: ServerChangeToken, scope: DatabaseScope, user: String) async throws -> Bool {

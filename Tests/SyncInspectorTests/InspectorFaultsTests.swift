@@ -3,6 +3,7 @@ import SyncServer
 import SyncSimulation
 import Testing
 @testable import SyncInspector
+import SyncInspectorWorlds
 
 /// The faults overlay (`!`): throttling, an outage, push loss or read lag for
 /// the focused device or everyone; injected faults in the event log; the
@@ -39,7 +40,7 @@ import Testing
         // A save on that device is throttled, and its engine says it waits 3 s.
         let zone = try #require(inspector.simulation.device(named: device)?.knownZones().first)
         _ = await inspector.simulation.save(Record(recordID: RecordID(recordName: "faulted", zoneID: zone), recordType: "Note", fields: ["title": "x"]), on: try inspector.device(device))
-        inspector.refresh()
+        await inspector.refresh()
         let descriptions = inspector.simulation.events.map(\.description)
         #expect(descriptions.contains { $0.contains("THROTTLED, retry in 3 s (retryAfter), attempt 1") }, "\(descriptions.suffix(10))")
         #expect(descriptions.contains { $0.contains("injected throttled on records/modify") })
@@ -82,7 +83,7 @@ import Testing
         let phone = try inspector.device("iPhone")
         _ = await sim.save(Record(recordID: RecordID(recordName: name, zoneID: notesZone), recordType: "Note", fields: ["title": "x"]), on: phone)
         await sim.advance(by: advance)
-        inspector.refresh()
+        await inspector.refresh()
     }
 
     @Test func pushLossFromTheOverlayIsMarkedDroppedInThePushFeedAndTheEventLog() async throws {
@@ -174,7 +175,7 @@ import Testing
         let zone = try #require(inspector.simulation.device(named: device)?.knownZones().first)
         _ = await inspector.simulation.save(
             Record(recordID: RecordID(recordName: "in-outage", zoneID: zone), recordType: "Note", fields: ["title": "x"]), on: try inspector.device(device))
-        inspector.refresh()
+        await inspector.refresh()
         let log = try eventLog(inspector)
         // The fault and the engine's retries after it: "iPhone: records/modify: TRY_AGAIN_LATER, retry in 10 s (retryAfter), attempt 3".
         #expect(log.contains { $0.contains("\(device): ") && $0.contains("TRY_AGAIN_LATER, retry in 10 s") }, "\(log.joined(separator: "\n"))")

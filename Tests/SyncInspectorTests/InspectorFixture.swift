@@ -3,12 +3,10 @@ import SyncServer
 import SyncSimulation
 import Testing
 @testable import SyncInspector
+import SyncInspectorWorlds
 
-/// A real-time clock that moves only when a test says so.
-final class FakeRealClock: RealClock {
-    var current: Milliseconds = 1_000_000
-    func now() -> Milliseconds { current }
-}
+/// Real time that moves only when a test says so: a ``VirtualClock`` standing in for the wall clock.
+typealias FakeRealClock = VirtualClock
 
 /// The demo world with the writer stopped and the clock paused, in a
 /// controller laid out for `size`.
@@ -17,7 +15,7 @@ func makeInspector(
     writerInterval: Milliseconds = 3_000, speed: Double = 1, realClock: FakeRealClock = FakeRealClock()
 ) async throws -> InspectorController {
     let world = try await DemoWorld.make(seed: seed, writerRunning: writer, writerInterval: writerInterval)
-    return InspectorController(
+    return await InspectorController(
         simulation: world.simulation, keepAlive: world.runner, paused: paused, speed: speed, screenSize: size, realClock: realClock)
 }
 
@@ -86,7 +84,7 @@ extension InspectorController {
     /// Lets the simulation run: pushes arrive, devices fetch.
     func settle() async {
         await simulation.settle()
-        refresh()
+        await refresh()
     }
 
     /// The lines of the current frame.

@@ -4,6 +4,7 @@ import SyncScenarioRunner
 import SyncSimulation
 import Testing
 @testable import SyncInspector
+import SyncInspectorWorlds
 
 /// The main screens at 80×24 and 120×40, text and style, compared cell for
 /// cell with the files in `Goldens/` (see ``ScreenGolden``). The demo world
@@ -61,7 +62,7 @@ struct InspectorGoldenTests {
     @Test(arguments: sizes) func lessonAfterTwoSteps(size: Size) async throws {
         let scenario = try ScenarioParser.parse(yaml: tinyLessonYAML, fileName: "tiny.yaml")
         let lesson = try LessonSession(scenario: scenario)
-        let inspector = InspectorController(
+        let inspector = await InspectorController(
             simulation: lesson.simulation, lesson: lesson, paused: true, screenSize: size, theme: .colored, realClock: FakeRealClock())
         for _ in 0..<3 { await inspector.press(.enter) }
         try check(inspector, "lesson", size)

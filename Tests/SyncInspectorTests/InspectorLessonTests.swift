@@ -5,14 +5,15 @@ import SyncScopeAssets
 import SyncSimulation
 import Testing
 @testable import SyncInspector
+import SyncInspectorWorlds
 
 /// A lesson played in the inspector: Enter runs the next step, b starts again.
 @Suite("Inspector lessons")
 struct InspectorLessonTests {
-    func makeLesson(size: Size = Size(width: 100, height: 30)) throws -> InspectorController {
+    func makeLesson(size: Size = Size(width: 100, height: 30)) async throws -> InspectorController {
         let scenario = try ScenarioParser.parse(yaml: tinyLessonYAML, fileName: "tiny.yaml")
         let lesson = try LessonSession(scenario: scenario)
-        return InspectorController(simulation: lesson.simulation, lesson: lesson, paused: true, screenSize: size, realClock: FakeRealClock())
+        return await InspectorController(simulation: lesson.simulation, lesson: lesson, paused: true, screenSize: size, realClock: FakeRealClock())
     }
 
     func lessonPane(_ inspector: InspectorController) throws -> [String] {
@@ -21,7 +22,7 @@ struct InspectorLessonTests {
     }
 
     @Test func theLessonPaneTellsTheStoryAndEnterRunsEachStep() async throws {
-        let inspector = try makeLesson()
+        let inspector = try await makeLesson()
         var pane = try lessonPane(inspector).joined(separator: "\n")
         #expect(pane.contains("Lesson · step 0 of 8 · A tiny lesson"), "\(pane)")
         #expect(pane.contains("The Mac fetches what the iPhone saved."))
@@ -63,7 +64,7 @@ struct InspectorLessonTests {
     }
 
     @Test func bGoesBackToTheStartWithAFreshWorld() async throws {
-        let inspector = try makeLesson()
+        let inspector = try await makeLesson()
         for _ in 0..<6 { await inspector.press(.enter) }
         let before = inspector.simulation
         #expect(inspector.simulation.device(named: "Mac")?.cachedRecords(in: RecordZoneID(zoneName: "Notes", ownerName: "alice")).count == 1)
@@ -84,7 +85,7 @@ struct InspectorLessonTests {
         #expect(!lessons.isEmpty)
         for (name, _) in lessons {
             let lesson = try LessonSession(scenario: try ScenarioLocator.load(name))
-            let inspector = InspectorController(
+            let inspector = await InspectorController(
                 simulation: lesson.simulation, lesson: lesson, paused: true, screenSize: Size(width: 80, height: 24), realClock: FakeRealClock())
             var presses = 0
             while !lesson.isFinished && presses < 500 {

@@ -3,6 +3,7 @@ import SyncServer
 import SyncSimulation
 import Testing
 @testable import SyncInspector
+import SyncInspectorWorlds
 
 /// The run loop on a scripted terminal: real time is a fake clock that moves
 /// only while the loop waits, so every wait it asks for is visible.
@@ -12,7 +13,7 @@ struct InspectorLoopTests {
 
     func run(_ inspector: InspectorController, _ script: [TestBackend.Step], clock: FakeRealClock) async throws -> TestBackend {
         let backend = TestBackend(size: size, script: script)
-        backend.onWait = { clock.current += Milliseconds($0) }
+        backend.onWait = { clock.advance(by: Milliseconds($0)) }
         try await inspector.run(backend: backend)
         return backend
     }
@@ -20,7 +21,7 @@ struct InspectorLoopTests {
     @Test func pausedItBlocksOnInputForEverAndRedrawsOnlyWhenSomethingChanged() async throws {
         let clock = FakeRealClock()
         let inspector = try await makeInspector(realClock: clock)
-        let backend = try await run(inspector, [.key(.character("0")), .key(.character("Z")), .key(.character("j")), .key(.character("q"))], clock: clock)
+        let backend = try await run(inspector, [.key(.character("0")), .key(.character("Q")), .key(.character("j")), .key(.character("q"))], clock: clock)
         #expect(backend.requestedTimeouts == [-1, -1, -1, -1], "no timer while paused: the loop sleeps in readKey")
         #expect(backend.drawCount == 2, "the first frame, then one after j moved the selection")
         #expect(backend.screen.lines().joined().contains("Zones seen by iPhone"))

@@ -3,6 +3,7 @@ import SyncServer
 import SyncSimulation
 import Testing
 @testable import SyncInspector
+import SyncInspectorWorlds
 
 /// Each pane after a scripted sequence of simulation events (fixed seed,
 /// virtual clock paused, writer stopped), driven through the keys.

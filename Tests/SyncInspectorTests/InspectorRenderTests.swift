@@ -3,6 +3,7 @@ import SyncServer
 import SyncSimulation
 import Testing
 @testable import SyncInspector
+import SyncInspectorWorlds
 
 @Suite("Inspector screens")
 struct InspectorRenderTests {
@@ -35,7 +36,9 @@ struct InspectorRenderTests {
         // The status line: paused clock, focused device, hints.
         #expect(lines[23].hasPrefix(" ⏸ PAUSED 00:00:0"))
         #expect(lines[23].contains("iPhone online · auto-fetch · writer off"))
-        #expect(lines[23].hasSuffix("? keys  q quit "))
+        // Above the message line: the focused pane's keys, then help and quit.
+        #expect(lines[21].hasPrefix(" j/k zone  Enter records  Z zoom  y copy token"), "\(screen)")
+        #expect(lines[21].hasSuffix("? keys  q quit "))
     }
 
     @Test func theSameSeedDrawsTheSameScreen() async throws {
@@ -127,7 +130,7 @@ struct InspectorRenderTests {
     @Test func recordRowsAreRebuiltOnlyWhenTheZoneOrTheDevicesCopyChanged() async throws {
         let inspector = try await makeInspector()
         let builds = inspector.recordListBuilds
-        inspector.refresh()
+        await inspector.refresh()
         await inspector.press(.tab, .tab, .character("?"), .escape)
         #expect(inspector.recordListBuilds == builds, "nothing changed in Notes")
         // bob writes in a zone of his own: alice's Notes is untouched.
@@ -142,10 +145,10 @@ struct InspectorRenderTests {
         let mac = try inspector.device("Mac")
         await inspector.simulation.save(
             Record(recordID: RecordID(recordName: "from-mac", zoneID: notesZone), recordType: "Note", fields: ["title": "Mac"]), on: mac)
-        inspector.refresh()
+        await inspector.refresh()
         #expect(inspector.recordListBuilds == builds + 1)
         #expect(inspector.state.snapshot.records.rows.contains { $0.name == "from-mac" && $0.marker == .new })
-        inspector.refresh()
+        await inspector.refresh()
         #expect(inspector.recordListBuilds == builds + 1)
     }
 }

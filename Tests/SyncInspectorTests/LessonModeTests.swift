@@ -4,14 +4,15 @@ import SyncScenarioRunner
 import SyncSimulation
 import Testing
 @testable import SyncInspector
+import SyncInspectorWorlds
 
 /// Lesson mode on its own (the reducer) and on the screen (whole frames).
 @Suite("Lesson mode")
 struct LessonModeTests {
-    func makeLesson(size: Size = Size(width: 80, height: 24), clock: FakeRealClock = FakeRealClock()) throws -> InspectorController {
+    func makeLesson(size: Size = Size(width: 80, height: 24), clock: FakeRealClock = FakeRealClock()) async throws -> InspectorController {
         let scenario = try ScenarioParser.parse(yaml: tinyLessonYAML, fileName: "tiny.yaml")
         let lesson = try LessonSession(scenario: scenario)
-        return InspectorController(simulation: lesson.simulation, lesson: lesson, paused: true, screenSize: size, realClock: clock)
+        return await InspectorController(simulation: lesson.simulation, lesson: lesson, paused: true, screenSize: size, realClock: clock)
     }
 
     /// Cells drawn with a double-line top-left corner: one per focused pane.
@@ -96,7 +97,7 @@ struct LessonModeTests {
     // MARK: On screen
 
     @Test func theFocusedDeviceFollowsTheStepsUntilPinned() async throws {
-        let inspector = try makeLesson()
+        let inspector = try await makeLesson()
         for _ in 0..<6 { await inspector.press(.enter) }  // …the Mac's fetch
         #expect(inspector.state.device?.name == "Mac")
         #expect(inspector.lines[0].contains("╔") == false)
@@ -112,7 +113,7 @@ struct LessonModeTests {
     }
 
     @Test func onlyOnePaneIsDrawnFocusedAndEnterNeedsTheLessonPane() async throws {
-        let inspector = try makeLesson()
+        let inspector = try await makeLesson()
         #expect(focusedPanes(inspector) == 1)
         #expect(inspector.lines[inspector.state.layout.lesson!.y].hasPrefix("╔═ Lesson · step 0 of 8 · A tiny lesson"))
         await inspector.press(.tab)
@@ -129,7 +130,7 @@ struct LessonModeTests {
     }
 
     @Test func theEventLogStaysVisibleBesideTheLessonPane() async throws {
-        let inspector = try makeLesson()
+        let inspector = try await makeLesson()
         for _ in 0..<4 { await inspector.press(.enter) }
         let events = try #require(inspector.state.layout.events)
         let lesson = try #require(inspector.state.layout.lesson)
@@ -141,7 +142,7 @@ struct LessonModeTests {
 
     @Test func whatAStepChangedIsHighlightedForAMoment() async throws {
         let clock = FakeRealClock()
-        let inspector = try makeLesson(size: Size(width: 100, height: 30), clock: clock)
+        let inspector = try await makeLesson(size: Size(width: 100, height: 30), clock: clock)
         for _ in 0..<6 { await inspector.press(.enter) }  // the Mac's fetch: zones, records, tokens
         let layout = inspector.state.layout
         func marked(_ rect: Rect) -> Bool {
@@ -150,19 +151,19 @@ struct LessonModeTests {
         #expect(marked(layout.zones) || marked(layout.records))
         #expect(marked(layout.tokens))
         #expect(!marked(layout.notifications))
-        #expect(inspector.state.lessonMode.highlightUntil == clock.current + LessonModeState.highlightDuration)
+        #expect(inspector.state.lessonMode.highlightUntil == clock.now() + LessonModeState.highlightDuration)
     }
 
     @Test func theHighlightGoesInTheRunLoop() async throws {
         let clock = FakeRealClock()
-        let inspector = try makeLesson(size: Size(width: 100, height: 30), clock: clock)
+        let inspector = try await makeLesson(size: Size(width: 100, height: 30), clock: clock)
         let backend = TestBackend(size: Size(width: 100, height: 30), script: [
             .key(.enter), .key(.enter), .wait, .key(.character("q")),
         ])
         var sawMark: [Bool] = []
         backend.onWait = { milliseconds in
             sawMark.append(backend.screen.lines().joined().contains("◆ changed"))
-            clock.current += Milliseconds(milliseconds)
+            clock.advance(by: Milliseconds(milliseconds))
         }
         try await inspector.run(backend: backend)
         #expect(sawMark == [true])
@@ -171,7 +172,7 @@ struct LessonModeTests {
     }
 
     @Test func stepBackRebuildsTheWorldToTheStepBefore() async throws {
-        let inspector = try makeLesson()
+        let inspector = try await makeLesson()
         for _ in 0..<6 { await inspector.press(.enter) }
         let notes = RecordZoneID(zoneName: "Notes", ownerName: "alice")
         #expect(inspector.simulation.device(named: "Mac")?.cachedRecords(in: notes).count == 1)
@@ -188,7 +189,7 @@ struct LessonModeTests {
     }
 
     @Test func theOutlineListsTheStepsWithTheCurrentOneMarked() async throws {
-        let inspector = try makeLesson()
+        let inspector = try await makeLesson()
         for _ in 0..<3 { await inspector.press(.enter) }
         await inspector.press(.character("t"), .character("j"))
         #expect(inspector.lines == [
@@ -199,10 +200,9 @@ struct LessonModeTests {
             "│║ ▶   3  save: iPhone saves note-1 (Note) in Notes: title=\"Groceries\"        ║│",
             "│║  ›  4  send: iPhone sends its pending changes                              ║│",
             "│║     5  say: The Mac fetches the zone with no token.                        ║│",
-            "│║     6  fetch: Mac fetches the changes of zone Notes from no token          ║│",
-            "└║     7  expect cache (Mac), line 16                                         ║┘",
-            "┌║     8  expect cache (Mac), line 17                                         ║┐",
-            "│║                                                                            ║│",
+            "└║     6  fetch: Mac fetches the changes of zone Notes from no token          ║┘",
+            "┌║     7  expect cache (Mac), line 16                                         ║┐",
+            "│║     8  expect cache (Mac), line 17                                         ║│",
             "│║                                                                            ║│",
             "│║                                                                            ║│",
             "└║                                                                            ║┘",
@@ -213,42 +213,43 @@ struct LessonModeTests {
             "║║                                                                            ║│",
             "║║                                                                            ║│",
             "║║                                                                            ║│",
-            "╚║ j/k choose · Enter: go to that step (the world is rebuilt up to it) · Esc… ║┘",
+            "╚║                                                                            ║┘",
+            " ║ j/k choose · Enter: go to that step (the world is rebuilt up to it) · Esc… ║ ",
             " ╚════════════════════════════════════════════════════════════════════════════╝ ",
-            " ⏸ PAUSED 00:00:00 ×1 · iPhone online · auto-fetch · 1 to send   ? keys  q quit ",
+            " ⏸ PAUSED 00:00:00 ×1 · iPhone online · auto-fetch · 1 to send                  ",
         ])
         await inspector.press(.enter)
         #expect(inspector.state.snapshot.lesson?.stepsRun == 4)
     }
 
     @Test func theEndScreenSummarisesTheChecksAndRestarts() async throws {
-        let inspector = try makeLesson()
+        let inspector = try await makeLesson()
         for _ in 0..<8 { await inspector.press(.enter) }
         #expect(inspector.lines == [
             " SyncScope │ 1 iPhone (alice) │ 2 Mac (alice) │                                 ",
             "┌─ Zones seen by Mac (alice) ──────────────┐┌─ Records · Notes · ser ◆ changed ┐",
-            "│zone        recs server  device  state    ││   name          srv  dev  title  │",
+            "│zone        recs server  device  state    ││   name▲         srv  dev  title  │",
             "│private database                          ││   note-1        1    1    Grocer…│",
             "│Notes          1 #1 adjS #1 adjS in sync  ││                                  │",
             "│default        0 —       —       —        ││                                  │",
             "│shared database                           ││                                  │",
-            "│p╔═ Lesson complete · A tiny lesson ════════════════════════════════════════╗ │",
-            "└─║ 1 of 2 checks held; 1 did not:                                           ║─┘",
-            "┌─║ ✗ step 8 (line 17) cache: Mac's cache of Notes: count: expected 5, got 1 ║─┐",
-            "│t║   [note-1]                                                               ║ │",
-            "│0║                                                                          ║ │",
-            "│ ║ b or Enter: start again · t: jump to a step · Esc: look around · q: quit ║ │",
-            "└─║                                                                          ║─┘",
+            "└─╔═ Lesson complete · A tiny lesson ════════════════════════════════════════╗─┘",
+            "┌─║ 1 of 2 checks held; 1 did not:                                           ║─┐",
+            "│t║ ✗ step 8 (line 17) cache: Mac's cache of Notes: count: expected 5, got 1 ║ │",
+            "│0║   [note-1]                                                               ║ │",
+            "│ ║                                                                          ║ │",
+            "└─║ b or Enter: start again · t: jump to a step · Esc: look around · q: quit ║─┘",
             "╔═║                                                                          ║─┐",
-            "║T╚══════════════════════════════════════════════════════════════════════════╝…│",
-            "║  [8] check cache (line 17): FAILED: Mac's    ║│iPhone: queued save new note-…│",
+            "║T║                                                                          ║…│",
+            "║ ╚══════════════════════════════════════════════════════════════════════════╝…│",
             "║  cache of Notes: count: expected 5, got 1    ║│iPhone: send pending changes  │",
             "║  [note-1]                                    ║│iPhone: sent 1 save, 0 delete…│",
             "║  … 2 more lines                              ║│The Mac fetches the zone with…│",
             "║Lesson over: b starts again · t steps · q qui…║│Mac: fetch (Mac fetches the c…│",
-            "╚══════════════════════════════════════════════╝└──────────────────────────────┘",
+            "╚══════════════════════════════════════════════╝└───────────────── 5–10 of 10 ─┘",
+            "                                                                 ? keys  q quit ",
             " ✗ Step 8: cache did not hold: Mac's cache of Notes: count: expected 5, got 1 … ",
-            " ⏸ PAUSED 00:00:00 ×1 · Mac online · auto-fetch                  ? keys  q quit ",
+            " ⏸ PAUSED 00:00:00 ×1 · Mac online · auto-fetch                                 ",
         ])
         await inspector.press(.enter)
         #expect(inspector.state.snapshot.lesson?.stepsRun == 0)

@@ -4,6 +4,7 @@ import SyncServer
 @testable import SyncSimulation
 import Testing
 @testable import SyncInspector
+import SyncInspectorWorlds
 
 /// What a newcomer tripped on (issue 13, section 2), each reproduced the way
 /// a person meets it — keys on the demo world, or the state and view on
@@ -310,7 +311,7 @@ struct NewcomerTests {
         #expect(first.number == 1)
         let before = world.simulation.events.map { "\(Format.clock($0.time)) \($0)" }
         let log = try InspectorLog(path: path)
-        let inspector = InspectorController(simulation: world.simulation, keepAlive: world.runner, paused: true, log: log)
+        let inspector = await InspectorController(simulation: world.simulation, keepAlive: world.runner, paused: true, log: log)
         await inspector.press(.character("f"))
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
         #expect(lines.first == "\(Format.clock(first.time)) \(first)", "\(lines.prefix(3))")

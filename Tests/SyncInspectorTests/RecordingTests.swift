@@ -3,6 +3,7 @@ import SyncCore
 import SyncTestSupport
 import Testing
 @testable import SyncInspector
+import SyncInspectorWorlds
 
 /// A terminal just big enough to replay what the recorder wrote: cursor
 /// moves, SGR (ignored), clear screen, text.
@@ -63,7 +64,7 @@ struct RecordingTests {
         let terminal = TestBackend(size: Size(width: 80, height: 24), script: [
             .keyAfter(250, .tab), .keyAfter(1_000, .character("j")), .keyAfter(500, .character("q")),
         ])
-        terminal.onWait = { clock.current += Milliseconds($0) }
+        terminal.onWait = { clock.advance(by: Milliseconds($0)) }
         let writer = try AsciicastWriter(path: path, width: 80, height: 24, title: "demo")
         let recorder = RecordingBackend(base: terminal, writer: writer, clock: clock)
         try await inspector.run(backend: recorder)

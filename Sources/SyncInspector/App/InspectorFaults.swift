@@ -73,9 +73,7 @@ extension InspectorFaults {
     /// the notifications that were dropped (they never arrive), newest first
     /// among the delivered ones by the time they were lost. Of a duplicated
     /// notification, the copy that came (or comes) later is the duplicate.
-    static func markPushFaults(_ entries: [NotificationEntry], of device: SimulatedDevice, in world: SyncWorld) -> [NotificationEntry] {
-        guard let simulation = world as? Simulation else { return entries }
-        let marks = simulation.server.pushFaultMarks(for: device.deviceID)
+    static func markPushFaults(_ entries: [NotificationEntry], marks: [PushFaultMark]) -> [NotificationEntry] {
         guard !marks.isEmpty else { return entries }
         var entries = entries
         var dropped: [NotificationEntry] = []
@@ -162,16 +160,16 @@ extension InspectorView {
 
 extension InspectorController {
     /// Applies a faults command; returns a problem to show, if any.
-    func executeFault(_ command: InspectorCommand) -> String? {
-        guard let simulation = world as? Simulation else {
+    func executeFault(_ command: InspectorCommand) async -> String? {
+        guard let target = world as? any FaultInjectingWorld else {
             return "Faults from the inspector need a simulated world; on a real server use syncscope client faults."
         }
         switch command {
-        case .addFault(let rule): simulation.addFaults(FaultPlan([rule]))
-        case .clearFaults: simulation.clearFaults()
+        case .addFault(let rule): target.injectFault(rule)
+        case .clearFaults: target.clearInjectedFaults()
         default: break
         }
-        refresh()
+        await refresh()
         return nil
     }
 }

@@ -159,13 +159,13 @@ public enum ANSIText {
 public final class RecordingBackend<Base: TerminalBackend>: TerminalBackend {
     public let base: Base
     public let writer: AsciicastWriter
-    private let clock: any RealClock
+    private let clock: any SyncClock
     private let start: Milliseconds
     private var lastDrawn: CellBuffer?
     /// Frames recorded so far.
     public private(set) var frames = 0
 
-    public init(base: Base, writer: AsciicastWriter, clock: any RealClock = MonotonicClock()) {
+    public init(base: Base, writer: AsciicastWriter, clock: any SyncClock = SystemClock()) {
         self.base = base
         self.writer = writer
         self.clock = clock
@@ -200,5 +200,9 @@ public final class RecordingBackend<Base: TerminalBackend>: TerminalBackend {
     public func invalidate() {
         base.invalidate()
         lastDrawn = nil
+    }
+
+    public func copyToClipboard(_ text: String) -> Clipboard.Outcome {
+        base.copyToClipboard(text)
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SyncCore
 import SyncInspector
+import SyncInspectorWorlds
 import SyncScenario
 import SyncScenarioRunner
 import SyncSimulation
@@ -138,7 +139,7 @@ enum InspectorLauncher {
         }
         // The first line, before the events of the world's first sync (the controller logs those).
         log?.write("inspector started: \(lesson.map { "lesson \($0.scenario.name)" } ?? "demo world"), speed \(speed), \(paused ? "paused" : "running")")
-        let controller = InspectorController(
+        let controller = await InspectorController(
             simulation: simulation, lesson: lesson, keepAlive: keepAlive, paused: paused, speed: speed, screenSize: backend.size,
             theme: backend.environmentTheme(), log: log)
         var recorder: RecordingBackend<NcursesBackend>?

@@ -68,7 +68,8 @@ public enum DemoWorld {
             zones: zones, running: writerRunning)
         writer.nextActionTime = simulation.clock.now() + min(writerInterval, 800)
         simulation.writer = writer
-        simulation.note("demo ready: the writer changes a note every \(Format.seconds(writerInterval))")
+        let every = writerInterval % 1000 == 0 ? "\(writerInterval / 1000) s" : "\(Double(writerInterval) / 1000) s"
+        simulation.note("demo ready: the writer changes a note every \(every)")
         return Built(simulation: simulation, runner: runner)
     }
 }

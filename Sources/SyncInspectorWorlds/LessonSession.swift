@@ -1,4 +1,5 @@
 import SyncCore
+import SyncInspector
 import SyncScenario
 import SyncScenarioRunner
 import SyncSimulation
@@ -9,7 +10,7 @@ import SyncSimulation
 /// replaying the steps before (runs are deterministic). It keeps what the
 /// lesson-mode screen needs: the checks so far, the device and the panes
 /// the latest step touched, the outline.
-public final class LessonSession {
+public final class LessonSession: InspectorLesson {
     public let scenario: Scenario
     public private(set) var runner: ScenarioRunner
     /// The latest narrative (`say`) text.
@@ -25,7 +26,7 @@ public final class LessonSession {
     /// The panes the latest step changed.
     public private(set) var lastTouched: Set<LessonPane> = []
     /// Called when ``restart()`` built a new world.
-    var onRestart: ((Simulation) -> Void)?
+    public var onRestart: ((SyncWorld) -> Void)?
 
     /// The simulation's clock when the run began (transcript times count from it).
     private var startTime: Milliseconds
@@ -69,6 +70,14 @@ public final class LessonSession {
     }
 
     public var simulation: Simulation { runner.simulation }
+    public var world: SyncWorld { runner.simulation }
+    public var title: String { scenario.title ?? scenario.name }
+    public var failureMessage: String? { failure?.message }
+    /// The runner watches its simulation itself and passes events on.
+    public var eventObserver: ((SimulationEvent) -> Void)? {
+        get { runner.simulationEventObserver }
+        set { runner.simulationEventObserver = newValue }
+    }
     public var stepCount: Int { scenario.steps.count }
     /// How many steps ran.
     public var stepsRun: Int { runner.nextStepIndex }
@@ -138,6 +147,14 @@ public final class LessonSession {
         return outcome
     }
 
+    public func runNextStep() async -> LessonStepResult {
+        let outcome = await next()
+        var isNarrative = false
+        if case .say? = outcome.step?.kind { isNarrative = true }
+        return LessonStepResult(
+            failedStep: outcome.failure?.stepName, failureMessage: outcome.failure?.message, error: outcome.error, isNarrative: isNarrative)
+    }
+
     /// Throws the world away and builds it again: the next step is the first.
     public func restart() throws {
         try runner.reset()
@@ -182,28 +199,3 @@ public final class LessonSession {
     }
 }
 
-/// A check of a lesson, as the end screen lists it.
-public struct LessonCheck: Hashable, Sendable {
-    /// Index of the `expect` step.
-    public var stepIndex: Int
-    public var name: String
-    public var line: Int
-    /// What differed; `nil` when the check held.
-    public var failure: String?
-}
-
-/// The lesson as the lesson pane shows it.
-public struct LessonStatus: Hashable, Sendable {
-    public var title: String
-    public var stepsRun: Int
-    public var stepCount: Int
-    public var narrative: String?
-    public var lastStep: [String]
-    public var nextStep: String?
-    public var failure: String?
-    /// One line per step.
-    public var outline: [String] = []
-    /// Checks run so far.
-    public var checks: [LessonCheck] = []
-    public var isFinished: Bool { stepsRun >= stepCount }
-}
