@@ -226,6 +226,11 @@ struct APIResponder: HTTPResponder {
             guard !rawSegment.isEmpty else {
                 throw CloudError(.invalidArguments, "The path has an empty segment (a doubled or trailing '/'); write each path in its one form, such as /database/1/{container}/{environment}/{database}/{operation}.")
             }
+            // Most segments hold no '%' or '\\' and are not dots: nothing to decode or refuse.
+            if !rawSegment.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "\\") }), rawSegment != ".", rawSegment != ".." {
+                segments.append(String(rawSegment))
+                continue
+            }
             let lowered = rawSegment.lowercased()
             guard !lowered.contains("%2f"), !lowered.contains("%5c"), !rawSegment.contains("\\") else {
                 throw CloudError(.invalidArguments, "The path holds an encoded slash ('%2F' or '%5C'); path segments may not contain slashes.")

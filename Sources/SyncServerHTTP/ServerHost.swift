@@ -219,6 +219,7 @@ public final class ServerHost: Sendable {
         var dropped = 0
         var lastSeq: Int64 = 0
         var checkpointedThrough: Int64 = 0
+        var checkpointAfterStart = false
         if let journal {
             do {
                 var through: Int64 = 0
@@ -236,7 +237,7 @@ public final class ServerHost: Sendable {
                     // The answers are discarded: the replay never words or encodes one.
                     var dispatcher = APIDispatcher(core: dispatcherCore, now: time, baseURL: "")
                     dispatcher.answering = false
-                    _ = dispatcher.step(APIDispatcher.prepare(call))
+                    _ = dispatcher.step(try JournaledCallBody.decode(call))
                 }
                 if let damaged {
                     let calls = damaged.rowsFromIt == 1 ? "1 call" : "\(damaged.rowsFromIt) calls"
@@ -256,8 +257,10 @@ public final class ServerHost: Sendable {
                     try Self.restore(file, into: core)
                     try journal.writeCheckpoint(try CheckpointFormat.encode(file), time: clock.now())
                     report.append("now with \(wanted)")
-                } else if replayed >= 1000 || dropped > 0 {
+                } else if dropped > 0 {
                     try journal.writeCheckpoint(try CheckpointFormat.encode(Self.checkpointFile(core)), time: clock.now())
+                } else if replayed >= 1000 {
+                    checkpointAfterStart = true
                 }
                 lastSeq = try journal.lastSeq()
                 checkpointedThrough = try journal.checkpointThroughSeq()
@@ -280,6 +283,17 @@ public final class ServerHost: Sendable {
         adminToken = try Self.loadOrMakeAdminToken(options.dataDirectory)
         committer = journal.map { GroupCommitter(journal: $0, lastSeq: lastSeq) }
         refreshSignIns()
+        if checkpointAfterStart, let committer {
+            // Many rows replayed: a checkpoint of the state they built, so the
+            // next start does not replay them again. It is taken now and
+            // encoded and written by the journal's writer, in order with the
+            // rows after it, while the server already answers; a kill -9
+            // before it is written only means the next start replays them again.
+            state.withLock { (state: inout State) in
+                let file = Self.checkpointFile(state.core)
+                state.checkpointedThrough = committer.enqueueCheckpoint(time: clock.now()) { try CheckpointFormat.encode(file) }.throughSeq
+            }
+        }
 
         for user in options.effectiveUsers where account(user) == nil {
             let answer = perform(.server("addUser", DispatcherInternal.AddUser(name: user)))
@@ -540,7 +554,7 @@ public final class ServerHost: Sendable {
         let call = prepared.call
         if call.isServerCall || call.isServerAdmin { refreshSignIns(state.core.engine.users) }
         guard let committer else { return outcome }
-        _ = committer.enqueueRow(time: time, call: call)
+        _ = committer.enqueueRow(time: time, call: prepared)
         state.rowsSinceCheckpoint += 1
         if state.rowsSinceCheckpoint >= options.checkpointEvery {
             state.checkpointedThrough = enqueueCheckpoint(committer, time: time, &state)
