@@ -14,6 +14,8 @@ public final class InMemoryLocalStore: LocalStore {
 
     struct State {
         var records: [ZoneKey: [String: RecordEntry]] = [:]
+        /// The names of the records marked stale, per zone (the entries with `isStale`).
+        var staleNames: [ZoneKey: Set<String>] = [:]
         var zones: [ZoneKey: KnownZone] = [:]
         var purged: Set<ZoneKey> = []
         var tokens = TokenCache()
@@ -58,8 +60,7 @@ public final class InMemoryLocalStore: LocalStore {
     }
 
     public func staleRecordIDs(in scope: DatabaseScope, zoneID: RecordZoneID) throws -> [RecordID] {
-        (state.records[ZoneKey(scope: scope, zoneID: zoneID)] ?? [:]).filter(\.value.isStale).keys.sorted()
-            .map { RecordID(recordName: $0, zoneID: zoneID) }
+        (state.staleNames[ZoneKey(scope: scope, zoneID: zoneID)] ?? []).sorted().map { RecordID(recordName: $0, zoneID: zoneID) }
     }
 
     public func knownZones(in scope: DatabaseScope) throws -> [KnownZone] {
@@ -90,6 +91,8 @@ public final class InMemoryLocalStore: LocalStore {
     private enum Undo {
         case record(ZoneKey, String, RecordEntry?)
         case zoneRecords(ZoneKey, [String: RecordEntry]?)
+        case staleNames(ZoneKey, Set<String>?)
+        case staleName(ZoneKey, String)
         case zone(ZoneKey, KnownZone?)
         case pending(PendingChange.Key, (sequence: Int64, change: PendingChange)?)
         case purged(ZoneKey, wasPurged: Bool)
@@ -111,6 +114,10 @@ public final class InMemoryLocalStore: LocalStore {
                     state.records[k, default: [:]][name] = old
                 case .zoneRecords(let k, let old):
                     state.records[k] = old
+                case .staleNames(let k, let old):
+                    state.staleNames[k] = old
+                case .staleName(let k, let name):
+                    state.staleNames[k, default: []].insert(name)
                 case .zone(let k, let old):
                     state.zones[k] = old
                 case .pending(let key, let old):
@@ -147,6 +154,7 @@ public final class InMemoryLocalStore: LocalStore {
             }
             undo.append(.record(k, name, state.records[k]?[name]))
             state.records[k, default: [:]][name] = entry
+            if state.staleNames[k]?.remove(name) != nil { undo.append(.staleName(k, name)) }
             touchedNames[k, default: []].insert(name)
             if state.records[k]?.isEmpty == true {
                 undo.append(.zoneRecords(k, [:]))
@@ -172,6 +180,8 @@ public final class InMemoryLocalStore: LocalStore {
             if let records = state.records[k] {
                 undo.append(.zoneRecords(k, records))
                 state.records[k] = records.mapValues { RecordEntry(record: $0.record, isStale: true) }
+                undo.append(.staleNames(k, state.staleNames[k]))
+                state.staleNames[k] = Set(records.keys)
             }
         }
         for removal in batch.zoneRemovals {
@@ -181,6 +191,8 @@ public final class InMemoryLocalStore: LocalStore {
             if removal.removeRecords, let records = state.records[k] {
                 undo.append(.zoneRecords(k, records))
                 state.records[k] = nil
+                undo.append(.staleNames(k, state.staleNames[k]))
+                state.staleNames[k] = nil
                 replacedZones.insert(k)
             }
             if removal.removePendingChanges {
