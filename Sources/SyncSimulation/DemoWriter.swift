@@ -58,13 +58,16 @@ public final class DemoWriter {
 
     private func write(on device: SimulatedDevice, zoneID: RecordZoneID, in simulation: SyncWorld) async {
         actions += 1
-        let existing = device.cachedRecords(in: zoneID)
+        // The record to delete or edit is drawn by its offset in record-name
+        // order, read from the store without listing the zone, so a change
+        // costs the same in a zone of ten records or of a hundred thousand.
+        let existing = device.cachedRecordCount(in: zoneID)
         let roll = random.next() % 10
-        if roll < 2 && existing.count > 3 {
-            let victim = existing[Int(random.next() % UInt64(existing.count))]
+        if roll < 2 && existing > 3 {
+            guard let victim = device.cachedRecord(atOffset: Int(random.next() % UInt64(existing)), in: zoneID) else { return }
             await simulation.delete(victim.recordID, on: device)
-        } else if roll < 6 && !existing.isEmpty {
-            var record = existing[Int(random.next() % UInt64(existing.count))]
+        } else if roll < 6 && existing > 0 {
+            guard var record = device.cachedRecord(atOffset: Int(random.next() % UInt64(existing)), in: zoneID) else { return }
             counter += 1
             record["body"] = .string("edited by \(device.name) (\(counter))")
             await simulation.save(record, on: device)

@@ -132,6 +132,16 @@ public final class SimulatedDevice {
         ((try? engine.records(in: zoneID)) ?? []).sorted { $0.recordID.recordName < $1.recordID.recordName }
     }
 
+    /// How many records the device caches for a zone (the length of ``cachedRecords(in:)``).
+    public func cachedRecordCount(in zoneID: RecordZoneID) -> Int {
+        (try? engine.recordCount(in: zoneID)) ?? 0
+    }
+
+    /// The cached record at `offset` in ``cachedRecords(in:)``'s order, without listing the zone.
+    public func cachedRecord(atOffset offset: Int, in zoneID: RecordZoneID) -> Record? {
+        (try? engine.record(atOffset: offset, in: zoneID)) ?? nil
+    }
+
     /// The device's cached zone token, if any.
     public func cachedZoneToken(for zoneID: RecordZoneID) -> ServerChangeToken? {
         try? store.zoneToken(for: zoneID, in: engine.scope(of: zoneID))

@@ -67,6 +67,102 @@ import SyncSQLiteStore
         #expect(try store.records(in: .private, zoneID: zone).map(\.recordChangeTag) == ["9", "3"])
     }
 
+    /// Everything a store answers, to compare before and after a failed batch.
+    private func snapshot(_ store: any LocalStore) throws -> [String] {
+        var lines: [String] = []
+        for scope in [DatabaseScope.private, .shared] {
+            lines += try store.allRecords(in: scope).map { "record \($0)" }
+            lines += try store.knownZones(in: scope).map { "zone \($0.zoneID) needsFetch=\($0.needsFetch) stale=\($0.isStale)" }
+            lines += try store.purgedZones(in: scope).map { "purged \($0)" }
+            for zoneID in [zone, other] {
+                lines += try store.staleRecordIDs(in: scope, zoneID: zoneID).map { "stale \($0)" }
+                lines.append("count \(zoneID) \(try store.recordCount(in: scope, zoneID: zoneID))")
+            }
+        }
+        lines += try store.pendingChanges().map { "pending \($0)" }
+        return lines
+    }
+
+    @Test(arguments: StoreKind.allCases, StoreFaultPoint.allCases)
+    func aFailedBatchTouchingEveryPartLeavesTheStoreAsItWas(kind: StoreKind, point: StoreFaultPoint) throws {
+        let directory = try TemporaryDirectory()
+        let store = try kind.make(directory)
+        try seed(store)
+        var more = StoreBatch(scope: .private)
+        more.zonesNeedingFetch = [other]
+        more.savedRecords = [saved("o1", tag: "1", in: other), saved("o2", tag: "2", in: other)]
+        more.pendingUpserts = [.saveRecord(Fixture.id("o1", in: other), recordType: "Note", changedKeys: ["title"], scope: .private), .saveZone(zone)]
+        more.purgedZonesAdded = [other]
+        try store.apply(more)
+        // Read by offset first, so a store that indexes names has its index built.
+        #expect(try store.record(atOffset: 1, in: .private, zoneID: zone)?.recordID.recordName == "r2")
+        let before = try snapshot(store)
+        let tokensBefore = try store.tokenCache()
+
+        store.faultInjector = { if $0 == point { throw InjectedFault() } }
+        var batch = StoreBatch(scope: .private)
+        batch.beginDatabaseRefetch = true
+        batch.beginZoneRefetch = [zone]
+        batch.zoneRemovals = [ZoneRemoval(zoneID: other)]
+        batch.zonesConfirmed = [zone]
+        batch.zonesFetched = [zone]
+        batch.deletedRecordIDs = [Fixture.id("r1", in: zone), Fixture.id("r2", in: zone)]
+        batch.savedRecords = [saved("r0", tag: "5"), saved("new", tag: "6", in: Fixture.zone("Fresh"))]
+        batch.pendingRemovals = [PendingChange.recordKey(Fixture.id("o1", in: other), scope: .private)]
+        batch.pendingUpserts = [.deleteZone(zone), .saveZone(Fixture.zone("Fresh"))]
+        batch.purgedZonesAdded = [zone]
+        batch.purgedZonesRemoved = [other]
+        batch.databaseToken = .set(ServerChangeToken(rawValue: "db-2"))
+        batch.zoneTokens = [ZoneTokenChange(zoneID: zone, update: .remove)]
+        #expect(throws: InjectedFault.self) { try store.apply(batch) }
+        #expect(try snapshot(store) == before)
+        #expect(try store.tokenCache() == tokensBefore)
+        #expect(try store.record(atOffset: 0, in: .private, zoneID: zone)?.recordID.recordName == "r1")
+        #expect(try store.record(atOffset: 1, in: .private, zoneID: zone)?.recordID.recordName == "r2")
+        #expect(try store.record(atOffset: 2, in: .private, zoneID: zone) == nil)
+
+        // A later change is queued after the ones already there, as if the failed batch never ran.
+        store.faultInjector = nil
+        var next = StoreBatch(scope: .private)
+        next.pendingUpserts = [.saveZone(Fixture.zone("Later"))]
+        try store.apply(next)
+        #expect(try store.pendingChanges().map(\.description).last == "save zone Later@alice (private)")
+        #expect(try store.pendingChanges().count == 3)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func recordsByOffsetFollowRecordNameOrderThroughSavesAndDeletions(kind: StoreKind) throws {
+        let directory = try TemporaryDirectory()
+        let store = try kind.make(directory)
+        var random = SystemRandomNumberGenerator()
+        var expected: Set<String> = []
+        // Enough names to split the in-memory index's chunks several times.
+        for round in 0..<6 {
+            var batch = StoreBatch(scope: .private)
+            let added = (0..<400).map { _ in "n\(Int.random(in: 0..<3_000, using: &random))" }
+            let removed = expected.shuffled(using: &random).prefix(round * 40)
+            batch.deletedRecordIDs = removed.map { Fixture.id($0, in: zone) }
+            batch.savedRecords = added.map { saved($0, tag: "\(round)") }
+            try store.apply(batch)
+            expected.subtract(removed)
+            expected.formUnion(added)
+            let names = try store.records(in: .private, zoneID: zone).map(\.recordID.recordName)
+            #expect(names == expected.sorted())
+            #expect(try store.recordCount(in: .private, zoneID: zone) == names.count)
+            // Every offset in memory; a sample in SQLite, whose default answer lists the zone each time.
+            let offsets = Array(stride(from: 0, to: names.count, by: kind == .memory ? 1 : 53)) + [names.count - 1]
+            let byOffset = try offsets.map { try store.record(atOffset: $0, in: .private, zoneID: zone)?.recordID.recordName }
+            #expect(byOffset == offsets.map { names[$0] })
+            #expect(try store.record(atOffset: names.count, in: .private, zoneID: zone) == nil)
+            #expect(try store.record(atOffset: -1, in: .private, zoneID: zone) == nil)
+        }
+        var removal = StoreBatch(scope: .private)
+        removal.zoneRemovals = [ZoneRemoval(zoneID: zone)]
+        try store.apply(removal)
+        #expect(try store.recordCount(in: .private, zoneID: zone) == 0)
+        #expect(try store.record(atOffset: 0, in: .private, zoneID: zone) == nil)
+    }
+
     @Test(arguments: StoreKind.allCases)
     func databaseAndZoneTokensAreStoredApart(kind: StoreKind) throws {
         let directory = try TemporaryDirectory()

@@ -98,6 +98,9 @@ import Testing
         }
         for device in simulation.devices {
             #expect(device.cachedRecords(in: zone) == server, "\(device.name) differs from the server")
+            // The writer draws by offset: the same records, in the same order, as listing the zone.
+            let byOffset = (0..<device.cachedRecordCount(in: zone)).compactMap { device.cachedRecord(atOffset: $0, in: zone) }
+            #expect(byOffset == server, "\(device.name) reads other records by offset")
         }
         #expect(!mac.tokenHistory.isEmpty)
     }

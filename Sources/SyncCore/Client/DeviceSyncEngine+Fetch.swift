@@ -245,12 +245,12 @@ extension DeviceSyncEngine {
                     events.append(.tokenExpired(kind: .recordZone, scope: scope, zoneID: zoneID))
                     retry.append(zoneID)
                 case .zoneNotFound:
-                    let count = try store.records(in: scope, zoneID: zoneID).count
+                    let count = try store.recordCount(in: scope, zoneID: zoneID)
                     let dropped = try store.pendingChanges().count { $0.scope == scope && $0.zoneID == zoneID }
                     cleanup.zoneRemovals.append(ZoneRemoval(zoneID: zoneID))
                     events.append(.zoneDeleted(scope: scope, zoneID: zoneID, reason: .zoneNotFound, recordsRemoved: count, pendingChangesDropped: dropped))
                 case .userDeletedZone:
-                    let count = try store.records(in: scope, zoneID: zoneID).count
+                    let count = try store.recordCount(in: scope, zoneID: zoneID)
                     let dropped = try store.pendingChanges().count { $0.scope == scope && $0.zoneID == zoneID }
                     cleanup.zoneRemovals.append(ZoneRemoval(zoneID: zoneID))
                     cleanup.purgedZonesAdded.append(zoneID)
@@ -331,11 +331,11 @@ extension DeviceSyncEngine {
                 batch.zonesNeedingFetch.append(zoneID)
                 if purged.contains(zoneID) { batch.purgedZonesRemoved.append(zoneID) }
             case .zoneRemoved(let zoneID, .deleted):
-                let count = try store.records(in: scope, zoneID: zoneID).count
+                let count = try store.recordCount(in: scope, zoneID: zoneID)
                 batch.zoneRemovals.append(ZoneRemoval(zoneID: zoneID))
                 events.append(.zoneDeleted(scope: scope, zoneID: zoneID, reason: .deleted, recordsRemoved: count, pendingChangesDropped: pendingCount(zoneID)))
             case .zoneRemoved(let zoneID, .purged):
-                let count = try store.records(in: scope, zoneID: zoneID).count
+                let count = try store.recordCount(in: scope, zoneID: zoneID)
                 batch.zoneRemovals.append(ZoneRemoval(zoneID: zoneID))
                 batch.purgedZonesAdded.append(zoneID)
                 events.append(.zonePurged(scope: scope, zoneID: zoneID, recordsRemoved: count, pendingChangesDropped: pendingCount(zoneID)))
@@ -365,7 +365,7 @@ extension DeviceSyncEngine {
         if !moreComing {
             // The end of a fetch: zones a full refetch did not list are gone.
             for zone in try store.knownZones(in: scope) where zone.isStale && !reported.contains(zone.zoneID) {
-                let count = try store.records(in: scope, zoneID: zone.zoneID).count
+                let count = try store.recordCount(in: scope, zoneID: zone.zoneID)
                 batch.zoneRemovals.append(ZoneRemoval(zoneID: zone.zoneID))
                 events.append(.zoneDeleted(
                     scope: scope, zoneID: zone.zoneID, reason: .missingFromRefetch, recordsRemoved: count,

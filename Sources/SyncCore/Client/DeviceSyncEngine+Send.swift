@@ -337,7 +337,7 @@ extension DeviceSyncEngine {
             try await fetchChanges(scopes: [scope], resultsLimit: nil, budget: BatchBudget(limit: nil))
             return
         }
-        let count = try store.records(in: scope, zoneID: zoneID).count
+        let count = try store.recordCount(in: scope, zoneID: zoneID)
         let dropped = try store.pendingChanges().count { $0.scope == scope && $0.zoneID == zoneID }
         var batch = StoreBatch(scope: scope)
         batch.zoneRemovals = [ZoneRemoval(zoneID: zoneID)]

@@ -134,6 +134,18 @@ public final class DeviceSyncEngine {
         return try store.records(in: scope(of: id), zoneID: id)
     }
 
+    /// How many records the store holds for a zone.
+    public func recordCount(in zoneID: RecordZoneID) throws -> Int {
+        let id = normalized(zoneID)
+        return try store.recordCount(in: scope(of: id), zoneID: id)
+    }
+
+    /// The record at `offset` in ``records(in:)``'s order (by record name), or nil past the end.
+    public func record(atOffset offset: Int, in zoneID: RecordZoneID) throws -> Record? {
+        let id = normalized(zoneID)
+        return try store.record(atOffset: offset, in: scope(of: id), zoneID: id)
+    }
+
     public func pendingChanges() throws -> [PendingChange] {
         try store.pendingChanges()
     }

@@ -10,6 +10,12 @@ public protocol LocalStore: AnyObject {
     func record(_ recordID: RecordID, in scope: DatabaseScope) throws -> Record?
     /// The records of one zone, by record name.
     func records(in scope: DatabaseScope, zoneID: RecordZoneID) throws -> [Record]
+    /// How many records one zone holds (the length of ``records(in:zoneID:)``).
+    func recordCount(in scope: DatabaseScope, zoneID: RecordZoneID) throws -> Int
+    /// The record at `offset` in ``records(in:zoneID:)``'s order (by record
+    /// name), or nil when the zone holds `offset` records or fewer. A store
+    /// may answer without listing the zone.
+    func record(atOffset offset: Int, in scope: DatabaseScope, zoneID: RecordZoneID) throws -> Record?
     /// Every record of a scope, by zone then record name.
     func allRecords(in scope: DatabaseScope) throws -> [Record]
     /// Records marked stale by a zone refetch that no batch has returned since, sorted.
@@ -38,6 +44,17 @@ public protocol LocalStore: AnyObject {
     /// Called at fixed points inside ``apply(_:)``; throwing there aborts the
     /// transaction. For fault-injection tests.
     var faultInjector: ((StoreFaultPoint) throws -> Void)? { get set }
+}
+
+extension LocalStore {
+    public func recordCount(in scope: DatabaseScope, zoneID: RecordZoneID) throws -> Int {
+        try records(in: scope, zoneID: zoneID).count
+    }
+
+    public func record(atOffset offset: Int, in scope: DatabaseScope, zoneID: RecordZoneID) throws -> Record? {
+        let records = try records(in: scope, zoneID: zoneID)
+        return offset >= 0 && offset < records.count ? records[offset] : nil
+    }
 }
 
 /// Where inside ``LocalStore/apply(_:)`` a fault can be injected.

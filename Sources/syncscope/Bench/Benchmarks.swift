@@ -159,6 +159,8 @@ struct BenchmarkSuite {
         results.figures += query
         // The fault layer with nothing to inject.
         results.figures += try await FaultBenchmarkSuite(saves: min(saveRecords, 200_000)).run()
+        // One change in a large zone, in a device's in-memory store.
+        results.figures += try LocalStoreBenchmarkSuite().run()
         // The inspector: 100,000 records at the default --records (a tenth of it), live loop 3 s (0.5 s for small runs).
         results.figures += try await InspectorBenchmarkSuite(
             records: min(100_000, max(1_000, largeZoneRecords / 10)), liveSeconds: largeZoneRecords >= 1_000_000 ? 3 : 0.5
