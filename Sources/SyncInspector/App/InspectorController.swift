@@ -465,7 +465,8 @@ public final class InspectorController {
             }
             var timeout = millisecondsUntilDue(realNow: realClock.now(), lastDraw: lastDraw)
             if !world.isVirtualTime {
-                let nextAdvance = concurrent ? max(0, lastAdvance + liveTick - realClock.now()) : liveTick
+                // (Not while an effect runs: the advance waits for it.)
+                let nextAdvance = concurrent && inFlight == nil && lane.isEmpty ? max(0, lastAdvance + liveTick - realClock.now()) : liveTick
                 timeout = min(timeout ?? nextAdvance, nextAdvance)
             }
             // While an effect runs, look for its result often (its work runs on this thread between keys).
