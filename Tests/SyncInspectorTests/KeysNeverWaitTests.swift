@@ -89,6 +89,8 @@ final class ProbeBackend: TerminalBackend {
     var screen: CellBuffer { inner.screen }
     var drawCount: Int { inner.drawCount }
     var reads = 0
+    /// The timeout of every wait for a key, in order.
+    var timeouts: [Int] = []
     var nextKey: (ProbeBackend) -> KeyEvent? = { _ in .character("q") }
 
     init(size: Size) { inner = TestBackend(size: size) }
@@ -96,6 +98,7 @@ final class ProbeBackend: TerminalBackend {
     func draw(_ buffer: CellBuffer) throws(TerminalError) { try inner.draw(buffer) }
     func readKey(timeoutMs: Int) throws(TerminalError) -> KeyEvent? {
         reads += 1
+        timeouts.append(timeoutMs)
         // A bound on the loop's turns, not a time: a loop that never gets there fails instead of hanging.
         guard reads < 100_000 else { throw TerminalError(.scriptEnded, "The effect never finished.") }
         return nextKey(self)
@@ -161,6 +164,7 @@ struct KeysNeverWaitTests {
         }
 
         #expect(phase == .done)
+        #expect(backend.timeouts.allSatisfy { $0 == -1 || $0 >= Int(InspectorController.effectPoll) }, "while the read ran, the loop waited for keys between looks, and for ever once idle; it never spun: \(Set(backend.timeouts))")
         #expect(gateWaitsWhenOpened == 1, "one read stalled; the keys meanwhile queued at most one more, none ran beside it")
         #expect(sawStalledRewind, "the selection moved to the tokens pane while the read stalled")
         #expect(helpDrawnWhileStalled, "? opened the help and a new frame showed it while the read stalled")
