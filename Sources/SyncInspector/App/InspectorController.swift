@@ -2,12 +2,13 @@ import SyncCore
 import SyncServer
 import SyncSimulation
 
-/// Runs the inspector: keys → ``InspectorKeys`` → commands on the
-/// ``Simulation`` → a fresh snapshot → ``InspectorView`` → the terminal.
+/// Runs the inspector: keys → ``InspectorKeys`` → effects on the world
+/// (commands, server reads) whose results come back as events →
+/// ``InspectorUpdate`` → a fresh snapshot → ``InspectorView`` → the terminal.
 ///
-/// Not thread-safe; everything, curses included, happens on the task that
-/// calls ``run(backend:)``. Simulation calls never suspend, so nothing hops
-/// threads.
+/// Not thread-safe: the loop, curses and the world all run on one serial
+/// executor (``TerminalExecutor``); on a live world, effects are tasks on
+/// that same executor, so keys are read while they wait for the server.
 public final class InspectorController {
     /// The world on screen (a lesson's restart replaces it): an in-process
     /// ``Simulation`` or one device on a real server (``RemoteWorld``).
