@@ -61,6 +61,34 @@ static inline int scn_COLOR_PAIRS(void) { return COLOR_PAIRS; }
 
 static inline int scn_KEY_F(int n) { return KEY_F(n); }
 
+// MARK: mouse
+
+/// Reports left-button presses and wheel turns (no click timing: a press
+/// arrives at once).
+static inline void scn_enable_mouse(void) {
+    mmask_t mask = BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON4_PRESSED;
+#ifdef BUTTON5_PRESSED
+    mask |= BUTTON5_PRESSED;
+#endif
+    mousemask(mask, NULL);
+    mouseinterval(0);
+}
+
+/// Reads the mouse event behind a KEY_MOUSE: 1 left press, 2 wheel up,
+/// 3 wheel down, 0 anything else, -1 none; the cell in *x, *y.
+static inline int scn_get_mouse(int *x, int *y) {
+    MEVENT event;
+    if (getmouse(&event) != OK) return -1;
+    *x = event.x;
+    *y = event.y;
+    if (event.bstate & BUTTON4_PRESSED) return 2;
+#ifdef BUTTON5_PRESSED
+    if (event.bstate & BUTTON5_PRESSED) return 3;
+#endif
+    if (event.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)) return 1;
+    return 0;
+}
+
 // MARK: output
 
 #define SCN_BAD_CHARACTERS (-2)

@@ -556,15 +556,10 @@ public final class ServerHost: Sendable {
         }
     }
 
-    /// `users.json` in the data folder: `{"users": [{"name", "webAuthToken"}]}`, readable by its owner only.
+    /// ``UsersFile`` (`users.json`) in the data folder, readable by its owner only.
     func writeUsersFile() throws {
         guard let directory = options.dataDirectory else { return }
-        struct File: Encodable {
-            struct User: Encodable { var name: String; var webAuthToken: String }
-            var users: [User]
-        }
-        let file = File(users: users.map { File.User(name: $0.name, webAuthToken: $0.webAuthToken) })
-        try Self.writePrivately(try WireJSON.encode(file, prettyPrinted: true), to: directory.appendingPathComponent("users.json"))
+        try UsersFile(users: users.map { UsersFile.User(name: $0.name, webAuthToken: $0.webAuthToken) }).write(to: directory)
     }
 
     /// Writes a checkpoint, so the next start has nothing to replay.

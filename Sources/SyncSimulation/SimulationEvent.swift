@@ -101,3 +101,91 @@ public struct SimulationEvent: Sendable, Hashable, CustomStringConvertible {
         }
     }
 }
+
+// MARK: - Readable text (the inspector's event log)
+
+extension SimulationEvent {
+    /// The event as a person reads it in the inspector's log: devices by
+    /// name (`deviceName` turns a device ID into one), notifications by what
+    /// they are about and a four-character tag instead of their UUID, and
+    /// times as durations ("arrives in 50ms") instead of clock readings in
+    /// milliseconds. ``description`` stays as it is: transcripts use it.
+    public func readableText(deviceName: (String) -> String = { $0 }) -> String {
+        let who = device.map { "\($0): " } ?? ""
+        switch kind {
+        case .push(let event):
+            return "push: " + Self.readable(event, deviceName: deviceName)
+        case .delivered(let delivery):
+            return who + "push delivered after \(Self.duration(delivery.latency)): \(Self.about(delivery.notification))"
+        case .pushReceived(let notification):
+            return who + "push received: \(Self.about(notification))"
+        case .sync(.notificationReceived(let id, let subscriptionID, let coalescedCount)):
+            let merged = coalescedCount > 1 ? " (\(coalescedCount) → 1)" : ""
+            return who + "notification \(Self.tag(id)) from \(subscriptionID)\(merged)"
+        case .sync(.fetchScheduled(let reason, let ids)):
+            return who + "fetch scheduled (\(reason.rawValue)\(ids.isEmpty ? "" : ": " + ids.map(Self.tag).joined(separator: ", ")))"
+        default:
+            return description
+        }
+    }
+
+    /// "zone Notes (sub-notes) #3f2a", "×3" when it stands for several.
+    public static func about(_ notification: CloudNotification) -> String {
+        let what = switch notification {
+        case .database(let n): "\(n.databaseScope.rawValue) database"
+        case .recordZone(let n): "zone \(n.recordZoneID.zoneName)"
+        case .query(let n): "\(n.queryNotificationReason.rawValue) \(n.recordID.recordName)"
+        }
+        let count = notification.coalescedCount > 1 ? " ×\(notification.coalescedCount)" : ""
+        let pruned = notification.isPruned ? " (pruned)" : ""
+        return "\(what) via \(notification.subscriptionID) \(tag(notification.notificationID))\(count)\(pruned)"
+    }
+
+    /// "#3f2a": the first four characters of a notification's ID (a UUID), to
+    /// tell notifications apart in the log without printing the whole ID.
+    public static func tag(_ id: String) -> String {
+        "#" + id.filter { $0 != "-" }.prefix(4).lowercased()
+    }
+
+    /// "50ms", "1.2s", "30s", "3m".
+    static func duration(_ milliseconds: Milliseconds) -> String {
+        if milliseconds < 1000 { return "\(milliseconds)ms" }
+        if milliseconds < 10_000 {
+            let tenths = milliseconds / 100
+            return "\(tenths / 10).\(tenths % 10)s"
+        }
+        if milliseconds < 120_000 { return "\(milliseconds / 1000)s" }
+        return "\(milliseconds / 60_000)m"
+    }
+
+    static func readable(_ event: PushEvent, deviceName: (String) -> String) -> String {
+        switch event.kind {
+        case .notificationCreated(let user, let n, let matched):
+            return "a change for \(user) (\(count(matched, "matching change"))): \(about(n))"
+        case .pruned(let id, let sub, let r):
+            let alert = r.droppedAlertBody ? " and the alert" : ""
+            return "\(tag(id)) (\(sub)) too big: \(r.sizeBefore) → \(r.sizeAfter) bytes, dropped \(r.droppedFields.joined(separator: ", "))\(alert)"
+        case .originatorSkipped(let device, let id):
+            return "\(tag(id)) not sent to \(deviceName(device)): it made the change"
+        case .queued(let device, let id, let at):
+            return "\(tag(id)) on its way to \(deviceName(device)), arrives in \(duration(max(0, at - event.time)))"
+        case .coalesced(let device, let survivor, let merged, let n):
+            return "\(tag(merged)) merged into \(tag(survivor)) for \(deviceName(device)) (stands for \(count(n, "notification")))"
+        case .heldWhileOffline(let device, let id, let replaced, let n):
+            let what = replaced.map { ", replacing \(tag($0))" } ?? ""
+            return "\(deviceName(device)) is offline: holding \(tag(id))\(what) (stands for \(count(n, "notification")))"
+        case .delivered(let d):
+            return "delivered to \(deviceName(d.deviceID)) after \(duration(d.latency)): \(about(d.notification))"
+        case .subscriptionDeleted(let user, let sub):
+            return "deleted \(user)'s firesOnce subscription \(sub)"
+        case .subscriptionRemovedWithZone(let user, let sub, let zone):
+            return "deleted \(user)'s subscription \(sub): zone \(zone.zoneName) went away"
+        case .deviceRegistered(let device, let user):
+            return "\(deviceName(device)) registered for \(user)"
+        case .deviceOnline(let device, let online):
+            return "\(deviceName(device)) \(online ? "online" : "offline")"
+        case .faultInjected(let device, let id, _, let detail):
+            return "\(tag(id)) for \(deviceName(device)): \(detail) (injected fault)"
+        }
+    }
+}

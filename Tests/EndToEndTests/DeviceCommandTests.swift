@@ -27,7 +27,7 @@ import Testing
         #expect(message(["--server", "not a url", "--user", "alice", "--name", "iPhone"]).contains("got 'not a url'"))
         #expect(message(["--user", "alice"]).contains("--name"))
         #expect(message(["--user", "alice", "--name", "iPhone", "--poll-timeout", "0"]).contains("--poll-timeout"))
-        #expect(message(["--user", "alice", "--name", "iPhone", "--token", "t", "--data-of-server", "/tmp"]).contains("exclude each other"))
+        #expect(message(["--user", "alice", "--name", "iPhone", "--data-of-server", "/a", "--server-data", "/b"]).contains("older name of --server-data"))
     }
 
     @Test func eachDeviceGetsItsOwnFolderByDefault() throws {
@@ -59,15 +59,15 @@ import Testing
         defer { server.stop(); server.removeData() }
         let folder = server.dataDirectory.path
         let alice = try parse(["--server", server.baseURL.absoluteString, "--user", "alice", "--name", "iPhone", "--data-of-server", folder])
-        #expect(try alice.options.webAuthToken() == server.tokens["alice"])
+        #expect(try alice.options.access.webAuthToken() == server.tokens["alice"])
 
         let carol = try parse(["--user", "carol", "--name", "iPhone", "--data-of-server", folder])
-        let unknown = #expect(throws: ValidationError.self) { _ = try carol.options.webAuthToken() }
-        #expect(unknown?.message.contains("has no user 'carol'; it has alice, bob") == true)
+        let unknown = #expect(throws: ServerAccessError.self) { _ = try carol.options.access.webAuthToken() }
+        #expect(unknown?.description.contains("has no user 'carol'; it has alice, bob") == true)
 
         let nowhere = try parse(["--user", "alice", "--name", "iPhone", "--data-of-server", "/nonexistent/syncscope"])
-        let missing = #expect(throws: ValidationError.self) { _ = try nowhere.options.webAuthToken() }
-        #expect(missing?.message.contains("--token") == true)
+        let missing = #expect(throws: ServerAccessError.self) { _ = try nowhere.options.access.webAuthToken() }
+        #expect(missing?.description.contains("--token") == true)
     }
 
     @Test func theWatchPrintsWhatReachesTheDeviceAndAStartAgainResumes() async throws {

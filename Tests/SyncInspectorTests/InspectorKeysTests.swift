@@ -156,7 +156,7 @@ struct InspectorKeysTests {
         #expect(inspector.state.needsRedraw, "still waiting for the first frame")
         var state = inspector.state
         state.needsRedraw = false
-        #expect(InspectorKeys.handle(.character("Z"), state: &state).isEmpty)
+        #expect(InspectorKeys.handle(.character("Q"), state: &state).isEmpty)
         #expect(!state.needsRedraw)
         #expect(InspectorKeys.handle(.character("j"), state: &state).isEmpty)
         #expect(state.needsRedraw)

@@ -21,7 +21,7 @@ struct InspectorLoopTests {
     @Test func pausedItBlocksOnInputForEverAndRedrawsOnlyWhenSomethingChanged() async throws {
         let clock = FakeRealClock()
         let inspector = try await makeInspector(realClock: clock)
-        let backend = try await run(inspector, [.key(.character("0")), .key(.character("Z")), .key(.character("j")), .key(.character("q"))], clock: clock)
+        let backend = try await run(inspector, [.key(.character("0")), .key(.character("Q")), .key(.character("j")), .key(.character("q"))], clock: clock)
         #expect(backend.requestedTimeouts == [-1, -1, -1, -1], "no timer while paused: the loop sleeps in readKey")
         #expect(backend.drawCount == 2, "the first frame, then one after j moved the selection")
         #expect(backend.screen.lines().joined().contains("Zones seen by iPhone"))

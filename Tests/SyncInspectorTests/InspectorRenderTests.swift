@@ -36,7 +36,9 @@ struct InspectorRenderTests {
         // The status line: paused clock, focused device, hints.
         #expect(lines[23].hasPrefix(" ⏸ PAUSED 00:00:0"))
         #expect(lines[23].contains("iPhone online · auto-fetch · writer off"))
-        #expect(lines[23].hasSuffix("? keys  q quit "))
+        // Above the message line: the focused pane's keys, then help and quit.
+        #expect(lines[21].hasPrefix(" j/k zone  Enter records  Z zoom  y copy token"), "\(screen)")
+        #expect(lines[21].hasSuffix("? keys  q quit "))
     }
 
     @Test func theSameSeedDrawsTheSameScreen() async throws {

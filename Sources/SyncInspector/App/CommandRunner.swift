@@ -69,6 +69,10 @@ extension InspectorController {
             if let problem = await executeFault(command) { say(problem, kind: .error) }
         case .redraw:
             repaintRequested = true
+        case .copy(let text, let what):
+            let outcome = clipboard?(text) ?? .unavailable("no terminal is attached.")
+            let message = Clipboard.message(copied: what, outcome: outcome)
+            say(message.text, kind: message.kind)
         case .setPaused where !world.isVirtualTime, .setSpeed where !world.isVirtualTime, .step where !world.isVirtualTime:
             say("The clock is live (a device on a real server): pause, speed and step do not apply.")
         case .setPaused(let paused):
@@ -355,6 +359,7 @@ extension InspectorController {
         case .lessonRestart: "restart the lesson"
         case .lessonGoTo(let n): "go to step \(n)"
         case .redraw: "repaint"
+        case .copy: "copy"
         case .quit: "quit"
         case .addFault: "fault"
         case .clearFaults: "clear faults"

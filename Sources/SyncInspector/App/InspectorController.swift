@@ -57,6 +57,8 @@ public final class InspectorController {
     private var anchorReal: Milliseconds = 0
     private var anchorVirtual: Milliseconds = 0
     var repaintRequested = false
+    /// Copies text to the terminal's clipboard (`y`): the backend's, set by ``run(backend:)``.
+    public var clipboard: ((String) -> Clipboard.Outcome)?
     /// What the server said at the last read, through ``SyncWorld/serverObserver``
     /// (the same path for an in-process server and one over HTTP).
     private(set) var reading = ServerReading()
@@ -214,7 +216,7 @@ public final class InspectorController {
                 fetchRuns: device.engine.fetchRuns.count, lastError: device.lastError)
         }
         if !snapshot.devices.indices.contains(state.focusedDevice) { state.focusedDevice = 0 }
-        snapshot.events = Array(world.events.suffix(100))
+        snapshot.events = Array(world.events.suffix(EventLog.keptEvents))
         snapshot.eventCount = world.eventCount
         snapshot.faultRules = reading.faultRules
         snapshot.writer = world.writer.map { WriterStatus(isRunning: $0.isRunning, interval: $0.interval, actions: $0.actions) }
@@ -263,7 +265,7 @@ public final class InspectorController {
         } else {
             snapshot.records = RecordList()
         }
-        snapshot.records.apply(filter: state.filter, mode: state.recordsMode)
+        snapshot.records.apply(filter: state.filter, mode: state.recordsMode, sort: state.recordSort)
         let recordRows = snapshot.records.count
         let recordVisible = layout.visibleRows(of: .records)
         if let name = state.selectedRecordName {
@@ -429,6 +431,7 @@ public final class InspectorController {
         }
         let concurrent = effectsRunConcurrently
         state.screenSize = backend.size
+        clipboard = { backend.copyToClipboard($0) }
         reanchor()
         if concurrent { enqueue(.readServer) } else { await refresh() }
         var drawnSize: Size?

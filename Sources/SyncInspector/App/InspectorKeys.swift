@@ -35,6 +35,8 @@ public enum InspectorCommand: Hashable, Sendable {
     case addFault(FaultRule)
     /// Stops every fault rule.
     case clearFaults
+    /// Puts `text` on the terminal's clipboard (`y`); `what` names it in the message.
+    case copy(String, what: String)
 }
 
 /// Keys → state changes and commands. Pure: it reads and changes only the
@@ -43,25 +45,29 @@ public enum InspectorKeys {
     /// The key bindings, for the help page.
     public static let help: [HelpSection] = [
         HelpSection("Move around", [
-            HelpEntry("Tab ⇧Tab", "next / previous pane"),
-            HelpEntry("h l ← →", "pane to the left / right"),
+            HelpEntry("Tab h l", "next pane / left / right"),
             HelpEntry("j k ↓ ↑", "next / previous row"),
-            HelpEntry("PgDn PgUp", "a page down / up"),
-            HelpEntry("g G", "first / last row"),
+            HelpEntry("PgDn g G", "a page / first / last row"),
             HelpEntry("1-9 d D", "device 1-9 / next / prev."),
             HelpEntry("Enter i", "open the zone / a record"),
+            HelpEntry("Z", "zoom the pane (Esc: back)"),
+            HelpEntry("mouse", "click: focus, select; wheel"),
+            HelpEntry("? ^L q", "help / repaint / quit"),
         ]),
         HelpSection("Records", [
-            HelpEntry("n", "new record in the zone"),
-            HelpEntry("e", "edit the record"),
-            HelpEntry("x", "delete the record"),
+            HelpEntry("n e x", "new / edit / delete record"),
             HelpEntry("v", "server | device | both"),
             HelpEntry("/", "filter (Esc clears)"),
+            HelpEntry("S", "sort: name, modified, type"),
+            HelpEntry("y", "copy name or token (OSC 52)"),
+        ]),
+        HelpSection("What happened (E: the log)", [
+            HelpEntry("Enter", "open / close a fetch ▸"),
+            HelpEntry("K V G", "a kind / a device / newest"),
         ]),
         HelpSection("Zones", [
             HelpEntry("z", "create a zone"),
-            HelpEntry("X", "delete the zone"),
-            HelpEntry("P", "purge the zone (Settings)"),
+            HelpEntry("X P", "delete / purge (Settings)"),
             HelpEntry("R", "encrypted-data reset"),
         ]),
         HelpSection("Sync (focused device)", [
@@ -80,11 +86,6 @@ public enum InspectorKeys {
             HelpEntry("+ -", "faster / slower"),
             HelpEntry("w", "start / stop the writer"),
             HelpEntry("W", "write burst on this device"),
-        ]),
-        HelpSection("Screen", [
-            HelpEntry("?", "this help"),
-            HelpEntry("Ctrl-L", "repaint"),
-            HelpEntry("q", "quit"),
         ]),
     ]
 
@@ -111,6 +112,12 @@ public enum InspectorKeys {
 
     private static func handleMain(_ key: KeyEvent, state: inout InspectorState) -> [InspectorCommand] {
         let device = state.device?.name
+        if case .mouse(let mouse) = key {
+            return handleMouse(mouse, state: &state)
+        }
+        if state.pane == .events, state.isFocused(.events), EventLog.handle(key, state: &state) {
+            return []
+        }
         switch key {
         case .character("q"):
             return [.quit]
@@ -118,15 +125,37 @@ public enum InspectorKeys {
             open(.help, state: &state)
         case .character("!"):
             open(.faults, state: &state)
-        case .tab:
-            focus(InspectorPane(rawValue: (state.pane.rawValue + 1) % InspectorPane.allCases.count) ?? .zones, state: &state)
-        case .backTab:
-            let count = InspectorPane.allCases.count
-            focus(InspectorPane(rawValue: (state.pane.rawValue + count - 1) % count) ?? .zones, state: &state)
+        case .tab, .backTab:
+            let order = state.tabOrder
+            let count = order.count
+            let current = order.firstIndex(of: state.pane) ?? 0
+            focus(order[(current + (key == .tab ? 1 : count - 1)) % count], state: &state)
         case .character("h"), .left:
             focus(.at(column: 0, row: state.pane.gridPosition.row), state: &state)
         case .character("l"), .right:
             focus(.at(column: 1, row: state.pane.gridPosition.row), state: &state)
+        case .character("Z"):
+            state.zoomed.toggle()
+            if !state.zoomed, !state.tabOrder.contains(state.pane) { state.pane = .zones }
+            state.needsRedraw = true
+        case .character("E"):
+            if state.pane == .events {
+                // Back to where the log came from.
+                state.zoomed = false
+                state.pane = .zones
+            } else {
+                state.pane = .events
+                state.zoomed = InspectorLayout(size: state.screenSize, hasLesson: state.snapshot.lesson != nil).events == nil
+            }
+            state.lessonMode.narrativeFocused = false
+            state.needsRedraw = true
+        case .character("S"):
+            state.recordSort = state.recordSort.next
+            state.recordTable = TableState()
+            state.selectedRecordName = nil
+            say("Records sorted \(state.recordSort.phrase) (S: next order).", state: &state)
+        case .character("y"):
+            return copySelection(state: &state)
         case .character("j"), .down, .character("k"), .up, .pageUp, .pageDown, .home, .end, .character("g"), .character("G"):
             move(key, state: &state)
         case .character(let c) where c.isNumber && c != "0":
@@ -146,10 +175,14 @@ public enum InspectorKeys {
             case .zones: focus(.records, state: &state)
             case .records:
                 if state.record != nil { open(.recordDetail, state: &state) }
-            case .tokens, .notifications: break
+            case .tokens, .notifications, .events: break
             }
         case .escape:
-            if !state.filter.isEmpty {
+            if state.zoomed {
+                state.zoomed = false
+                if !state.tabOrder.contains(state.pane) { state.pane = .zones }
+                state.needsRedraw = true
+            } else if !state.filter.isEmpty {
                 state.filter = ""
                 state.recordTable = TableState()
                 say("Filter cleared.", state: &state)
@@ -560,6 +593,8 @@ public enum InspectorKeys {
             guard state.notificationTable.handle(normalized, rowCount: state.snapshot.notifications.count, visibleRows: visible) else { return }
             let row = state.notificationTable.selection ?? 0
             state.notificationSelection = row == 0 ? nil : state.snapshot.notifications[row].index
+        case .events:
+            _ = EventLog.handle(normalized, state: &state)
         }
         state.needsRedraw = true
     }

@@ -11,9 +11,13 @@ import SyncCore
 /// └────────────────┘└────────────────────┘
 /// ┌ Events ─────────────────────────────┐   (only on tall screens; in a
 ///                                            lesson: the lesson pane, events beside it)
-/// row h-2          last action's result
+/// row h-4          the focused pane's keys
+/// row h-3, h-2     last action's result (one row on short screens)
 /// row h-1          status line
 /// ```
+///
+/// Zoomed (`Z`), the focused pane takes every row from the header to the
+/// message line, and the other panes are not drawn.
 public struct InspectorLayout: Hashable, Sendable {
     public var size: Size
     public var header: Rect
@@ -26,14 +30,19 @@ public struct InspectorLayout: Hashable, Sendable {
     public var lesson: Rect?
     public var message: Rect
     public var status: Rect
+    /// The focused pane's keys, on the last row.
+    public var keys: Rect
+    /// The pane that fills the screen, if one is zoomed.
+    public var zoomed: InspectorPane?
 
     /// Screens at least this tall get an events pane.
     public static let eventsPaneMinimumHeight = 34
     /// Screens at least this tall give the message line two rows.
     public static let twoLineMessageMinimumHeight = 30
 
-    public init(size: Size, hasLesson: Bool = false) {
+    public init(size: Size, hasLesson: Bool = false, zoomed: InspectorPane? = nil) {
         self.size = size
+        self.zoomed = zoomed
         let width = size.width
         let height = size.height
         header = Rect(x: 0, y: 0, width: width, height: min(1, height))
@@ -41,10 +50,22 @@ public struct InspectorLayout: Hashable, Sendable {
         // Two lines for the last action's result on screens with room for them.
         let messageHeight = height >= Self.twoLineMessageMinimumHeight ? 2 : 1
         message = Rect(x: 0, y: max(0, height - 1 - messageHeight), width: width, height: height >= 3 ? messageHeight : 0)
+        let keysHeight = height >= 4 ? 1 : 0
+        keys = Rect(x: 0, y: max(0, height - 1 - messageHeight - keysHeight), width: width, height: keysHeight)
         let gridTop = 1
-        var gridHeight = max(0, height - 2 - messageHeight)
+        var gridHeight = max(0, height - 2 - keysHeight - messageHeight)
         events = nil
         lesson = nil
+        if let zoomed {
+            let all = Rect(x: 0, y: gridTop, width: width, height: gridHeight)
+            let none = Rect(x: 0, y: gridTop, width: 0, height: 0)
+            zones = zoomed == .zones ? all : none
+            records = zoomed == .records ? all : none
+            tokens = zoomed == .tokens ? all : none
+            notifications = zoomed == .notifications ? all : none
+            events = zoomed == .events ? all : nil
+            return
+        }
         if hasLesson {
             let lessonHeight = min(16, max(8, gridHeight * 2 / 5))
             gridHeight -= lessonHeight
@@ -55,7 +76,7 @@ public struct InspectorLayout: Hashable, Sendable {
                 events = Rect(x: width - eventsWidth, y: gridTop + gridHeight, width: eventsWidth, height: lessonHeight)
             }
         } else if height >= Self.eventsPaneMinimumHeight {
-            let eventsHeight = min(12, max(6, gridHeight / 4))
+            let eventsHeight = min(14, max(8, gridHeight / 3))
             gridHeight -= eventsHeight
             events = Rect(x: 0, y: gridTop + gridHeight, width: width, height: eventsHeight)
         }
@@ -75,14 +96,25 @@ public struct InspectorLayout: Hashable, Sendable {
         case .records: records
         case .tokens: tokens
         case .notifications: notifications
+        case .events: events ?? Rect(x: 0, y: 0, width: 0, height: 0)
         }
+    }
+
+    /// The pane drawn at a cell, if any.
+    public func pane(at x: Int, y: Int) -> InspectorPane? {
+        InspectorPane.allCases.first { rect(of: $0).contains(x: x, y: y) }
     }
 
     /// Rows a pane's table shows (inside the border, under the column header,
     /// above the pane's footer lines).
     public func visibleRows(of pane: InspectorPane) -> Int {
         let inner = rect(of: pane).inset(by: 1)
-        return max(0, inner.height - 1 - footerLines(of: pane))
+        return max(0, inner.height - headerLines(of: pane) - footerLines(of: pane))
+    }
+
+    /// Column headers above a pane's rows (the event log has none: every line counts).
+    func headerLines(of pane: InspectorPane) -> Int {
+        pane == .events ? 0 : 1
     }
 
     /// Lines under a pane's table (how the selected zone's tokens compare, the
@@ -90,6 +122,7 @@ public struct InspectorLayout: Hashable, Sendable {
     func footerLines(of pane: InspectorPane) -> Int {
         let inner = rect(of: pane).inset(by: 1)
         switch pane {
+        case .events: return inner.height >= 10 ? 1 : 0
         case .records: return inner.height >= 6 ? 1 : 0
         case .notifications: return inner.height >= 6 ? 1 : 0
         case .tokens: return inner.height >= 6 ? 1 : 0
@@ -145,6 +178,13 @@ enum Format {
     }
 
     static func pad2(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+
+    /// "14:03:07.250" (UTC, to the millisecond) for the event log.
+    static func preciseClock(_ time: Milliseconds) -> String {
+        let millis = Int((time % 1000 + 1000) % 1000)
+        let digits = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
+        return clock(time) + "." + digits
+    }
 
     /// "…abc1234", or "—" for none.
     static func token(_ token: ServerChangeToken?) -> String {

@@ -2,25 +2,41 @@ import SyncCore
 import SyncServer
 import SyncSimulation
 
-/// The four panes, in Tab order.
+/// The panes, in Tab order: the four of the grid, then the event log
+/// ("What happened"), which Tab reaches where the screen shows it (and `E`
+/// always, zoomed when the screen has no room for it).
 public enum InspectorPane: Int, CaseIterable, Hashable, Sendable {
     case zones
     case records
     case tokens
     case notifications
+    case events
 
-    /// Column (0 left, 1 right) and row (0 top, 1 bottom) in the grid.
+    /// Column (0 left, 1 right) and row (0 top, 1 bottom, 2 the event log) in the grid.
     var gridPosition: (column: Int, row: Int) {
         switch self {
         case .zones: (0, 0)
         case .records: (1, 0)
         case .tokens: (0, 1)
         case .notifications: (1, 1)
+        case .events: (0, 2)
+        }
+    }
+
+    /// "Zones", "Records", … for messages.
+    public var name: String {
+        switch self {
+        case .zones: "Zones"
+        case .records: "Records"
+        case .tokens: "Tokens"
+        case .notifications: "Push"
+        case .events: "What happened"
         }
     }
 
     static func at(column: Int, row: Int) -> InspectorPane {
-        allCases.first { $0.gridPosition == (column, row) } ?? .zones
+        if row >= 2 { return .events }
+        return allCases.first { $0.gridPosition == (column, row) } ?? .zones
     }
 }
 
@@ -149,6 +165,13 @@ public struct InspectorState: Sendable {
     public var needsRedraw = true
     /// Lesson mode's own choices (lessons only).
     public var lessonMode = LessonModeState()
+    /// The focused pane fills the screen between the header and the message
+    /// line (`Z`; the event log also with `E` on screens without room for it).
+    public var zoomed = false
+    /// The event log's scroll position, filters and opened fetches.
+    public var eventLog = EventLogState()
+    /// The order of the records pane's rows (`S` cycles it).
+    public var recordSort: RecordSort = .name
 
     public init(clock: ClockStatus, screenSize: Size = Size(width: 80, height: 24)) {
         self.clock = clock
@@ -157,7 +180,14 @@ public struct InspectorState: Sendable {
 
     /// Where everything goes on the screen this state was laid out for.
     public var layout: InspectorLayout {
-        InspectorLayout(size: screenSize, hasLesson: snapshot.lesson != nil)
+        InspectorLayout(size: screenSize, hasLesson: snapshot.lesson != nil, zoomed: zoomed ? pane : nil)
+    }
+
+    /// The panes Tab goes through: the event log only when it is on screen
+    /// (or a pane is zoomed: then Tab shows each pane zoomed in turn).
+    public var tabOrder: [InspectorPane] {
+        let shown = zoomed || InspectorLayout(size: screenSize, hasLesson: snapshot.lesson != nil).events != nil
+        return shown ? InspectorPane.allCases : InspectorPane.allCases.filter { $0 != .events }
     }
 
     /// Whether `pane` is drawn as the focused pane (in a lesson, the
@@ -473,6 +503,11 @@ public struct RecordList: Sendable {
 
     /// The shown row of this name, or where it would be.
     public func index(of name: String) -> (index: Int, found: Bool) {
+        if sort != .name {
+            // Another order than by name: look the name up row by row.
+            for index in 0..<count where row(at: index)?.name == name { return (index, true) }
+            return (0, false)
+        }
         var low = 0
         var high = count
         while low < high {
@@ -485,17 +520,18 @@ public struct RecordList: Sendable {
     /// Keeps the rows the filter (case-insensitive, on names and string
     /// fields) and the mode (rows the side shown has) let through. Only
     /// recomputes when the filter, the mode or the rows changed.
-    mutating func apply(filter newFilter: String, mode: RecordsMode) {
-        let selection = Selection(filter: newFilter, mode: mode)
+    mutating func apply(filter newFilter: String, mode: RecordsMode, sort newSort: RecordSort = .name) {
+        let selection = Selection(filter: newFilter, mode: mode, sort: newSort)
         guard selection != applied else { return }
         applied = selection
         filter = newFilter
-        guard !newFilter.isEmpty || mode != .both else {
+        sort = newSort
+        guard !newFilter.isEmpty || mode != .both || newSort != .name else {
             visible = nil
             return
         }
         let needle = newFilter.lowercased()
-        visible = rows.indices.filter { index in
+        let kept = rows.indices.filter { index in
             let row = rows[index]
             switch mode {
             case .both: break
@@ -511,14 +547,74 @@ public struct RecordList: Sendable {
             }
             return false
         }
+        // Rows are kept in name order; another order sorts the kept indices.
+        visible = newSort == .name ? kept : kept.sorted { newSort.areInIncreasingOrder(rows[$0], rows[$1]) }
     }
+
+    /// The order the shown rows are in.
+    public private(set) var sort: RecordSort = .name
 
     private struct Selection: Hashable {
         var filter: String
         var mode: RecordsMode
+        var sort: RecordSort
     }
 
     private var applied: Selection?
+}
+
+/// The order of the records pane (`S` cycles it; the column's header shows ▲ or ▼).
+public enum RecordSort: String, CaseIterable, Hashable, Sendable {
+    /// By name, numbers by value (note-2 before note-10): ▲.
+    case name
+    /// The latest change first (server's version, else the device's copy): ▼.
+    case modified
+    /// By record type, then by name: ▲.
+    case type
+
+    /// The column the order is by, as the records table titles it.
+    public var column: String {
+        switch self {
+        case .name: "name"
+        case .modified: "modified by"
+        case .type: "type"
+        }
+    }
+
+    /// The header's mark: ▲ ascending, ▼ newest first.
+    public var indicator: String { self == .modified ? "▼" : "▲" }
+
+    /// "by name", for messages.
+    public var phrase: String {
+        switch self {
+        case .name: "by name (numbers by value)"
+        case .modified: "by last change, newest first"
+        case .type: "by record type, then name"
+        }
+    }
+
+    /// The next order `S` switches to.
+    public var next: RecordSort {
+        let all = Self.allCases
+        return all[((all.firstIndex(of: self) ?? 0) + 1) % all.count]
+    }
+
+    /// The comparator of this order: a strict total order (ties fall back to
+    /// the name in ``NaturalOrder``), for sorting rows and for the records
+    /// model to insert a changed row where it belongs.
+    public func areInIncreasingOrder(_ a: RecordRow, _ b: RecordRow) -> Bool {
+        switch self {
+        case .name:
+            break
+        case .modified:
+            let ta = (a.server ?? a.device)?.modified?.timestamp ?? .min
+            let tb = (b.server ?? b.device)?.modified?.timestamp ?? .min
+            if ta != tb { return ta > tb }
+        case .type:
+            if a.type != b.type { return NaturalOrder.less(a.type, b.type) }
+        }
+        return NaturalOrder.less(a.name, b.name)
+    }
 }
 
 /// A notification of the focused device: delivered, or still on its way.

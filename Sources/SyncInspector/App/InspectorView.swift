@@ -17,18 +17,19 @@ public struct InspectorView: Sendable {
             return TooSmallScreen.render(size: size, theme: theme)
         }
         var buffer = CellBuffer(size: size, style: theme.normal)
-        let layout = InspectorLayout(size: size, hasLesson: state.snapshot.lesson != nil)
+        let layout = InspectorLayout(size: size, hasLesson: state.snapshot.lesson != nil, zoomed: state.zoomed ? state.pane : nil)
         drawHeader(state, into: &buffer, area: layout.header)
-        drawZones(state, into: &buffer, area: layout.zones)
-        if state.pane == .tokens && state.overlay == nil {
+        if !layout.zones.isEmpty { drawZones(state, into: &buffer, area: layout.zones) }
+        if layout.records.isEmpty {
+        } else if state.pane == .tokens && state.overlay == nil {
             drawRewind(state, into: &buffer, area: layout.records)
         } else {
             drawRecords(state, into: &buffer, area: layout.records)
         }
-        drawTokens(state, into: &buffer, area: layout.tokens, layout: layout)
-        drawNotifications(state, into: &buffer, area: layout.notifications, layout: layout)
+        if !layout.tokens.isEmpty { drawTokens(state, into: &buffer, area: layout.tokens, layout: layout) }
+        if !layout.notifications.isEmpty { drawNotifications(state, into: &buffer, area: layout.notifications, layout: layout) }
         if let events = layout.events {
-            drawEvents(state, into: &buffer, area: events)
+            drawEvents(state, into: &buffer, area: events, layout: layout)
         }
         if let lessonArea = layout.lesson, let lesson = state.snapshot.lesson {
             drawLesson(lesson, focused: state.lessonMode.narrativeFocused, into: &buffer, area: lessonArea)
@@ -36,6 +37,7 @@ public struct InspectorView: Sendable {
         }
         drawMessage(state, into: &buffer, area: layout.message)
         drawStatus(state, into: &buffer, area: layout.status)
+        drawKeys(state, into: &buffer, area: layout.keys)
         switch state.overlay {
         case .help?: drawHelp(lesson: state.snapshot.lesson != nil, into: &buffer)
         case .form(_, let form)?: FormView(theme: theme).render(form, into: &buffer, screen: buffer.bounds)
@@ -108,7 +110,7 @@ public struct InspectorView: Sendable {
             parts.append("writer " + (writer.isRunning ? Format.seconds(writer.interval) : "off"))
         }
         if !state.snapshot.faultRules.isEmpty { parts.insert("⚠ FAULTS \(state.snapshot.faultRules.count)", at: 1) }
-        StatusLine(left: " " + parts.joined(separator: " · "), right: "? keys  q quit ", style: theme.statusLine)
+        StatusLine(left: " " + parts.joined(separator: " · "), right: "", style: theme.statusLine)
             .render(into: &buffer, area: area)
     }
 
@@ -154,6 +156,9 @@ public struct InspectorView: Sendable {
         }
         let table = Table(columns: columns, focused: state.isFocused(.zones), theme: theme, emptyMessage: "(no zones)")
         table.render(into: &buffer, area: tableArea, rows: rows, state: state.zoneTable)
+        drawScrollPosition(
+            state.zoneTable, rowCount: items.count, visibleRows: table.visibleRows(in: tableArea), noun: "row",
+            area: area, focused: state.isFocused(.zones), into: &buffer)
         if footer > 0, let zone = state.zone {
             // How the selected zone's two tokens compare, in words.
             let text = zone.tokenComparison(width: inner.width)
@@ -254,7 +259,11 @@ public struct InspectorView: Sendable {
                  RecordRow.summary(of: row.device), RecordRow.modifiedBy(row.device), row.type]
             }
         }
-        let (kept, columns) = ColumnSpec.fit(specs, width: tableArea.width)
+        var (kept, columns) = ColumnSpec.fit(specs, width: tableArea.width)
+        // The column the rows are sorted by says so: "name▲", "modified by▼".
+        for index in columns.indices where columns[index].title == state.recordSort.column {
+            columns[index].title += state.recordSort.indicator
+        }
         let theme = self.theme
         let mode = state.recordsMode
         let rows = ClosureRowProvider(count: records.count) { index in
@@ -272,15 +281,9 @@ public struct InspectorView: Sendable {
         let empty = state.zone == nil ? "Select a zone on the left (Enter)." : (state.filter.isEmpty ? "(no records)" : "(no record matches /\(state.filter))")
         let table = Table(columns: columns, focused: state.isFocused(.records), theme: theme, emptyMessage: empty)
         table.render(into: &buffer, area: tableArea, rows: rows, state: state.recordTable)
-        // Where the list is scrolled to, on the bottom border: "9–16 of 107".
-        if let position = Self.scrollPosition(
-            state.recordTable, rowCount: records.count, visibleRows: table.visibleRows(in: tableArea), noun: "record") {
-            let text = " \(position) "
-            let width = TextWidth.of(text)
-            if width + 4 <= area.width {
-                buffer.write(text, x: area.maxX - 2 - width, y: area.maxY - 1, style: state.isFocused(.records) ? theme.focusedBorder : theme.border, clip: area)
-            }
-        }
+        drawScrollPosition(
+            state.recordTable, rowCount: records.count, visibleRows: table.visibleRows(in: tableArea), noun: "record",
+            area: area, focused: state.isFocused(.records), into: &buffer)
         if footer > 0 {
             let legend: String
             if !state.filter.isEmpty {
@@ -297,6 +300,19 @@ public struct InspectorView: Sendable {
             }
             buffer.write(TextWidth.truncate(legend, to: inner.width), x: inner.x, y: inner.maxY - 1, style: theme.muted, clip: inner)
         }
+    }
+
+    /// Writes where a pane's list is scrolled to on its bottom border, at the
+    /// right: " 9–16 of 107 " (every scrolling pane does, the same way).
+    func drawScrollPosition(
+        _ table: TableState, rowCount: Int, visibleRows: Int, noun: String, area: Rect, focused: Bool,
+        into buffer: inout CellBuffer
+    ) {
+        guard let position = Self.scrollPosition(table, rowCount: rowCount, visibleRows: visibleRows, noun: noun) else { return }
+        let text = " \(position) "
+        let width = TextWidth.of(text)
+        guard width + 4 <= area.width, area.height >= 2 else { return }
+        buffer.write(text, x: area.maxX - 2 - width, y: area.maxY - 1, style: focused ? theme.focusedBorder : theme.border, clip: area)
     }
 
     /// "9–16 of 107" when the rows do not all fit, "3 records" when they
@@ -402,8 +418,11 @@ public struct InspectorView: Sendable {
             ]
             return TableRow(kept.map { cells[$0] })
         }
-        Table(columns: columns, focused: state.isFocused(.tokens), theme: theme, emptyMessage: "(no token yet: press f to fetch)")
-            .render(into: &buffer, area: tableArea, rows: rows, state: state.tokenTable)
+        let table = Table(columns: columns, focused: state.isFocused(.tokens), theme: theme, emptyMessage: "(no token yet: press f to fetch)")
+        table.render(into: &buffer, area: tableArea, rows: rows, state: state.tokenTable)
+        drawScrollPosition(
+            state.tokenTable, rowCount: tokens.count, visibleRows: table.visibleRows(in: tableArea), noun: "token",
+            area: area, focused: state.isFocused(.tokens), into: &buffer)
         if footer > 0 {
             let hint = state.pane == .tokens ? "The right pane rewinds to the selected token." : "Select a token to rewind to it."
             buffer.write(TextWidth.truncate(hint, to: inner.width), x: inner.x, y: inner.maxY - 1, style: theme.muted, clip: inner)
@@ -440,8 +459,11 @@ public struct InspectorView: Sendable {
             let style = entries[index].fault != nil ? theme.warning : entries[index].index == nil ? theme.muted : nil
             return TableRow(kept.map { cells[$0] }, style: style)
         }
-        Table(columns: columns, focused: state.isFocused(.notifications), theme: theme, emptyMessage: "(no notification yet)")
-            .render(into: &buffer, area: tableArea, rows: rows, state: state.notificationTable)
+        let table = Table(columns: columns, focused: state.isFocused(.notifications), theme: theme, emptyMessage: "(no notification yet)")
+        table.render(into: &buffer, area: tableArea, rows: rows, state: state.notificationTable)
+        drawScrollPosition(
+            state.notificationTable, rowCount: entries.count, visibleRows: table.visibleRows(in: tableArea), noun: "push",
+            area: area, focused: state.isFocused(.notifications), into: &buffer)
         if footer > 0 {
             let detail: String
             if let selected = state.notificationTable.selection, entries.indices.contains(selected) {
@@ -532,23 +554,79 @@ public struct InspectorView: Sendable {
 
     // MARK: Events
 
-    private func drawEvents(_ state: InspectorState, into buffer: inout CellBuffer, area: Rect) {
-        let title = area.width >= 50 ? "What happened (all devices, newest last)" : "Events"
-        let inner = Panel(title: title, focused: false, theme: theme).render(into: &buffer, area: area)
+    private func drawEvents(_ state: InspectorState, into buffer: inout CellBuffer, area: Rect, layout: InspectorLayout) {
+        let focused = state.isFocused(.events)
+        let title = EventLog.title(state.eventLog, width: area.width)
+        let inner = Panel(title: title, focused: focused, theme: theme).render(into: &buffer, area: area)
         guard !inner.isEmpty else { return }
-        let events = state.snapshot.events.suffix(inner.height)
-        for (line, event) in events.enumerated() {
-            let style: Style = switch event.kind {
+        let events = state.snapshot.events
+        let lines = EventLog.lines(events, state: state.eventLog)
+        let footer = layout.footerLines(of: .events)
+        let tableArea = inner.inset(bottom: footer)
+        // A narrow pane (beside a lesson) leaves the time out: the words matter more.
+        let showsTime = inner.width >= 40
+        let wideTime = inner.width >= 100
+        var columns = [TableColumn("what happened", width: .fill)]
+        if showsTime { columns.insert(TableColumn("time", width: .fixed(wideTime ? 12 : 9)), at: 0) }
+        let devices = state.snapshot.devices
+        let theme = self.theme
+        let rows = ClosureRowProvider(count: lines.count) { index in
+            let line = lines[index]
+            let event = events[line.first]
+            let style: Style? = switch event.kind {
             case .failed: theme.error
-            case .action: theme.normal
-            default: InspectorFaults.isFault(event) ? theme.warning : theme.muted
+            case .action: nil
+            default: InspectorFaults.isFault(event) ? theme.warning : (EventCategory.of(event) == .error ? theme.error : theme.muted)
             }
-            let described = InspectorFaults.eventText(event, devices: state.snapshot.devices) ?? "\(event)"
-            // A narrow pane (beside a lesson) leaves the time out: the words matter more.
-            let text = inner.width >= 40 ? "\(Format.clock(event.time)) \(described)" : described
-            buffer.write(
-                TextWidth.truncate(text, to: inner.width),
-                x: inner.x, y: inner.y + line, style: style, clip: inner)
+            let text = EventLog.text(line, events: events, devices: devices)
+            let time = line.kind == .member ? "" : EventLog.time(event.time, wide: wideTime)
+            return TableRow(showsTime ? [time, text] : [text], style: style)
+        }
+        let visible = tableArea.height
+        let tableState = EventLog.tableState(lines: lines, events: events, state: state.eventLog, visibleRows: visible)
+        let empty = state.eventLog.device != nil || state.eventLog.category != nil ? "(nothing of this kind: K and V change the filter)" : "(nothing yet)"
+        let table = Table(columns: columns, showsHeader: false, focused: focused, theme: theme, emptyMessage: empty)
+        table.render(into: &buffer, area: tableArea, rows: rows, state: tableState)
+        drawScrollPosition(tableState, rowCount: lines.count, visibleRows: visible, noun: "line", area: area, focused: focused, into: &buffer)
+        if footer > 0 {
+            let hint: String
+            if state.snapshot.eventCount > events.count && tableState.visibleOffset(rowCount: lines.count, visibleRows: visible) == 0 {
+                hint = "(the \(Plural.count(state.snapshot.eventCount - events.count, "earlier event")) are in the --log file, if one was asked for)"
+            } else if !focused {
+                hint = layout.zoomed == nil ? "E or Tab: scroll, filter, open a fetch ▸" : "Tab: next pane"
+            } else if state.eventLog.isFollowing {
+                hint = "Following the newest · k scrolls back · Enter opens a fetch ▸ · K kind · V device"
+            } else {
+                hint = "Scrolled back · G follows the newest · Enter opens a fetch ▸ · K kind · V device"
+            }
+            buffer.write(TextWidth.truncate(hint, to: inner.width), x: inner.x, y: inner.maxY - 1, style: theme.muted, clip: inner)
+        }
+    }
+
+    // MARK: Footer: the focused pane's keys
+
+    private func drawKeys(_ state: InspectorState, into buffer: inout CellBuffer, area: Rect) {
+        guard !area.isEmpty else { return }
+        buffer.fill(area, style: theme.normal)
+        var entries: [HelpEntry] = []
+        if state.isEditingFilter {
+            entries = [HelpEntry("Enter", "keep the filter"), HelpEntry("Esc", "clear it")]
+        } else if state.overlay == nil, state.lessonMode.outlineSelection == nil, !state.lessonMode.showsSummary {
+            entries = InspectorKeys.paneKeys(state)
+        }
+        let tail = "? keys  q quit "
+        let tailWidth = TextWidth.of(tail)
+        var x = area.x + 1
+        for entry in entries {
+            let width = TextWidth.of(entry.keys) + 1 + TextWidth.of(entry.description)
+            guard x + width <= area.maxX - tailWidth - 1 else { break }
+            x = buffer.write(entry.keys, x: x, y: area.y, style: theme.helpKey, clip: area)
+            x = buffer.write(" " + entry.description + "  ", x: x, y: area.y, style: theme.muted, clip: area)
+        }
+        var tailX = area.maxX - tailWidth
+        for (keys, description) in [("?", " keys  "), ("q", " quit ")] {
+            tailX = buffer.write(keys, x: tailX, y: area.y, style: theme.helpKey, clip: area)
+            tailX = buffer.write(description, x: tailX, y: area.y, style: theme.muted, clip: area)
         }
     }
 

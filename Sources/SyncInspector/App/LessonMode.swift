@@ -136,7 +136,8 @@ public enum LessonMode {
         case .tab, .backTab:
             // The lesson pane comes after the notifications pane in Tab order.
             let forward = key == .tab
-            let order: [InspectorPane] = InspectorPane.allCases
+            // The event log beside the narrative is reached with E or a click.
+            let order: [InspectorPane] = InspectorPane.allCases.filter { $0 != .events }
             if state.lessonMode.narrativeFocused {
                 state.lessonMode.narrativeFocused = false
                 state.pane = forward ? order.first ?? .zones : order.last ?? .notifications

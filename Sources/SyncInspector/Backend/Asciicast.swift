@@ -201,4 +201,8 @@ public final class RecordingBackend<Base: TerminalBackend>: TerminalBackend {
         base.invalidate()
         lastDrawn = nil
     }
+
+    public func copyToClipboard(_ text: String) -> Clipboard.Outcome {
+        base.copyToClipboard(text)
+    }
 }

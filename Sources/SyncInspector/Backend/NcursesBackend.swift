@@ -95,6 +95,8 @@ public final class NcursesBackend: TerminalBackend {
         leaveok(window, true)
         curs_set(0)
         set_escdelay(Int32(clamping: max(0, options.escapeDelayMs)))
+        // Clicks and the wheel arrive as KEY_MOUSE (Shift-drag still selects text in most terminals).
+        scn_enable_mouse()
 
         var colors = false
         var defaults = false
@@ -147,6 +149,15 @@ public final class NcursesBackend: TerminalBackend {
         var code: wint_t = 0
         let status = wget_wch(window, &code)
         switch status {
+        case KEY_CODE_YES where Int32(bitPattern: UInt32(code)) == KEY_MOUSE:
+            var x: Int32 = 0
+            var y: Int32 = 0
+            switch scn_get_mouse(&x, &y) {
+            case 1: return .mouse(MouseEvent(.press, x: Int(x), y: Int(y)))
+            case 2: return .mouse(MouseEvent(.wheelUp, x: Int(x), y: Int(y)))
+            case 3: return .mouse(MouseEvent(.wheelDown, x: Int(x), y: Int(y)))
+            default: return .unknown(Int(KEY_MOUSE))  // a release or a motion: nothing to do
+            }
         case KEY_CODE_YES:
             let key = Self.functionKey(Int32(bitPattern: UInt32(code)))
             if key == .resize {
@@ -159,6 +170,26 @@ public final class NcursesBackend: TerminalBackend {
         default:
             return nil  // timeout (or interrupted)
         }
+    }
+
+    /// Writes the OSC 52 sequence for `text` straight to the terminal (after
+    /// curses' last frame, which the sequence does not disturb). Inside tmux
+    /// (`TMUX` set) it also sends the sequence wrapped for tmux's passthrough.
+    public func copyToClipboard(_ text: String) -> Clipboard.Outcome {
+        guard !isRestored else { return .unavailable("the terminal interface was already closed.") }
+        let insideTmux = getenv("TMUX").map { String(cString: $0).isEmpty == false } ?? false
+        let bytes = Clipboard.sequence(for: text, insideTmux: insideTmux)
+        fflush(nil)  // curses' output first
+        var written = 0
+        while written < bytes.count {
+            let result = bytes[written...].withUnsafeBufferPointer { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            if result < 0 {
+                if errno == EINTR { continue }
+                return .unavailable("writing to the terminal failed (errno \(errno)).")
+            }
+            written += result
+        }
+        return .sent(viaTmux: insideTmux)
     }
 
     /// Gives the terminal back: ends curses and the signal handlers. Safe to

@@ -13,6 +13,9 @@ public protocol TerminalBackend: AnyObject {
     /// Forgets what the terminal shows, so the next `draw` repaints every
     /// cell (Ctrl-L, or after another program wrote over the screen).
     func invalidate()
+    /// Puts `text` on the terminal's clipboard (OSC 52; see ``Clipboard``).
+    /// Backends without a terminal get a default that says they cannot.
+    func copyToClipboard(_ text: String) -> Clipboard.Outcome
 }
 
 /// A terminal problem, with a sentence a person understands.
@@ -123,6 +126,16 @@ public final class TestBackend: TerminalBackend {
     /// The next `draw` changes every cell, as after Ctrl-L on a terminal.
     public func invalidate() {
         lastDrawn = nil
+    }
+
+    /// The bytes of every ``copyToClipboard(_:)``, in order (what a terminal would have received).
+    public private(set) var clipboardWrites: [[UInt8]] = []
+    /// Whether the test terminal pretends to run inside tmux.
+    public var insideTmux = false
+
+    public func copyToClipboard(_ text: String) -> Clipboard.Outcome {
+        clipboardWrites.append(Clipboard.sequence(for: text, insideTmux: insideTmux))
+        return .sent(viaTmux: insideTmux)
     }
 
     /// Adds steps to the end of the script.

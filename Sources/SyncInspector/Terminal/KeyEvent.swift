@@ -30,6 +30,8 @@ public enum KeyEvent: Hashable, Sendable, CustomStringConvertible {
     case resize
     /// A key code the backend could not name.
     case unknown(Int)
+    /// A mouse click or wheel turn at a cell (terminals that report the mouse).
+    case mouse(MouseEvent)
 
     public static let ctrlC = KeyEvent.control("c")
 
@@ -72,6 +74,38 @@ public enum KeyEvent: Hashable, Sendable, CustomStringConvertible {
         case .function(let n): "F\(n)"
         case .resize: "Resize"
         case .unknown(let code): "Key(\(code))"
+        case .mouse(let mouse): "\(mouse)"
         }
+    }
+}
+
+/// What the mouse did, and where (0-based cell coordinates, as the screen's ``CellBuffer``).
+public struct MouseEvent: Hashable, Sendable, CustomStringConvertible {
+    public enum Action: Hashable, Sendable {
+        /// The left button was pressed (or clicked).
+        case press
+        /// The wheel turned up (away from the person): scroll towards the top.
+        case wheelUp
+        /// The wheel turned down: scroll towards the bottom.
+        case wheelDown
+    }
+
+    public var action: Action
+    public var x: Int
+    public var y: Int
+
+    public init(_ action: Action, x: Int, y: Int) {
+        self.action = action
+        self.x = x
+        self.y = y
+    }
+
+    public var description: String {
+        let what = switch action {
+        case .press: "Click"
+        case .wheelUp: "WheelUp"
+        case .wheelDown: "WheelDown"
+        }
+        return "\(what)(\(x),\(y))"
     }
 }

@@ -47,10 +47,10 @@ struct FaultBenchmarkSuite {
         }
         let service = try server.connect(user: "bench", deviceID: "bench-device")
         _ = try await service.modifyRecordZones(in: .private, saving: [zoneID], deleting: [])
-        let start = Clock.now
+        let start = ContinuousClock.now
         for operations in requests {
             _ = try await service.modifyRecords(in: .private, zoneID: zoneID, operations: operations, atomic: false, clientChangeTokenData: nil)
         }
-        return Clock.now.seconds(since: start)
+        return ContinuousClock.now.seconds(since: start)
     }
 }

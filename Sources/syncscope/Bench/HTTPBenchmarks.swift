@@ -86,15 +86,15 @@ struct HTTPBenchmarkSuite {
         _ = try await listener.pollWebcourier(timeout: 0)
         let writer = service(device: "bench-push-writer")
         var samples: [Double] = []
-        let start = Clock.now
-        for i in 0..<pushSamples where Clock.now.seconds(since: start) < timeLimit {
+        let start = ContinuousClock.now
+        for i in 0..<pushSamples where ContinuousClock.now.seconds(since: start) < timeLimit {
             async let answer = listener.pollWebcourier(timeout: 5)
             // Let the poll reach the server first, so the figure is the push path, not a queued notification.
             try await Task.sleep(for: .milliseconds(2))
-            let sent = Clock.now
+            let sent = ContinuousClock.now
             let record = Record(recordID: RecordID(recordName: "push-\(i)", zoneID: zone), recordType: "Item", fields: ["n": .int64(Int64(i))])
             _ = try await writer.modifyRecords(in: .private, zoneID: zone, operations: [.save(record, policy: .allKeys)])[0].get()
-            if try await answer != nil { samples.append(Clock.now.seconds(since: sent) * 1000) }
+            if try await answer != nil { samples.append(ContinuousClock.now.seconds(since: sent) * 1000) }
         }
         _ = try? await listener.modifySubscriptions(in: .private, saving: [], deleting: [subscriptionID])
         return samples

@@ -82,17 +82,17 @@ struct InspectorBenchmarkSuite {
             await simulation.save(
                 Record(recordID: RecordID(recordName: "r\(100_000_000 + i)", zoneID: zone), recordType: "Item", fields: ["title": .string("edit \(i)")]),
                 on: iPhone)
-            let start = Clock.now
+            let start = ContinuousClock.now
             await controller.refresh()
-            rebuilds.append(Clock.now.seconds(since: start) * 1000)
+            rebuilds.append(ContinuousClock.now.seconds(since: start) * 1000)
         }
         // Frames while scrolling: a page down (not timed) every ten frames.
         var samples: [Double] = []
         for i in 0..<400 {
             if i % 10 == 0 { await controller.handle(.pageDown) }
-            let start = Clock.now
+            let start = ContinuousClock.now
             let buffer = controller.frame(size: size)
-            samples.append(Clock.now.seconds(since: start) * 1000)
+            samples.append(ContinuousClock.now.seconds(since: start) * 1000)
             guard buffer.size == size else { throw BenchmarkError("the frame has the wrong size") }
         }
         return (Self.median(samples), Self.median(rebuilds))
@@ -112,9 +112,9 @@ struct InspectorBenchmarkSuite {
         let backend = HeadlessTerminal(size: size, seconds: liveSeconds)
         let actionsBefore = world.simulation.writer?.actions ?? 0
         let cpuBefore = Self.cpuSeconds()
-        let start = Clock.now
+        let start = ContinuousClock.now
         try await controller.run(backend: backend)
-        let wall = Clock.now.seconds(since: start)
+        let wall = ContinuousClock.now.seconds(since: start)
         let cpu = Self.cpuSeconds() - cpuBefore
         let changes = (world.simulation.writer?.actions ?? 0) - actionsBefore
         return (Double(backend.draws) / wall, cpu / wall * 100, Double(changes) / wall)
@@ -145,11 +145,11 @@ final class HeadlessTerminal: TerminalBackend {
     let size: Size
     private(set) var draws = 0
     private var previous: CellBuffer?
-    private let deadline: Clock
+    private let deadline: ContinuousClock.Instant
 
     init(size: Size, seconds: Double) {
         self.size = size
-        deadline = Clock(nanoseconds: Clock.now.nanoseconds + UInt64(max(0, seconds) * 1e9))
+        deadline = ContinuousClock.now + .nanoseconds(Int64(max(0, seconds) * 1e9))
     }
 
     func draw(_ buffer: CellBuffer) throws(TerminalError) {
@@ -161,9 +161,9 @@ final class HeadlessTerminal: TerminalBackend {
     func invalidate() { previous = nil }
 
     func readKey(timeoutMs: Int) throws(TerminalError) -> KeyEvent? {
-        let now = Clock.now
-        guard now.nanoseconds < deadline.nanoseconds else { return .character("q") }
-        let left = (deadline.nanoseconds - now.nanoseconds) / 1_000
+        let now = ContinuousClock.now
+        guard now < deadline else { return .character("q") }
+        let left = UInt64(deadline.seconds(since: now) * 1e6)
         let wait = timeoutMs < 0 ? left : min(left, UInt64(timeoutMs) * 1_000)
         usleep(useconds_t(min(wait, UInt64(UInt32.max))))
         return nil

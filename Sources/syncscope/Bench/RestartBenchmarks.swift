@@ -84,18 +84,18 @@ struct RestartBenchmarks {
         var replayedRows = 0
         for round in 0..<3 {
             let copy = try Self.copy(crashed, to: base.appendingPathComponent("replay-\(round)"))
-            let start = Clock.now
+            let start = ContinuousClock.now
             let host = try ServerHost(options: options(copy))
-            replay.append(Clock.now.seconds(since: start))
+            replay.append(ContinuousClock.now.seconds(since: start))
             guard host.startupReport.contains("replayed") else { throw BenchmarkError("the restart replayed nothing: \(host.startupReport)") }
             if round == 2 {
                 host.stop()
                 try Self.copy(copy, to: stopped)
             }
             let fresh = try Self.copy(crashed, to: base.appendingPathComponent("replay-ceiling-\(round)"))
-            let ceilingStart = Clock.now
+            let ceilingStart = ContinuousClock.now
             replayedRows = try DataFolderReading.readAndParseJournal(in: fresh)
-            replayCeiling.append(Clock.now.seconds(since: ceilingStart))
+            replayCeiling.append(ContinuousClock.now.seconds(since: ceilingStart))
         }
 
         // Checkpoint: a clean stop left one and no rows after it.
@@ -104,16 +104,16 @@ struct RestartBenchmarks {
         var bytes = 0
         for round in 0..<3 {
             let copy = try Self.copy(stopped, to: base.appendingPathComponent("checkpoint-\(round)"))
-            let start = Clock.now
+            let start = ContinuousClock.now
             let host = try ServerHost(options: options(copy))
-            checkpoint.append(Clock.now.seconds(since: start))
+            checkpoint.append(ContinuousClock.now.seconds(since: start))
             guard host.startupReport == "restored the checkpoint" else {
                 throw BenchmarkError("the restart did not come from the checkpoint alone: \(host.startupReport)")
             }
             let fresh = try Self.copy(stopped, to: base.appendingPathComponent("checkpoint-ceiling-\(round)"))
-            let ceilingStart = Clock.now
+            let ceilingStart = ContinuousClock.now
             bytes = try DataFolderReading.readAndParseCheckpoint(in: fresh)
-            checkpointCeiling.append(Clock.now.seconds(since: ceilingStart))
+            checkpointCeiling.append(ContinuousClock.now.seconds(since: ceilingStart))
         }
         func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         return Measured(

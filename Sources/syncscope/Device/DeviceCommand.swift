@@ -17,7 +17,7 @@ struct DeviceCommand: AsyncParsableCommand {
             its first fetch brings only what changed while it was away.
 
             The user's web auth token comes from --token; otherwise from users.json in the server's data folder \
-            (--data-of-server, default: the server's default folder, as `syncscope serve` writes it). `syncscope serve` \
+            (--server-data, default: the server's default folder, as `syncscope serve` writes it). `syncscope serve` \
             also prints each user's token when it starts.
 
             On a terminal it opens the inspector for the device (live: pushes redraw it, q quits). With --headless, \
@@ -38,7 +38,7 @@ struct DeviceCommand: AsyncParsableCommand {
     var log: String?
 
     func validate() throws {
-        try options.validate()
+        // `options` (and its server access group) validated themselves when parsed.
         if let seconds, !(seconds >= 0) { throw ValidationError("--seconds must be 0 or more (got \(seconds)).") }
     }
 
@@ -94,13 +94,10 @@ struct DeviceCommand: AsyncParsableCommand {
     }
 }
 
-/// Which server, who, which device, where its cache lives.
+/// Which server and who (``ServerAccessOptions``), which device, where its cache lives.
 struct DeviceOptions: ParsableArguments {
-    @Option(help: "The server's address.")
-    var server = "http://127.0.0.1:8400"
-
-    @Option(help: "The user the device belongs to.")
-    var user: String
+    @OptionGroup(title: "Server access")
+    var access: ServerAccessOptions
 
     @Option(help: "The device's name, e.g. iPhone.")
     var name: String
@@ -108,17 +105,9 @@ struct DeviceOptions: ParsableArguments {
     @Option(help: "The device's folder: its SQLite cache and its device ID (default: devices/USER-NAME in syncscope's data folder).")
     var data: String?
 
-    @Option(help: "The user's web auth token (default: from the server's users.json, see --data-of-server).")
-    var token: String?
-
-    @Option(help: "The server's data folder, to read users.json from when no --token is given (default: the server's default folder).")
-    var dataOfServer: String?
-
-    @Option(help: "Container identifier.")
-    var container = "iCloud.com.example.SyncScope"
-
-    @Option(help: "development or production.")
-    var environment: ContainerEnvironment = .development
+    /// `--data-of-server`, the older name of `--server-data`.
+    @Option(name: .customLong("data-of-server"), help: .private)
+    var olderServerData: String?
 
     @Flag(help: "Forget the cache (records, pending changes, tokens) and fetch everything again; the device ID stays.")
     var fresh = false
@@ -132,22 +121,15 @@ struct DeviceOptions: ParsableArguments {
     @Option(help: "Seconds each long-poll of the webcourier URL waits.")
     var pollTimeout: Double = 25
 
-    func validate() throws {
-        _ = try serverURL()
-        guard !user.isEmpty else { throw ValidationError("--user must not be empty.") }
+    mutating func validate() throws {
+        try access.adopt(serverData: olderServerData, spelled: "--data-of-server")
+        olderServerData = nil
         guard !name.isEmpty else { throw ValidationError("--name must not be empty.") }
         guard pollTimeout > 0, pollTimeout <= 300 else { throw ValidationError("--poll-timeout must be more than 0 and at most 300 (got \(pollTimeout)).") }
-        if token != nil, dataOfServer != nil { throw ValidationError("--token and --data-of-server exclude each other.") }
     }
 
-    func serverURL() throws -> URL {
-        guard let url = URL(string: server), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = url.host, !host.isEmpty
-        else {
-            throw ValidationError("--server must be an http:// address, such as http://127.0.0.1:8400 (got '\(server)').")
-        }
-        return url
-    }
+    /// The user the device belongs to.
+    var user: String { access.user }
 
     /// The device's folder: --data, or one per user and device in syncscope's data folder.
     var dataDirectory: URL {
@@ -167,34 +149,10 @@ struct DeviceOptions: ParsableArguments {
         return cleaned.hasPrefix(".") ? "_" + cleaned.dropFirst() : cleaned
     }
 
-    /// --token, or the user's token from the server's users.json.
-    func webAuthToken() throws -> String {
-        if let token { return token }
-        let folder = dataOfServer.map { URL(fileURLWithPath: $0) } ?? ServeOptions.defaultDataDirectory
-        let file = folder.appendingPathComponent("users.json")
-        struct Users: Decodable {
-            struct User: Decodable {
-                var name: String
-                var webAuthToken: String
-            }
-            var users: [User]
-        }
-        guard let contents = try? Data(contentsOf: file), let users = try? JSONDecoder().decode(Users.self, from: contents) else {
-            throw ValidationError(
-                "No --token given, and \(file.path) cannot be read. Pass --token (`syncscope serve` prints each user's token) or --data-of-server with the server's data folder.")
-        }
-        guard let found = users.users.first(where: { $0.name == user }) else {
-            let known = users.users.map(\.name).sorted().joined(separator: ", ")
-            throw ValidationError(
-                "\(file.path) has no user '\(user)'; it has \(known.isEmpty ? "none" : known). Start the server with --user \(user), or pick one of those.")
-        }
-        return found.webAuthToken
-    }
-
     func setup() throws -> RemoteDeviceSetup {
         RemoteDeviceSetup(
-            serverURL: try serverURL(), webAuthToken: try webAuthToken(), user: user, name: name, dataDirectory: dataDirectory,
-            container: container, environment: environment, autoFetchOnPush: !noAutoFetch, subscribeToDatabases: !noSubscribe,
+            serverURL: try access.serverURL(), webAuthToken: try access.webAuthToken(), user: user, name: name, dataDirectory: dataDirectory,
+            container: access.container, environment: access.environment, autoFetchOnPush: !noAutoFetch, subscribeToDatabases: !noSubscribe,
             freshCache: fresh, pollTimeout: pollTimeout)
     }
 

@@ -75,10 +75,10 @@ struct ExploreCommand: AsyncParsableCommand {
         let options = FaultExplorer.Options(faults: kinds, devices: devices)
         let first = UInt64(from)
         let last = first + UInt64(seeds) - 1
-        let start = Date()
+        let start = ContinuousClock.now
         var counts: [FaultKind: Int] = [:]
         var retries = 0
-        var lastProgress = Date.distantPast
+        var lastProgress: ContinuousClock.Instant?
         let interactive = !quiet && isatty(STDERR_FILENO) != 0
         for seed in first...last {
             let outcome = await FaultExplorer.run(seed: seed, options: options)
@@ -89,17 +89,17 @@ struct ExploreCommand: AsyncParsableCommand {
                 print(report(outcome, divergence: divergence, passed: Int(seed - first)))
                 throw ExitCode(1)
             }
-            let now = Date()
-            if !quiet, now.timeIntervalSince(lastProgress) >= (interactive ? 0.2 : 10) || seed == last {
+            let now = ContinuousClock.now
+            if !quiet, lastProgress.map({ now.seconds(since: $0) >= (interactive ? 0.2 : 10) }) ?? true || seed == last {
                 lastProgress = now
                 let done = Int(seed - first + 1)
-                let rate = Double(done) / max(0.001, now.timeIntervalSince(start))
+                let rate = Double(done) / max(0.001, now.seconds(since: start))
                 let line = "seed \(seed) (\(done)/\(seeds)), all converged, \(counts.values.reduce(0, +)) faults injected, \(retries) retries, \(String(format: "%.0f", rate)) seeds/s"
                 FileHandle.standardError.write(Data((interactive ? "\r\u{1B}[K" + line : line + "\n").utf8))
             }
         }
         if interactive { FileHandle.standardError.write(Data("\n".utf8)) }
-        let elapsed = Date().timeIntervalSince(start)
+        let elapsed = ContinuousClock.now.seconds(since: start)
         print("\(seeds) seed\(seeds == 1 ? "" : "s") (\(first)…\(last)) converged in \(String(format: "%.1f", elapsed)) s.")
         print("faults injected: " + FaultKind.allCases.compactMap { kind in counts[kind].map { "\(kind.rawValue) \($0)" } }.joined(separator: ", "))
         print("retries: \(retries)")

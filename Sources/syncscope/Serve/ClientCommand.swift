@@ -17,91 +17,54 @@ struct ClientCommand: AsyncParsableCommand {
     )
 }
 
-/// Where the server is and who is asking.
+/// Where the server is and who is asking (``ServerAccessOptions``), plus what only `client` takes.
 struct ClientOptions: ParsableArguments {
-    @Option(help: "The server's address.")
-    var server = "http://127.0.0.1:8400"
-
-    @Option(help: "The user to act as.")
-    var user = "alice"
-
-    @Option(help: "The user's web auth token (default: from users.json in --data).")
-    var token: String?
-
-    @Option(help: "The server's data folder, to read users.json from (default: the server's default).")
-    var data: String?
-
-    @Option(help: "Container identifier.")
-    var container = "iCloud.com.example.SyncScope"
-
-    @Option(help: "development or production.")
-    var environment: ContainerEnvironment = .development
+    @OptionGroup(title: "Server access")
+    var access: ServerAccessOptions
 
     @Option(help: "Device ID sent as X-SyncScope-Device (the server does not push a device its own changes). Default: none.")
     var device: String?
 
-    @Option(name: .customLong("admin-token"), help: "The server admin token, for export, import and reset (default: from admin.json in --data).")
+    @Option(name: .customLong("admin-token"), help: "The server admin token, for export, import and reset (default: from admin.json in --server-data).")
     var adminToken: String?
 
-    func validate() throws {
-        _ = try serverURL()
+    /// `--data`, the older name of `--server-data`.
+    @Option(name: .customLong("data"), help: .private)
+    var olderServerData: String?
+
+    mutating func validate() throws {
+        try access.adopt(serverData: olderServerData, spelled: "--data")
+        olderServerData = nil
     }
 
-    /// `--server` as a URL: http or https, with a host.
-    func serverURL() throws -> URL {
-        guard let url = URL(string: server), url.scheme == "http" || url.scheme == "https", let host = url.host, !host.isEmpty else {
-            let hint = server.contains("://") || server.isEmpty ? "" : " Did you mean http://\(server)?"
-            throw ValidationError("--server must be an http:// address with a host, such as http://127.0.0.1:8400 (got '\(server)').\(hint)")
-        }
-        return url
-    }
+    /// The user to act as.
+    var user: String { access.user }
 
     func service() throws -> HTTPCloudService {
-        let url = try serverURL()
-        return HTTPCloudService(
-            baseURL: url, webAuthToken: try webAuthToken(), userRecordName: user, deviceID: device, container: container,
-            environment: environment)
+        HTTPCloudService(
+            baseURL: try access.serverURL(), webAuthToken: try access.webAuthToken(), userRecordName: access.user, deviceID: device,
+            container: access.container, environment: access.environment)
     }
 
     /// A connection signed in with the server admin token (whole-server calls).
     func adminService() throws -> HTTPCloudService {
         HTTPCloudService(
-            baseURL: try serverURL(), webAuthToken: try serverAdminToken(), userRecordName: "(server admin)", container: container,
-            environment: environment)
+            baseURL: try access.serverURL(), webAuthToken: try serverAdminToken(), userRecordName: "(server admin)", container: access.container,
+            environment: access.environment)
     }
 
     func serverAdminToken() throws -> String {
         if let adminToken { return adminToken }
-        let directory = data.map { URL(fileURLWithPath: $0) } ?? ServeOptions.defaultDataDirectory
-        let file = directory.appendingPathComponent("admin.json")
+        let file = access.serverDataDirectory.appendingPathComponent("admin.json")
         struct Admin: Decodable { var adminToken: String }
         guard let data = try? Data(contentsOf: file), let admin = try? JSONDecoder().decode(Admin.self, from: data) else {
             throw ClientFailure(
-                "No --admin-token given and \(file.path) cannot be read. Export, import and reset act on every user, so they need the server admin token: pass --admin-token (syncscope serve prints it), or --data with the server's data folder.")
+                "No --admin-token given and \(file.path) cannot be read. Export, import and reset act on every user, so they need the server admin token: pass --admin-token (syncscope serve prints it), or --server-data with the server's data folder.")
         }
         return admin.adminToken
     }
-
-    func webAuthToken() throws -> String {
-        if let token { return token }
-        let directory = data.map { URL(fileURLWithPath: $0) } ?? ServeOptions.defaultDataDirectory
-        let file = directory.appendingPathComponent("users.json")
-        struct Users: Decodable {
-            struct User: Decodable { var name: String; var webAuthToken: String }
-            var users: [User]
-        }
-        guard let data = try? Data(contentsOf: file), let users = try? JSONDecoder().decode(Users.self, from: data) else {
-            throw ClientFailure(
-                "No --token given and \(file.path) cannot be read. Pass --token (syncscope serve prints each user's token), or --data with the server's data folder.")
-        }
-        guard let found = users.users.first(where: { $0.name == user }) else {
-            throw ClientFailure("\(file.path) has no user '\(user)'; it has \(users.users.map(\.name).joined(separator: ", ")).")
-        }
-        return found.webAuthToken
-    }
 }
 
-extension ContainerEnvironment: ExpressibleByArgument {}
 
 /// A client call that failed at run time (the server said no, or could not
 /// be reached): printed as `Error: …` with exit status 1. Usage mistakes stay

@@ -118,7 +118,7 @@ struct ServeCommand: AsyncParsableCommand {
             } else {
                 lines.append("data: in memory (gone when the server stops)")
             }
-            lines.append("users and their web auth tokens\(directory.map { " (also in \($0.appendingPathComponent("users.json").path))" } ?? ""):")
+            lines.append("users and their web auth tokens\(directory.map { " (also in \(UsersFile.url(in: $0).path))" } ?? ""):")
             for user in serverHost.users {
                 lines.append("  \(user.name.padding(toLength: max(8, user.name.count), withPad: " ", startingAt: 0))  \(user.webAuthToken)")
             }
