@@ -52,7 +52,7 @@ extension InspectorController {
     /// a time), or only on the inspector's own state (it runs at once).
     func needsWorld(_ command: InspectorCommand) -> Bool {
         switch command {
-        case .quit, .redraw, .setPaused, .setSpeed: false
+        case .quit, .redraw, .copy, .setPaused, .setSpeed: false
         case .step: world.isVirtualTime
         default: true
         }
