@@ -173,4 +173,27 @@ struct KeysNeverWaitTests {
         #expect(inspector.state.pane == .tokens)
         #expect(backend.screen.lines().joined(separator: "\n").contains(rewind.meaning.prefix(20)))
     }
+
+    /// `q` quits even while a read never answers: the effect is cancelled and
+    /// left behind after a short grace, instead of holding the terminal.
+    @Test func quittingDoesNotWaitForAServerThatNeverAnswers() async throws {
+        let inspector = try await makeInspector()
+        let gate = Gate()
+        inspector.observer = StallingObserver(base: inspector.simulation.serverObserver, gate: gate)
+        inspector.runsEffectsConcurrently = true
+        let backend = ProbeBackend(size: Size(width: 80, height: 24))
+        var quitWhileStalled = false
+        backend.nextKey = { _ in
+            guard gate.arrivals >= 1 else { return nil }
+            quitWhileStalled = !inspector.isIdle
+            return .character("q")
+        }
+        let executor = TerminalExecutor()
+        try await withTaskExecutorPreference(executor) {
+            try await inspector.run(backend: backend, executor: executor)
+        }
+        #expect(quitWhileStalled, "q came while the read was stalled")
+        #expect(gate.arrivals == 1)
+        gate.open()
+    }
 }

@@ -1,3 +1,4 @@
+import Synchronization
 import SyncCore
 import SyncSimulation
 
@@ -125,6 +126,29 @@ extension InspectorController {
             controller.finish(effect, with: result)
         }
     }
+
+    /// On quit: cancels the running effect and waits until it has stopped
+    /// touching the world (the caller closes the world next). Cancelled, a
+    /// request ends and a retry stops waiting; an effect that does not stop
+    /// within ``quitGrace`` is left behind, so `q` always quits.
+    func stopEffects() async {
+        lane = []
+        guard let task = effectTask else { return }
+        task.cancel()
+        // Whichever comes first: the effect's end or the grace (unstructured,
+        // so an effect that never ends is not waited for).
+        let resumed = Mutex(false)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumeOnce: @Sendable () -> Void = {
+                if resumed.withLock({ done in defer { done = true }; return !done }) { continuation.resume() }
+            }
+            Task { await task.value; resumeOnce() }
+            Task { try? await Task.sleep(for: Self.quitGrace); resumeOnce() }
+        }
+    }
+
+    /// The longest quitting waits for a cancelled effect.
+    static let quitGrace: Duration = .seconds(2)
 
     private func finish(_ effect: InspectorEffect, with result: InspectorEffectResult?) {
         if let result {

@@ -425,7 +425,7 @@ public final class InspectorController {
     public func run(backend: some TerminalBackend, executor: (any TaskExecutor)? = nil) async throws(TerminalError) {
         effectExecutor = executor
         defer {
-            // Quitting does not wait for the network.
+            // (A terminal error: nothing waits for the effect.)
             effectTask?.cancel()
             effectExecutor = nil
         }
@@ -486,7 +486,10 @@ public final class InspectorController {
                 }
                 // Off the key path, a key only queues what needs the world; otherwise it waits for it.
                 let goOn = concurrent ? await receive(key) : await handle(key)
-                guard goOn else { return }
+                guard goOn else {
+                    await stopEffects()
+                    return
+                }
                 drawNow = true
             }
             if concurrent {
