@@ -127,14 +127,14 @@ extension InspectorController {
         }
     }
 
-    /// On quit: cancels the running effect and waits until it has stopped
-    /// touching the world (the caller closes the world next). Cancelled, a
-    /// request ends and a retry stops waiting; an effect that does not stop
-    /// within ``quitGrace`` is left behind, so `q` always quits.
+    /// On quit: waits until the running effect has stopped touching the
+    /// world (the caller closes the world next); an effect that does not end
+    /// within ``quitGrace`` (a server that does not answer) is left behind,
+    /// so `q` always quits. The effect is not cancelled: on Linux, cancelling
+    /// a request under way can crash Foundation's URLSession.
     func stopEffects() async {
         lane = []
         guard let task = effectTask else { return }
-        task.cancel()
         // Whichever comes first: the effect's end or the grace (unstructured,
         // so an effect that never ends is not waited for).
         let resumed = Mutex(false)

@@ -424,11 +424,7 @@ public final class InspectorController {
     ///   where a key asks for them.
     public func run(backend: some TerminalBackend, executor: (any TaskExecutor)? = nil) async throws(TerminalError) {
         effectExecutor = executor
-        defer {
-            // (A terminal error: nothing waits for the effect.)
-            effectTask?.cancel()
-            effectExecutor = nil
-        }
+        defer { effectExecutor = nil }
         let concurrent = effectsRunConcurrently
         state.screenSize = backend.size
         clipboard = { backend.copyToClipboard($0) }
