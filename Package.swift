@@ -68,7 +68,7 @@ let package = Package(
         .target(
             name: "SyncServerHTTP",
             dependencies: [
-                "SyncCore", "SyncServer",
+                "SyncCore", "SyncServer", "SyncPostgres",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -97,7 +97,7 @@ let package = Package(
         .executableTarget(
             name: "syncscope",
             dependencies: [
-                "SyncCore", "SyncServer", "SyncNetwork", "SyncServerHTTP", "SyncSimulation",
+                "SyncCore", "SyncServer", "SyncNetwork", "SyncServerHTTP", "SyncPostgres", "SyncSimulation",
                 "SyncScenario", "SyncScenarioRunner", "SyncScopeAssets", "SyncInspector", "SyncInspectorWorlds",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -150,7 +150,7 @@ let package = Package(
             name: "EndToEndTests", dependencies: ["syncscope", "SyncCore", "SyncNetwork", "SyncSimulation", "SyncTestSupport"], exclude: ["Goldens", "PyiCloud"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "SyncServerHTTPTests", dependencies: ["SyncServerHTTP", "SyncServer", "SyncNetwork", "SyncCore", "SyncTestSupport"],
+            name: "SyncServerHTTPTests", dependencies: ["SyncServerHTTP", "SyncPostgres", "SyncServer", "SyncNetwork", "SyncCore", "SyncTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "SyncPostgresTests", dependencies: ["SyncPostgres", "SyncTestSupport"],

@@ -13,7 +13,7 @@ extension APIDispatcher {
 
     /// The zone's current token, for `getCurrentSyncToken=true`: what
     /// `zones/list` reports for it (the private default zone has none).
-    private func currentSyncToken(_ db: DatabaseID, caller: Caller, zoneID: RecordZoneID) -> ServerChangeToken? {
+    func currentSyncToken(_ db: DatabaseID, caller: Caller, zoneID: RecordZoneID) -> ServerChangeToken? {
         guard let listing = try? core.engine.listRecordZones(caller: caller, database: db) else { return nil }
         var id = zoneID
         if db.scope == .public {

@@ -101,7 +101,8 @@ enum CheckpointFormat {
     }
 }
 
-private struct BinaryWriter {
+/// Little-endian, length-prefixed binary writing, shared by the checkpoint and the journal's binary rows (``JournaledCallBody``).
+struct BinaryWriter {
     var bytes: [UInt8] = []
 
     mutating func fixed<T: FixedWidthInteger>(_ value: T) {
@@ -114,6 +115,11 @@ private struct BinaryWriter {
             fixed(UInt32(utf8.count))
             bytes.append(contentsOf: utf8)
         }
+    }
+
+    mutating func blob(_ data: Data) {
+        fixed(UInt32(data.count))
+        bytes.append(contentsOf: data)
     }
 
     mutating func optionalString(_ text: String?) {
@@ -181,7 +187,8 @@ private struct BinaryWriter {
     }
 }
 
-private struct BinaryReader {
+/// Reads what ``BinaryWriter`` wrote; a short or malformed input throws ``CheckpointFormat/Damaged``, never traps.
+struct BinaryReader {
     let raw: UnsafeRawBufferPointer
     var offset = 0
 
@@ -206,6 +213,11 @@ private struct BinaryReader {
         let count = Int(try fixed() as UInt32)
         let bytes = try take(count)
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    mutating func blob() throws -> Data {
+        let count = Int(try fixed() as UInt32)
+        return Data(try take(count))
     }
 
     mutating func optionalString() throws -> String? {

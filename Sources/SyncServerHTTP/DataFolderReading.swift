@@ -7,7 +7,8 @@ import SyncCore
 /// same run (`syncscope bench --http`: `restart_200k_*_ceiling_s`).
 public enum DataFolderReading {
     /// Reads every journal row (time, path, caller, body) and parses its
-    /// body into the wire request it holds; returns the number of rows.
+    /// body into what it holds: a binary `records/modify` row into its plan
+    /// (``JournaledCallBody``), a JSON row into its wire request. Returns the number of rows.
     public static func readAndParseJournal(in directory: URL) throws -> Int {
         let queue = try DatabaseQueue(path: directory.appendingPathComponent(Journal.fileName).path)
         defer { try? queue.close() }
@@ -17,7 +18,9 @@ public enum DataFolderReading {
             while let row = try rows.next() {
                 let path: String = row["path"]
                 let body: Data = row["body"]
-                if path.hasSuffix("/records/modify") {
+                if JournaledCallBody.isBinary(body) {
+                    _ = try JournaledCallBody.decodePlan(body)
+                } else if path.hasSuffix("/records/modify") {
                     _ = try WireJSON.decode(WireRecordsModifyRequest.self, from: body)
                 } else {
                     _ = try WireJSON.decode(JSONValue.self, from: body)

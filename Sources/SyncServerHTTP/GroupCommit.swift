@@ -59,7 +59,7 @@ final class GroupCommitter: Sendable {
     var lastSeq: Int64 { state.withLock { $0.seq } }
 
     /// Queues one changed call as the next journal row; returns its ticket. Call under the state lock.
-    func enqueueRow(time: Milliseconds, call: APICall) -> Int64 {
+    func enqueueRow(time: Milliseconds, call: PreparedCall) -> Int64 {
         let ticket = state.withLock { state -> Int64 in
             state.seq += 1
             state.queued += 1

@@ -113,6 +113,8 @@ struct APIResponder: HTTPResponder {
                     CloudError(.invalidArguments, "The API takes GET and POST, not \(method.prefix(20)); \(path) answers \(Self.isWebcourier(parts) ? "GET" : "POST").")
                 )
             }
+            await host.catchUpForUnknownToken(
+                request.uri.queryParameters["ckWebAuthToken"].map(String.init) ?? request.headers[.authorization].map { String($0.split(separator: " ").last ?? "") })
             caller = try authenticate(request)
             // An asset upload URL takes the file's bytes as they are (any content type).
             if !Self.isAssetUpload(parts) { try checkContentType(request, caller: caller) }
@@ -223,6 +225,11 @@ struct APIResponder: HTTPResponder {
         for rawSegment in raw.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
             guard !rawSegment.isEmpty else {
                 throw CloudError(.invalidArguments, "The path has an empty segment (a doubled or trailing '/'); write each path in its one form, such as /database/1/{container}/{environment}/{database}/{operation}.")
+            }
+            // Most segments hold no '%' or '\\' and are not dots: nothing to decode or refuse.
+            if !rawSegment.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "\\") }), rawSegment != ".", rawSegment != ".." {
+                segments.append(String(rawSegment))
+                continue
             }
             let lowered = rawSegment.lowercased()
             guard !lowered.contains("%2f"), !lowered.contains("%5c"), !rawSegment.contains("\\") else {

@@ -8,7 +8,9 @@ import SyncCore
 ///   choice follow) and the settings the history was made with.
 /// - `journal`: every call that changed the state, in the order it was
 ///   applied, with its time, user, device and a CRC-32 `checksum` of all of
-///   them. A call is answered only after its row is committed; rows are
+///   them. The body is in ``JournaledCallBody``'s form: a `records/modify` keeps
+///   its decoded plan in binary, any other call its JSON (older rows are
+///   JSON too, and replay as they are). A call is answered only after its row is committed; rows are
 ///   committed by ``GroupCommitter``, several calls per transaction, in the
 ///   order the engine applied them.
 /// - `checkpoint`: the whole state (``ServerStateFile``: zones, records,
@@ -140,8 +142,8 @@ final class Journal: Sendable {
 
     /// What the group committer writes, in engine-step order.
     enum Entry: Sendable {
-        /// One call that changed the state, as row `seq`.
-        case row(seq: Int64, time: Milliseconds, call: APICall)
+        /// One call that changed the state, as row `seq` (kept in ``JournaledCallBody``'s form, encoded by the writer).
+        case row(seq: Int64, time: Milliseconds, call: PreparedCall)
         /// The whole state as of row `throughSeq` (rows up to it are deleted with it).
         case checkpoint(state: @Sendable () throws -> Data, throughSeq: Int64, time: Milliseconds)
     }
@@ -150,10 +152,13 @@ final class Journal: Sendable {
     func write(_ entries: [Entry]) throws {
         // Checkpoints are encoded before the transaction, off the state lock.
         var states: [Int: Data] = [:]
+        var calls: [Int: APICall] = [:]
         var checksums: [Int: Int64] = [:]
         for (index, entry) in entries.enumerated() {
             switch entry {
-            case .row(_, let time, let call):
+            case .row(_, let time, let prepared):
+                let call = JournaledCallBody.encode(prepared)
+                calls[index] = call
                 checksums[index] = Self.checksum(time: time, call)
             case .checkpoint(let state, _, _):
                 let data = try state()
@@ -168,7 +173,8 @@ final class Journal: Sendable {
                 sql: "INSERT INTO journal (seq, time, method, path, user, device, body, admin, checksum) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
             for (index, entry) in entries.enumerated() {
                 switch entry {
-                case .row(let seq, let time, let call):
+                case .row(let seq, let time, _):
+                    let call = calls[index]!
                     try insert.execute(arguments: [
                         seq, time, call.method, call.path, call.user, call.deviceID, call.body, call.isServerAdmin ? 1 : 0, checksums[index],
                     ])

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import SyncCore
+import SyncPostgres
 import SyncServer
 
 /// How `syncscope serve` runs.
@@ -40,13 +41,16 @@ public struct ServeOptions: Sendable {
     public var maxConnections: Int
     /// Open long-polls per device at most; one more is answered 503 with `retryAfter`.
     public var maxPollsPerDevice: Int
+    /// A journal shared in PostgreSQL (`--store postgres://…`) instead of a
+    /// data folder: start the server with ``ServerHost/start(options:store:)``.
+    public var store: PostgresStoreURL?
 
     public init(
         host: String = "127.0.0.1", port: Int = 8400, dataDirectory: URL? = ServeOptions.defaultDataDirectory, users: [String] = [],
         retention: Int? = nil, coalescingWindow: Milliseconds = 200, importFile: URL? = nil, seed: UInt64? = nil, quiet: Bool = false,
         checkpointEvery: Int = 20_000, offlineAfter: Milliseconds = 60_000, maxBodyBytes: Int = 2 * 1024 * 1024, recover: Bool = false,
         headerTimeout: Double = 10, bodyTimeout: Double = 30, idleTimeout: Double = 75, maxConnections: Int = ServeOptions.defaultMaxConnections,
-        maxPollsPerDevice: Int = 2
+        maxPollsPerDevice: Int = 2, store: PostgresStoreURL? = nil
     ) {
         self.host = host
         self.port = port
@@ -66,6 +70,7 @@ public struct ServeOptions: Sendable {
         self.idleTimeout = idleTimeout
         self.maxConnections = maxConnections
         self.maxPollsPerDevice = maxPollsPerDevice
+        self.store = store
     }
 
     /// 1,000 connections, or fewer when the process may open fewer files
@@ -142,6 +147,11 @@ public final class ServerHost: Sendable {
         /// The last journal row the latest checkpoint holds: a clean stop
         /// writes one when rows came after it, so the next start replays nothing.
         var checkpointedThrough: Int64 = 0
+        /// On a shared journal: the last position applied.
+        var applied: Int64 = 0
+        /// On a shared journal: this node's calls waiting for their rows, by request number, and their steps' outcomes.
+        var ownCalls: [UInt64: PreparedCall] = [:]
+        var ownOutcomes: [UInt64: StepOutcome] = [:]
     }
 
     let state: Mutex<State>
@@ -149,6 +159,8 @@ public final class ServerHost: Sendable {
     let journal: Journal?
     /// Commits journal rows off the state lock, several per transaction.
     let committer: GroupCommitter?
+    /// The shared journal in PostgreSQL, when the server runs on one (then `journal` and `committer` are `nil`).
+    let postgres: PostgresNode?
     /// Web auth token → user name, for signing callers in without the state lock.
     private let signIns = Mutex<[String: String]>([:])
     /// Whether a fault plan was ever installed (read without the state lock;
@@ -159,7 +171,8 @@ public final class ServerHost: Sendable {
     /// The connection cap, time limits and each connection's presence (the HTTP layer's).
     let connections: ConnectionLimits
     /// What start-up did, for the banner: rows replayed, whether a checkpoint was restored.
-    public let startupReport: String
+    public var startupReport: String { startup.withLock { $0 } }
+    private let startup: Mutex<String>
     /// Journal rows `--recover` dropped (damaged, and every row after the first damaged one).
     public let droppedCalls: Int
     /// The server admin credential: `Authorization: Bearer` with it makes the
@@ -206,6 +219,7 @@ public final class ServerHost: Sendable {
         var dropped = 0
         var lastSeq: Int64 = 0
         var checkpointedThrough: Int64 = 0
+        var checkpointAfterStart = false
         if let journal {
             do {
                 var through: Int64 = 0
@@ -223,7 +237,7 @@ public final class ServerHost: Sendable {
                     // The answers are discarded: the replay never words or encodes one.
                     var dispatcher = APIDispatcher(core: dispatcherCore, now: time, baseURL: "")
                     dispatcher.answering = false
-                    _ = dispatcher.step(APIDispatcher.prepare(call))
+                    _ = dispatcher.step(try JournaledCallBody.decode(call))
                 }
                 if let damaged {
                     let calls = damaged.rowsFromIt == 1 ? "1 call" : "\(damaged.rowsFromIt) calls"
@@ -243,8 +257,10 @@ public final class ServerHost: Sendable {
                     try Self.restore(file, into: core)
                     try journal.writeCheckpoint(try CheckpointFormat.encode(file), time: clock.now())
                     report.append("now with \(wanted)")
-                } else if replayed >= 1000 || dropped > 0 {
+                } else if dropped > 0 {
                     try journal.writeCheckpoint(try CheckpointFormat.encode(Self.checkpointFile(core)), time: clock.now())
+                } else if replayed >= 1000 {
+                    checkpointAfterStart = true
                 }
                 lastSeq = try journal.lastSeq()
                 checkpointedThrough = try journal.checkpointThroughSeq()
@@ -261,11 +277,23 @@ public final class ServerHost: Sendable {
             }
         }
         droppedCalls = dropped
-        startupReport = report.isEmpty ? "new state" : report.joined(separator: ", ")
+        startup = Mutex(report.isEmpty ? "new state" : report.joined(separator: ", "))
+        postgres = nil
         state = Mutex(State(core: core, baseURL: "http://\(options.host):\(options.port)", checkpointedThrough: checkpointedThrough))
         adminToken = try Self.loadOrMakeAdminToken(options.dataDirectory)
         committer = journal.map { GroupCommitter(journal: $0, lastSeq: lastSeq) }
         refreshSignIns()
+        if checkpointAfterStart, let committer {
+            // Many rows replayed: a checkpoint of the state they built, so the
+            // next start does not replay them again. It is taken now and
+            // encoded and written by the journal's writer, in order with the
+            // rows after it, while the server already answers; a kill -9
+            // before it is written only means the next start replays them again.
+            state.withLock { (state: inout State) in
+                let file = Self.checkpointFile(state.core)
+                state.checkpointedThrough = committer.enqueueCheckpoint(time: clock.now()) { try CheckpointFormat.encode(file) }.throughSeq
+            }
+        }
 
         for user in options.effectiveUsers where account(user) == nil {
             let answer = perform(.server("addUser", DispatcherInternal.AddUser(name: user)))
@@ -289,6 +317,23 @@ public final class ServerHost: Sendable {
         }
         try writeUsersFile()
     }
+
+    /// A node on a journal shared in PostgreSQL (``start(options:store:)`` makes one).
+    init(options: ServeOptions, clock: CallClock, core: sending ServerCore, postgres: PostgresNode, applied: Int64, adminToken: String) {
+        self.options = options
+        connections = ConnectionLimits(options: options)
+        self.clock = clock
+        journal = nil
+        committer = nil
+        self.postgres = postgres
+        droppedCalls = 0
+        startup = Mutex("new state")
+        self.adminToken = adminToken
+        state = Mutex(State(core: core, baseURL: "http://\(options.host):\(options.port)", checkpointedThrough: applied, applied: applied))
+        refreshSignIns()
+    }
+
+    func setStartupReport(_ report: String) { startup.withLock { $0 = report } }
 
     /// A file-system error as a sentence, not a dump of its domain and user info.
     static func explain(_ error: any Error, at directory: URL) -> String {
@@ -378,7 +423,7 @@ public final class ServerHost: Sendable {
         refreshSignIns(users)
     }
 
-    private func refreshSignIns(_ users: [UserAccount]) {
+    func refreshSignIns(_ users: [UserAccount]) {
         let map = Dictionary(users.map { ($0.webAuthToken, $0.name) }, uniquingKeysWith: { first, _ in first })
         signIns.withLock { $0 = map }
     }
@@ -416,6 +461,7 @@ public final class ServerHost: Sendable {
     /// and wakes the long-polls of devices that got notifications. Blocks
     /// until the journal row is committed; the HTTP layer uses ``performAsync(_:)``.
     public func perform(_ call: APICall) -> APIAnswer {
+        if let postgres { return performBlocking(call, node: postgres) }
         let (call, isImport) = callToApply(call)
         let stepped = step(APIDispatcher.prepare(call))
         let answer = stepped.outcome.answer()
@@ -427,6 +473,7 @@ public final class ServerHost: Sendable {
     /// the state lock, and the call waits for its journal row without
     /// holding a thread (the rows of calls arriving meanwhile join the next transaction).
     func performAsync(_ call: APICall) async -> APIAnswer {
+        if let postgres { return await performOnJournal(call, node: postgres) }
         let (call, isImport) = callToApply(call)
         let stepped = step(APIDispatcher.prepare(call))
         let answer = stepped.outcome.answer()
@@ -484,7 +531,7 @@ public final class ServerHost: Sendable {
     /// A state file to import with the users' web auth tokens the server's:
     /// a user the server has keeps their token, a new user gets a new one.
     /// Tokens in the file count for nothing (exports carry none).
-    private func withServerTokens(_ body: Data) -> Data {
+    func withServerTokens(_ body: Data) -> Data {
         guard var file = try? WireJSON.decode(ServerStateFile.self, from: body) else { return body }
         let current = Dictionary(users.map { ($0.name, $0.webAuthToken) }, uniquingKeysWith: { first, _ in first })
         for index in file.users.indices {
@@ -507,7 +554,7 @@ public final class ServerHost: Sendable {
         let call = prepared.call
         if call.isServerCall || call.isServerAdmin { refreshSignIns(state.core.engine.users) }
         guard let committer else { return outcome }
-        _ = committer.enqueueRow(time: time, call: call)
+        _ = committer.enqueueRow(time: time, call: prepared)
         state.rowsSinceCheckpoint += 1
         if state.rowsSinceCheckpoint >= options.checkpointEvery {
             state.checkpointedThrough = enqueueCheckpoint(committer, time: time, &state)
@@ -564,7 +611,7 @@ public final class ServerHost: Sendable {
 
     /// Writes a checkpoint, so the next start has nothing to replay.
     public func checkpointNow() {
-        guard let committer else { return }
+        guard postgres == nil, let committer else { return }
         let ticket = state.withLock { (state: inout State) -> Int64? in
             guard state.storageFailure == nil, committer.lastSeq > state.checkpointedThrough else { return nil }
             let file = Self.checkpointFile(state.core)
@@ -582,6 +629,7 @@ public final class ServerHost: Sendable {
     /// database file alone then holds everything). Returns a sentence saying what it did.
     @discardableResult
     public func stop() -> String {
+        if let postgres { return stopOnJournal(postgres) }
         guard let journal, let committer else {
             state.withLock { $0.stopped = true }
             return "nothing kept (in memory)"
@@ -638,6 +686,10 @@ public final class ServerHost: Sendable {
         deviceID: String, user: String, timeout: Duration, lastNotificationID: String?, presence: ClientPresence?
     ) async -> PollResult {
         func result(_ answer: APIAnswer) -> PollResult { PollResult(answer: answer, deviceID: deviceID, notificationIDs: []) }
+        if let postgres {
+            // A channel made on another node, and what other nodes delivered, are here once this node caught up.
+            try? await waitUntilApplied(try await postgres.currentTail())
+        }
         let admitted = state.withLock { state -> APIAnswer? in
             guard state.core.push.owner(ofDevice: deviceID) == user else {
                 return .notFound(
@@ -686,13 +738,15 @@ public final class ServerHost: Sendable {
             if written { state.written[result.deviceID, default: []].formUnion(result.notificationIDs) }
         }
         if !written { courier.notify([result.deviceID]) }
+        if written, let postgres { Task { await recordWritten(result, node: postgres) } }
     }
 
     /// The oldest delivered notification of a device that no other poll is
     /// writing out, marked as being written, in Apple's push form; `nil` when none waits.
     private func take(_ deviceID: String, user: String) -> WirePushPayload? {
         let (taken, wake, timer) = state.withLock { (state: inout State) -> (WirePushPayload?, [String], Milliseconds?) in
-            let (wake, timer) = deliver(at: clock.tick(), &state)
+            // On a shared journal deliveries happen only at journal positions.
+            let (wake, timer) = postgres == nil ? deliver(at: clock.tick(), &state) : ([], nil)
             let busy = state.inFlight[deviceID] ?? []
             let inbox = (try? state.core.push.unacknowledgedNotifications(for: deviceID)) ?? []
             guard let next = inbox.first(where: { !busy.contains($0.notificationID) }) else { return (nil, wake, timer) }
@@ -714,9 +768,11 @@ public final class ServerHost: Sendable {
     /// written whole (it went back to waiting) is not acknowledged: the
     /// device never had it.
     private func acknowledge(deviceID: String, lastNotificationID: String?) async {
+        // On a shared journal, what polls on other nodes wrote out whole counts too.
+        let elsewhere = await writtenElsewhere(deviceID)
         let ids = state.withLock { state -> [String] in
             var ids: Set<String>
-            let written = state.written[deviceID] ?? []
+            let written = (state.written[deviceID] ?? []).union(elsewhere)
             if let last = lastNotificationID {
                 ids = []
                 let inbox = (try? state.core.push.unacknowledgedNotifications(for: deviceID)) ?? []
@@ -732,7 +788,8 @@ public final class ServerHost: Sendable {
             return ids.sorted()
         }
         guard !ids.isEmpty else { return }
-        _ = await performAsync(.server("acknowledge", DispatcherInternal.Acknowledge(deviceID: deviceID, notificationIDs: ids)))
+        let answer = await performAsync(.server("acknowledge", DispatcherInternal.Acknowledge(deviceID: deviceID, notificationIDs: ids)))
+        if answer.status == 200 { await forgetWritten(deviceID, ids) }
     }
 
     private func pollStarted(_ deviceID: String) async {

@@ -31,8 +31,13 @@ final class ServerProcess: Sendable {
         try self.init(process: process, output: output, dataDirectory: directory, port: found)
     }
 
+    /// When set, a server started without a data folder runs on this shared
+    /// PostgreSQL store instead (`--store`): runs a suite's tests against it.
+    @TaskLocal static var postgresStore: String?
+
     /// Starts the server and waits (bounded, without holding a thread) until it prints where it listens.
     static func start(data: URL? = nil, arguments: [String] = [], port: Int = 0) async throws -> ServerProcess {
+        if data == nil, let store = postgresStore { return try await start(store: store, arguments: arguments, port: port) }
         let (process, output, directory) = try launch(data: data, arguments: arguments, port: port)
         var found: Int?
         for _ in 0..<1200 {
@@ -43,12 +48,27 @@ final class ServerProcess: Sendable {
         return try ServerProcess(process: process, output: output, dataDirectory: directory, port: found)
     }
 
-    private static func launch(data: URL?, arguments: [String], port: Int) throws -> (Process, TextBuffer, URL) {
+    /// Starts a node on a shared PostgreSQL journal (`--store URL`); its users' tokens and the admin token come from its banner.
+    static func start(store: String, arguments: [String] = [], port: Int = 0) async throws -> ServerProcess {
+        let (process, output, directory) = try launch(data: nil, store: store, arguments: arguments, port: port)
+        var found: Int?
+        for _ in 0..<1200 {
+            found = listeningPort(output.text)
+            if found != nil || !process.isRunning { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        // The banner is written at once, whole; wait for its last line.
+        for _ in 0..<200 where found != nil && !output.text.contains("try: curl") { try await Task.sleep(for: .milliseconds(25)) }
+        return try ServerProcess(process: process, output: output, dataDirectory: directory, port: found)
+    }
+
+    private static func launch(data: URL?, store: String? = nil, arguments: [String], port: Int) throws -> (Process, TextBuffer, URL) {
         let dataDirectory = data ?? FileManager.default.temporaryDirectory.appendingPathComponent("syncscope-test-\(UUID().uuidString)")
         let output = TextBuffer()
         let process = Process()
         process.executableURL = BinaryRunner.binaryURL
-        process.arguments = ["serve", "--port", String(port), "--data", dataDirectory.path, "--seed", "7"] + arguments
+        process.arguments = ["serve", "--port", String(port)] + (store.map { ["--store", $0] } ?? ["--data", dataDirectory.path]) + ["--seed", "7"] + arguments
+        if store != nil { try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true) }
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
@@ -75,6 +95,13 @@ final class ServerProcess: Sendable {
             throw TestFailure("the server did not start: \(output.text)")
         }
         self.port = port
+        if !FileManager.default.fileExists(atPath: dataDirectory.appendingPathComponent("users.json").path) {
+            // A node on a shared store has no data folder: the banner names the users and the admin token.
+            let banner = Self.bannerTokens(output.text)
+            tokens = banner.0
+            adminToken = banner.1
+            return
+        }
         // The banner comes after users.json and admin.json are written.
         let users = try JSONSerialization.jsonObject(with: Data(contentsOf: dataDirectory.appendingPathComponent("users.json"))) as? [String: Any]
         var tokens: [String: String] = [:]
@@ -87,6 +114,22 @@ final class ServerProcess: Sendable {
     }
 
     var log: String { output.text }
+
+    /// The users' web auth tokens and the admin token, as the banner lists them.
+    static func bannerTokens(_ banner: String) -> ([String: String], String) {
+        var tokens: [String: String] = [:]
+        var admin = ""
+        var section = ""
+        for line in banner.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("users and their web auth tokens") { section = "users"; continue }
+            if line.hasPrefix("server admin token") { section = "admin"; continue }
+            guard line.hasPrefix("  ") else { section = ""; continue }
+            let words = line.split(separator: " ")
+            if section == "users", words.count == 2 { tokens[String(words[0])] = String(words[1]) }
+            if section == "admin", words.count == 1 { admin = String(words[0]) }
+        }
+        return (tokens, admin)
+    }
 
     var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 

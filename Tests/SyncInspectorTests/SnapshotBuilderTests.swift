@@ -59,21 +59,25 @@ import SyncInspectorWorlds
         let onlyOnServer = Record(recordID: RecordID(recordName: "zz-only-on-server", zoneID: notesZone), recordType: "Note", fields: [:])
         var reading = ServerReading()
         reading.zones = [notesSummary(recordCount: cached.count + 1)]
-        reading.records = ServerReading.ZoneRecords(
-            zone: ZoneKey(scope: .private, zoneID: notesZone), lastSequence: 12, recordCount: cached.count + 1,
-            records: cached + [onlyOnServer], version: 1)
         let entry = try notesEntry(SnapshotBuilder.zones(of: iPhone, reading: reading))
-        let rows = SnapshotBuilder.records(of: entry, device: iPhone, reading: reading)
-        #expect(rows.count == cached.count + 1)
-        #expect(rows.last?.name == "zz-only-on-server")
-        #expect(rows.last?.marker == .new)
-        #expect(rows.dropLast().allSatisfy { $0.marker == .same })
+        let source = RecordRowsModel.Source(zone: entry.key, device: iPhone.name)
+        let everything = ZoneRecordsAtPosition(records: cached + [onlyOnServer], position: entry.serverToken)
+        reading.records = ServerReading.RecordRowsReading(source: source, answers: [.everything: .everything(everything)])
+        var model = RecordRowsModel()
+        var rows = RecordList()
+        SnapshotBuilder.records(&rows, of: entry, device: iPhone, reading: reading, model: &model)
+        #expect(rows.rows.count == cached.count + 1)
+        #expect(rows.rows.last?.name == "zz-only-on-server")
+        #expect(rows.rows.last?.marker == .new)
+        #expect(rows.rows.dropLast().allSatisfy { $0.marker == .same })
 
-        // Records read for another zone are not this zone's: the device's copies alone, marked as the server deleted them.
-        reading.records?.zone = ZoneKey(scope: .private, zoneID: RecordZoneID(zoneName: "Photos", ownerName: "alice"))
-        let without = SnapshotBuilder.records(of: entry, device: iPhone, reading: reading)
-        #expect(without.count == cached.count)
-        #expect(without.allSatisfy { $0.server == nil })
+        // Records read for another zone are not this zone's: the rows wait for the next read.
+        reading.records?.source.zone = ZoneKey(scope: .private, zoneID: RecordZoneID(zoneName: "Photos", ownerName: "alice"))
+        var fresh = RecordRowsModel()
+        var without = RecordList()
+        SnapshotBuilder.records(&without, of: entry, device: iPhone, reading: reading, model: &fresh)
+        #expect(without.rows.isEmpty)
+        #expect(fresh.rebuilds == 0)
     }
 
     @Test func aRewindIsBuiltFromTheObserversAnswer() async throws {

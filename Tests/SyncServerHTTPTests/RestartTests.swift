@@ -154,6 +154,38 @@ import Testing
         }
     }
 
+    /// After a replay of many rows the server answers at once; the checkpoint
+    /// of what they built is written by the journal's writer right after
+    /// start-up, so the next start (even after a kill -9) replays only what came later.
+    @Test func aLongReplayIsFollowedByACheckpointWrittenAfterStartUp() async throws {
+        let directory = folder()
+        defer { try? manager.removeItem(at: directory) }
+        try {
+            let host = try ServerHost(options: options(directory))
+            makeZone(host)
+            for i in 0..<1_000 { #expect(host.perform(save("r\(i % 50)", i)).status == 200) }
+        }()
+        let state: Data = try await {
+            let host = try ServerHost(options: options(directory))
+            #expect(host.startupReport.contains("replayed"), "\(host.startupReport)")
+            let queue = try database(directory)
+            defer { try? queue.close() }
+            let deadline = Date().addingTimeInterval(120)
+            var through: Int64 = 0
+            while through < 1_001, Date() < deadline {
+                through = try await queue.read { db in try Int64.fetchOne(db, sql: "SELECT throughSeq FROM checkpoint WHERE id = 1") } ?? 0
+                if through < 1_001 { try await Task.sleep(for: .milliseconds(5)) }
+            }
+            #expect(through >= 1_001, "no checkpoint after the replay")
+            #expect(host.perform(save("after", 1)).status == 200)
+            return export(host)
+        }()
+        // No clean stop again: the next start restores the checkpoint and replays one row.
+        let host = try ServerHost(options: options(directory))
+        #expect(host.startupReport == "restored the checkpoint, replayed 1 journal row", "\(host.startupReport)")
+        #expect(export(host) == state)
+    }
+
     /// Many calls at once: their rows share transactions, and the journal's
     /// order is the order the engine applied them, so a replay gives the same state.
     @Test(arguments: [20_000, 25])

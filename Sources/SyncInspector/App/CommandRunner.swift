@@ -370,6 +370,8 @@ extension InspectorController {
     /// step's device, highlight what it changed, offer the summary at the end.
     func afterLessonStep() async {
         guard let lesson else { return }
+        // A step may write a device's store directly (a scenario's client mistakes): read the rows again.
+        invalidateRecordRows()
         await refresh()
         let devices = state.snapshot.devices.map(\.name)
         if let index = state.lessonMode.stepRan(

@@ -62,8 +62,12 @@ public final class InspectorController {
     /// What the server said at the last read, through ``SyncWorld/serverObserver``
     /// (the same path for an in-process server and one over HTTP).
     private(set) var reading = ServerReading()
-    /// How many times the record rows were rebuilt (they are cached otherwise).
-    private(set) var recordListBuilds = 0
+    /// The records pane's rows, brought up to date with the changes since it last looked.
+    private var recordRows = RecordRowsModel()
+    /// How many times the record rows were read from scratch (otherwise changes are applied to them).
+    public var recordListBuilds: Int { recordRows.rebuilds }
+    /// How many times changes were applied to the record rows.
+    public var recordListUpdates: Int { recordRows.updates }
 
     /// - Parameter world: the world to show; a world on real time (a device on
     ///   a real server) shows "live", and the clock keys do not apply to it.
@@ -126,6 +130,7 @@ public final class InspectorController {
         generations = [:]
         reading = ServerReading()
         readFor = nil
+        recordRows.invalidate()
         let keep = (state.focusedDevice, state.pane, state.recordsMode, state.screenSize, state.clock.speed, state.clock.isPaused)
         let lessonMode = state.lessonMode
         state = InspectorState(clock: ClockStatus(now: world.clock.now(), isPaused: keep.5, speed: keep.4), screenSize: keep.3)
@@ -182,7 +187,7 @@ public final class InspectorController {
         readFor = target
         do throws(CloudError) {
             let next = try await ServerReading.read(
-                observer, device: device, zone: target.zone, rewind: target.receipt, previous: reading)
+                observer, device: device, zone: target.zone, rewind: target.receipt, recordRows: recordRows)
             return .serverRead(device: device.name, target: target, source: observer.source, result: .success(next))
         } catch {
             return .serverRead(device: device.name, target: target, source: observer.source, result: .failure(error))
@@ -197,7 +202,6 @@ public final class InspectorController {
         guard world.devices.indices.contains(state.focusedDevice), world.devices[state.focusedDevice].name == name else { return false }
         switch outcome {
         case .success(let next):
-            if next.records?.version != reading.records?.version { generations[name, default: 0] += 1 }
             reading = next
             state.serverReadSucceeded(source: source)
         case .failure(let error):
@@ -250,20 +254,17 @@ public final class InspectorController {
             state.zoneTable.select(index, rowCount: snapshot.zones.count, visibleRows: layout.visibleRows(of: .zones))
         }
 
-        // Records of the selected zone (rebuilt only when the zone changed).
+        // Records of the selected zone: `recordRows` applies the changes since it last looked.
         if let zone = entries.first(where: { $0.1.key == state.selectedZone })?.1 {
-            let key = RecordListKey(
+            // `snapshot` then holds the only reference to the rows: they are updated in place, not copied.
+            state.snapshot.records = RecordList()
+            updateRecordRows(&snapshot.records, zone: zone, device: device, sort: state.recordSort)
+            snapshot.records.key = RecordListKey(
                 zone: zone.key, device: device.name, serverSequence: zone.lastSequence, serverRecordCount: zone.recordCount,
                 deviceToken: zone.deviceToken, deviceGeneration: generations[device.name, default: 0])
-            if zone.recordCount != nil && reading.records?.zone != zone.key {
-                // The server's records of this zone are not read yet (it was just selected): the next read brings them.
-                snapshot.records = RecordList()
-            } else if snapshot.records.key != key {
-                snapshot.records = RecordList(key: key, rows: SnapshotBuilder.records(of: zone, device: device, reading: reading))
-                recordListBuilds += 1
-            }
         } else {
             snapshot.records = RecordList()
+            recordRows.invalidate()
         }
         snapshot.records.apply(filter: state.filter, mode: state.recordsMode, sort: state.recordSort)
         let recordRows = snapshot.records.count
@@ -310,6 +311,29 @@ public final class InspectorController {
         state.needsRedraw = true
     }
 
+    // MARK: Records pane (RecordRowsModel)
+
+    /// The next refresh reads the records pane's rows from scratch.
+    func invalidateRecordRows() {
+        recordRows.invalidate()
+    }
+
+    /// The records pane's rows after a column sort changed to it (the rows are kept in that order).
+    private var recordRowsSort: RecordSort = .name
+
+    /// Brings the records pane's rows up to date with what the last
+    /// ``readServer()`` answered for ``RecordRowsModel`` (the changes since it
+    /// last looked) and the device's copy, in the order of `sort`.
+    private func updateRecordRows(_ list: inout RecordList, zone: ZoneEntry, device: SimulatedDevice, sort: RecordSort) {
+        if sort != recordRowsSort {
+            recordRowsSort = sort
+            recordRows.reorder(&list, by: RecordRowOrder(sort))
+        }
+        SnapshotBuilder.records(&list, of: zone, device: device, reading: reading, model: &recordRows)
+        // Applied: a later rebuild before the next read must not apply them again.
+        reading.records = nil
+    }
+
     // MARK: Events
 
     private func observe(_ event: SimulationEvent) {
@@ -317,6 +341,7 @@ public final class InspectorController {
         guard let name = event.device else { return }
         if case .sync(let sync) = event.kind {
             generations[name, default: 0] += 1
+            recordRows.note(sync, device: name)
             // The server answered: an error said before is stale (during an action, it is not the outcome).
             if let answer = InspectorState.serverAnswer(sync) {
                 if actionDepth > 0, notableDuringAction?.kind == .error {

@@ -430,11 +430,50 @@ public enum RecordMarker: Hashable, Sendable {
 /// One record name of the selected zone, with the server's and the device's version.
 public struct RecordRow: Hashable, Sendable {
     public var name: String
-    public var server: Record?
-    public var device: Record?
+    public var server: Record? {
+        get { versions.server }
+        set { versions = Versions(server: newValue, device: versions.device) }
+    }
+    public var device: Record? {
+        get { versions.device }
+        set { versions = Versions(server: versions.server, device: newValue) }
+    }
     public var marker: RecordMarker
     /// The device has a change to this record waiting to be sent.
     public var hasPendingChange: Bool
+    /// The two versions, boxed: a row is a few words, so inserting one among
+    /// 100,000 rows moves little memory (see ``RecordRowsModel``).
+    private var versions: Versions
+
+    private final class Versions: Sendable {
+        let server: Record?
+        let device: Record?
+
+        init(server: Record?, device: Record?) {
+            self.server = server
+            self.device = device
+        }
+    }
+
+    public init(name: String, server: Record?, device: Record?, marker: RecordMarker, hasPendingChange: Bool) {
+        self.name = name
+        versions = Versions(server: server, device: device)
+        self.marker = marker
+        self.hasPendingChange = hasPendingChange
+    }
+
+    public static func == (a: RecordRow, b: RecordRow) -> Bool {
+        a.name == b.name && a.marker == b.marker && a.hasPendingChange == b.hasPendingChange
+            && (a.versions === b.versions || (a.server == b.server && a.device == b.device))
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(server)
+        hasher.combine(device)
+        hasher.combine(marker)
+        hasher.combine(hasPendingChange)
+    }
 
     public var type: String { server?.recordType ?? device?.recordType ?? "" }
 
@@ -469,18 +508,20 @@ public struct RecordListKey: Hashable, Sendable {
     public var deviceGeneration: Int
 }
 
-/// The records of the selected zone, sorted by name in ``NaturalOrder``
-/// (note-2 before note-10), and the rows the filter keeps.
+/// The records of the selected zone, in the order shown (by name in
+/// ``NaturalOrder``, note-2 before note-10, unless a column sort is chosen:
+/// ``RecordRowsModel`` keeps the rows themselves in that order), and the rows
+/// the filter keeps.
 public struct RecordList: Sendable {
     public var key: RecordListKey?
-    public private(set) var rows: [RecordRow] = []
+    public internal(set) var rows: [RecordRow] = []
     /// Indices into `rows` that the filter keeps (`nil`: all).
-    public private(set) var visible: [Int]?
+    public internal(set) var visible: [Int]?
     public private(set) var filter = ""
     /// Counts by marker, for the title.
-    public private(set) var counts: [RecordMarker: Int] = [:]
+    public internal(set) var counts: [RecordMarker: Int] = [:]
     /// Rows with a change waiting to be sent.
-    public private(set) var unsent = 0
+    public internal(set) var unsent = 0
 
     public init() {}
 
@@ -518,7 +559,8 @@ public struct RecordList: Sendable {
     }
 
     /// Keeps the rows the filter (case-insensitive, on names and string
-    /// fields) and the mode (rows the side shown has) let through. Only
+    /// fields) and the mode (rows the side shown has) let through; `newSort`
+    /// names the order the rows are in (it does not reorder them). Only
     /// recomputes when the filter, the mode or the rows changed.
     mutating func apply(filter newFilter: String, mode: RecordsMode, sort newSort: RecordSort = .name) {
         let selection = Selection(filter: newFilter, mode: mode, sort: newSort)
@@ -526,41 +568,43 @@ public struct RecordList: Sendable {
         applied = selection
         filter = newFilter
         sort = newSort
-        guard !newFilter.isEmpty || mode != .both || newSort != .name else {
+        guard !newFilter.isEmpty || mode != .both else {
             visible = nil
             return
         }
         let needle = newFilter.lowercased()
-        let kept = rows.indices.filter { index in
-            let row = rows[index]
-            switch mode {
-            case .both: break
-            case .server: if row.server == nil { return false }
-            case .device: if row.device == nil { return false }
-            }
-            guard !needle.isEmpty else { return true }
-            if row.name.lowercased().contains(needle) { return true }
-            for record in [row.server, row.device].compactMap({ $0 }) {
-                for field in record.fields {
-                    if case .string(let s) = field.value, s.lowercased().contains(needle) { return true }
-                }
-            }
-            return false
-        }
-        // Rows are kept in name order; another order sorts the kept indices.
-        visible = newSort == .name ? kept : kept.sorted { newSort.areInIncreasingOrder(rows[$0], rows[$1]) }
+        // The rows are kept in the order shown (``RecordRowsModel/order``):
+        // the filter's rows are ascending indices into them.
+        visible = rows.indices.filter { Self.keeps(rows[$0], needle: needle, mode: mode) }
     }
 
-    /// The order the shown rows are in.
+    /// Whether the filter (`needle`, lowercased) and the mode let `row` through.
+    static func keeps(_ row: RecordRow, needle: String, mode: RecordsMode) -> Bool {
+        switch mode {
+        case .both: break
+        case .server: if row.server == nil { return false }
+        case .device: if row.device == nil { return false }
+        }
+        guard !needle.isEmpty else { return true }
+        if row.name.lowercased().contains(needle) { return true }
+        for record in [row.server, row.device].compactMap({ $0 }) {
+            for field in record.fields {
+                if case .string(let s) = field.value, s.lowercased().contains(needle) { return true }
+            }
+        }
+        return false
+    }
+
+    /// The order the rows are in.
     public private(set) var sort: RecordSort = .name
 
-    private struct Selection: Hashable {
+    struct Selection: Hashable {
         var filter: String
         var mode: RecordsMode
         var sort: RecordSort
     }
 
-    private var applied: Selection?
+    var applied: Selection?
 }
 
 /// The order of the records pane (`S` cycles it; the column's header shows ▲ or ▼).

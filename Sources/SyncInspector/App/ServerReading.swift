@@ -20,14 +20,19 @@ public struct ServerReading: Sendable {
         }
     }
 
-    /// The records of one zone, as the server had them at `lastSequence`.
-    public struct ZoneRecords: Sendable {
-        public var zone: ZoneKey
-        public var lastSequence: Int64?
-        public var recordCount: Int?
-        public var records: [Record]
-        /// Changes when the records read differ from the previous read's.
-        public var version: Int
+    /// What the records pane's ``RecordRowsModel`` asked of the server for
+    /// the selected zone (the changes since its position, or everything), and
+    /// the answers.
+    public struct RecordRowsReading: Sendable {
+        public var source: RecordRowsModel.Source
+        /// The answer to each read asked: the model's, and after a refused
+        /// position (history compacted, zone reset) the full read as well.
+        public var answers: [RecordRowsRead: RecordRowsServerAnswer]
+
+        public init(source: RecordRowsModel.Source, answers: [RecordRowsRead: RecordRowsServerAnswer]) {
+            self.source = source
+            self.answers = answers
+        }
     }
 
     /// What a fetch from the selected token would return now.
@@ -47,8 +52,9 @@ public struct ServerReading: Sendable {
     public var problems: [TokenKey: CloudError] = [:]
     /// The change each token stands through, where the observer can read tokens.
     public var positions: [ServerChangeToken: Int64] = [:]
-    /// The selected zone's records.
-    public var records: ZoneRecords?
+    /// What the records pane's model needed of the selected zone (`nil`:
+    /// nothing changed there since it last looked).
+    public var records: RecordRowsReading?
     public var rewind: RewindReading?
     /// Notifications on their way to the device, or held for it.
     public var pendingNotifications: [PendingNotification] = []
@@ -63,14 +69,14 @@ extension ServerReading {
     static let rewindLimit = 50
 
     /// Asks `observer` what the panes show for `device`: its user's zones and
-    /// how each cached token stands, the records of `zone` (read again only
-    /// when the zone changed, or always when the observer cannot tell), what
+    /// how each cached token stands, what `recordRows` needs of `zone` (the
+    /// changes since it last looked, or nothing when the zone did not change), what
     /// a fetch from `receipt`'s token would return, and notifications on their way.
     static func read(
-        _ observer: any ServerObserver, device: SimulatedDevice, zone: ZoneKey?, rewind receipt: TokenReceipt?, previous: ServerReading
+        _ observer: any ServerObserver, device: SimulatedDevice, zone: ZoneKey?, rewind receipt: TokenReceipt?, recordRows: RecordRowsModel
     ) async throws(CloudError) -> ServerReading {
         do {
-            return try await readOrThrow(observer, device: device, zone: zone, rewind: receipt, previous: previous)
+            return try await readOrThrow(observer, device: device, zone: zone, rewind: receipt, recordRows: recordRows)
         } catch let error as CloudError {
             throw error
         } catch {
@@ -79,7 +85,7 @@ extension ServerReading {
     }
 
     private static func readOrThrow(
-        _ observer: any ServerObserver, device: SimulatedDevice, zone: ZoneKey?, rewind receipt: TokenReceipt?, previous: ServerReading
+        _ observer: any ServerObserver, device: SimulatedDevice, zone: ZoneKey?, rewind receipt: TokenReceipt?, recordRows: RecordRowsModel
     ) async throws -> ServerReading {
         let user = device.user
         var next = ServerReading()
@@ -103,16 +109,17 @@ extension ServerReading {
         if let zone, let summary = (next.zones + [next.publicZone].compactMap { $0 }).first(where: {
             $0.scope == zone.scope && $0.zoneID == zone.zoneID
         }), summary.recordCount != nil {
-            let old = previous.records
-            if let old, old.zone == zone, old.lastSequence != nil, old.lastSequence == summary.lastSequence,
-               old.recordCount == summary.recordCount {
-                next.records = old  // nothing changed in the zone: no read
-            } else {
-                let records = try await observer.records(in: zone.zoneID, scope: zone.scope, user: user)
-                let same = old.map { $0.zone == zone && $0.records == records } ?? false
-                next.records = ZoneRecords(
-                    zone: zone, lastSequence: summary.lastSequence, recordCount: summary.recordCount, records: records,
-                    version: same ? old!.version : (old?.version ?? 0) + 1)
+            // MARK: Records pane (RecordRowsModel)
+            let source = RecordRowsModel.Source(zone: zone, device: device.name)
+            let mark = RecordRowsModel.ServerMark(
+                token: summary.currentToken, lastSequence: summary.lastSequence, recordCount: summary.recordCount)
+            let deviceToken = summary.zoneID.isDefaultZone ? nil : device.cachedZoneToken(for: summary.zoneID)
+            if let read = recordRows.serverRead(for: source, mark: mark, deviceToken: deviceToken) {
+                var answers = [read: try await observer.answer(read, zone: zone, user: user)]
+                if case .refused? = answers[read], read != .everything {
+                    answers[.everything] = try await observer.answer(.everything, zone: zone, user: user)
+                }
+                next.records = RecordRowsReading(source: source, answers: answers)
             }
         }
         if let receipt {

@@ -90,64 +90,24 @@ enum SnapshotBuilder {
         return .inSync
     }
 
-    /// The selected zone's rows: the server's records (as read) merged with
-    /// the device's cached copies, by name in ``NaturalOrder``.
-    static func records(of zone: ZoneEntry, device: SimulatedDevice, reading: ServerReading) -> [RecordRow] {
-        // Names sort as a person reads them (note-2 before note-10): see ``NaturalOrder``.
-        // Lists already in that order (zero-padded names) cost one pass.
-        func natural(_ records: [Record]) -> [Record] {
-            NaturalOrder.sorted(records) { $0.recordID.recordName }
+    /// The selected zone's rows: `model` (``RecordRowsModel``) brings `list`
+    /// up to date with what `reading` answered for it (the changes since it
+    /// last looked, or the zone's records) and the device's copies. When the
+    /// reading has no answer for what the model needs (the zone was just
+    /// selected), the rows wait for the next read.
+    static func records(
+        _ list: inout RecordList, of zone: ZoneEntry, device: SimulatedDevice, reading: ServerReading, model: inout RecordRowsModel
+    ) {
+        let source = RecordRowsModel.Source(zone: zone.key, device: device.name)
+        let mark = RecordRowsModel.ServerMark(token: zone.serverToken, lastSequence: zone.lastSequence, recordCount: zone.recordCount)
+        let answered = reading.records.flatMap { $0.source == source ? $0.answers : nil } ?? [:]
+        model.update(
+            &list, of: source, mark: mark, deviceToken: zone.deviceToken, device: SimulatedDeviceRecords(device: device, zone: zone.key)
+        ) { read in
+            // A zone the server cannot list (gone, or not counted): the device's copy alone.
+            guard zone.recordCount != nil else { return .everything(ZoneRecordsAtPosition(records: [], position: nil)) }
+            return answered[read]
         }
-        let serverRecords: [Record] = if zone.recordCount == nil {
-            []
-        } else if let read = reading.records, read.zone == zone.key {
-            read.records
-        } else {
-            []
-        }
-        let server = natural(serverRecords)
-        let cached: [Record] = zone.scope == .public ? [] : natural(device.cachedRecords(in: zone.zoneID))
-        let pending = Set(((try? device.engine.pendingChanges()) ?? [])
-            .filter { $0.isRecordChange && $0.zoneID == zone.zoneID }
-            .compactMap(\.recordName))
-        var rows: [RecordRow] = []
-        rows.reserveCapacity(max(server.count, cached.count))
-        var s = 0
-        var c = 0
-        while s < server.count || c < cached.count {
-            let serverName = s < server.count ? server[s].recordID.recordName : nil
-            let cachedName = c < cached.count ? cached[c].recordID.recordName : nil
-            let name: String
-            var onServer: Record?
-            var onDevice: Record?
-            if let serverName, let cachedName, serverName == cachedName {
-                name = serverName
-                onServer = server[s]
-                onDevice = cached[c]
-                s += 1
-                c += 1
-            } else if let serverName, cachedName == nil || NaturalOrder.less(serverName, cachedName!) {
-                name = serverName
-                onServer = server[s]
-                s += 1
-            } else if let cachedName {
-                name = cachedName
-                onDevice = cached[c]
-                c += 1
-            } else {
-                break
-            }
-            let isPending = pending.contains(name)
-            let marker: RecordMarker
-            switch (onServer, onDevice) {
-            case (let server?, let local?): marker = server.recordChangeTag == local.recordChangeTag ? .same : .changed
-            case (_?, nil): marker = isPending ? .same : .new
-            case (nil, let local?): marker = local.recordChangeTag == nil && isPending ? .localOnly : .deleted
-            case (nil, nil): marker = .same
-            }
-            rows.append(RecordRow(name: name, server: onServer, device: onDevice, marker: marker, hasPendingChange: isPending))
-        }
-        return rows
     }
 
     /// What a fetch from the selected token would return now, as the

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SyncCore
+import SyncPostgres
 
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -59,7 +60,32 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(help: "Only the restart figures of --http (a data folder in a temporary directory, no HTTP).")
     var restartOnly = false
 
+    @Flag(help: "Only the inspector's figures: records pane updates, frames and the live loop, on a 100,000-record zone.")
+    var inspectorOnly = false
+
+    @Option(name: .customLong("live-seconds"), parsing: .unconditional, help: "With --inspector-only: seconds the live loop (and the world alone) runs, 1 to 60.")
+    var liveSeconds: Double = 3
+
+    @Option(parsing: .unconditional, help: "With --http: serve nodes on one PostgreSQL database (--store), measured with 1 to this many nodes, 1 to 8; only these figures.")
+    var nodes: Int?
+
+    @Option(help: "With --nodes: a new, empty PostgreSQL database the bench may fill (default: $SYNCSCOPE_STORE).")
+    var store: String?
+
     func validate() throws {
+        guard (1...60).contains(liveSeconds) else { throw ValidationError("--live-seconds must be 1 to 60 (got \(liveSeconds)).") }
+        if inspectorOnly && (http || server != nil || restartOnly) {
+            throw ValidationError("--inspector-only measures the inspector in process; it does not go with --http, --server or --restart-only.")
+        }
+        if let nodes {
+            guard http else { throw ValidationError("--nodes measures serve nodes in this process: pass --http too.") }
+            guard (1...8).contains(nodes) else { throw ValidationError("--nodes must be 1 to 8 (got \(nodes)).") }
+            guard try nodesStore() != nil else {
+                throw ValidationError("--nodes needs a PostgreSQL database: pass --store postgres://USER@HOST:PORT/DB (a new, empty one; the bench fills it) or set SYNCSCOPE_STORE.")
+            }
+        } else if store != nil {
+            throw ValidationError("--store is for --nodes (serve nodes on PostgreSQL).")
+        }
         guard (4_000...2_000_000).contains(restartRecords) else { throw ValidationError("--restart-records must be 4000 to 2000000 (got \(restartRecords)).") }
         if let server {
             guard let url = URL(string: server), let host = url.host, ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host) || host.hasPrefix("127.") else {
@@ -78,6 +104,15 @@ struct BenchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if inspectorOnly {
+            #if DEBUG
+            FileHandle.standardError.write(Data("warning: this is a debug build; figures are meaningful only with `swift run -c release syncscope bench`.\n".utf8))
+            #endif
+            var results = BenchmarkResults()
+            results.figures = try await InspectorBenchmarkSuite(records: 100_000, liveSeconds: liveSeconds).run()
+            print(json ? results.json() : results.table())
+            return
+        }
         if http || server != nil || restartOnly {
             try await runHTTP()
             return
@@ -90,10 +125,28 @@ struct BenchCommand: AsyncParsableCommand {
         print(json ? results.json() : results.table())
     }
 
+    /// The database of `--nodes`: --store, else SYNCSCOPE_STORE.
+    func nodesStore() throws -> PostgresStoreURL? {
+        do {
+            return try store.map { try PostgresStoreURL(parsing: $0) } ?? PostgresStoreURL.fromEnvironment()
+        } catch {
+            throw ValidationError(store == nil ? "\(error)" : "--store: \(error)")
+        }
+    }
+
     func runHTTP() async throws {
         #if DEBUG
         FileHandle.standardError.write(Data("warning: this is a debug build; figures are meaningful only with `swift run -c release syncscope bench`.\n".utf8))
         #endif
+        if nodes != nil, let store = try nodesStore() {
+            var results = BenchmarkResults()
+            results.figures = try await NodesBenchmarks(
+                store: store, nodes: nodes ?? 1, clients: httpClients, saves: httpSaves, changesRecords: changesRecords == 100_000 ? 20_000 : changesRecords,
+                pushSamples: pushSamples
+            ).run()
+            print(json ? results.json() : results.table())
+            return
+        }
         if restartOnly {
             var results = BenchmarkResults()
             results.figures = try RestartBenchmarks(records: restartRecords).run()

@@ -3,18 +3,24 @@ import Dispatch
 import Foundation
 import Logging
 import SyncCore
+import SyncPostgres
 import SyncServer
 import SyncServerHTTP
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Run the simulated CloudKit server over HTTP (CloudKit Web Services; API reference in Sources/SyncServerHTTP/SyncServerHTTP.docc/WebServicesAPI.md), kept in SQLite.",
+        abstract: "Run the simulated CloudKit server over HTTP (CloudKit Web Services; API reference in Sources/SyncServerHTTP/SyncServerHTTP.docc/WebServicesAPI.md), kept in SQLite or, for a team, in PostgreSQL.",
         discussion: """
             Prints where it listens, each user's web auth token and the server admin token (for admin/export, import and \
             reset; also in admin.json beside users.json, both readable by their owner only), then one line per request. \
             State survives restarts (and kill -9) in the data folder; tokens issued before a restart keep working. \
             Stop it with Ctrl-C.
+
+            A team server: --store postgres://USER@HOST:PORT/DB (or SYNCSCOPE_STORE) keeps the state in PostgreSQL \
+            instead, shared by any number of serve nodes, each on its own port or host: any node answers any request, \
+            a token from one works on all, a device long-polling one node hears of writes on another. Prepare an \
+            empty database once with --migrate. The password comes from the address or PGPASSWORD.
             """
     )
 
@@ -29,6 +35,14 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Flag(help: "Keep nothing: a throwaway server whose state goes when it stops.")
     var inMemory = false
+
+    @Option(help: ArgumentHelp(
+        "Keep the state in PostgreSQL, shared with other serve nodes on the same database (default: $SYNCSCOPE_STORE).",
+        valueName: "postgres://USER[:PASSWORD]@HOST[:PORT]/DB"))
+    var store: String?
+
+    @Flag(help: "With --store: prepare the database first (create SyncScope's tables, or check they are this version's), then serve.")
+    var migrate = false
 
     @Option(name: .customLong("user"), help: "A user of the server (repeat for more; default: alice and bob).")
     var users: [String] = []
@@ -84,15 +98,38 @@ struct ServeCommand: AsyncParsableCommand {
         if let maxConnections, maxConnections < 1 { throw ValidationError("--max-connections must be at least 1 (got \(maxConnections)).") }
         guard maxPollsPerDevice >= 1 else { throw ValidationError("--max-polls-per-device must be at least 1 (got \(maxPollsPerDevice)).") }
         if recover, inMemory { throw ValidationError("--recover repairs a data folder; --in-memory has none.") }
+        try _ = storeAddress()
+    }
+
+    /// The PostgreSQL store asked for, by --store or SYNCSCOPE_STORE; `nil` for a data folder or memory.
+    func storeAddress() throws -> PostgresStoreURL? {
+        let fromEnvironment = store == nil
+        let url: PostgresStoreURL?
+        do {
+            url = try store.map { try PostgresStoreURL(parsing: $0) } ?? PostgresStoreURL.fromEnvironment()
+        } catch {
+            // A malformed SYNCSCOPE_STORE names the variable itself.
+            throw ValidationError(fromEnvironment ? "\(error)" : "--store: \(error)")
+        }
+        guard let url else {
+            if migrate { throw ValidationError("--migrate prepares a PostgreSQL database: pass --store postgres://USER@HOST:PORT/DB (or set SYNCSCOPE_STORE).") }
+            return nil
+        }
+        let source = fromEnvironment ? "SYNCSCOPE_STORE is set (\(url)), so the state is kept in PostgreSQL" : "--store keeps the state in PostgreSQL"
+        if data != nil { throw ValidationError("\(source); --data names a folder for it instead. Pass one or the other\(fromEnvironment ? " (unset SYNCSCOPE_STORE to use --data)" : "").") }
+        if inMemory { throw ValidationError("\(source); --in-memory keeps nothing. Pass one or the other\(fromEnvironment ? " (unset SYNCSCOPE_STORE to use --in-memory)" : "").") }
+        if recover { throw ValidationError("\(source); --recover repairs a data folder, and PostgreSQL keeps its own.") }
+        return url
     }
 
     func run() async throws {
-        let directory: URL? = inMemory ? nil : data.map { URL(fileURLWithPath: $0) } ?? ServeOptions.defaultDataDirectory
+        let storeURL = try storeAddress()
+        let directory: URL? = inMemory || storeURL != nil ? nil : data.map { URL(fileURLWithPath: $0) } ?? ServeOptions.defaultDataDirectory
         let options = ServeOptions(
             host: host, port: port, dataDirectory: directory, users: users, retention: retention, coalescingWindow: coalescingWindow,
             importFile: importFile.map { URL(fileURLWithPath: $0) }, seed: seed, quiet: quiet, offlineAfter: offlineAfter, recover: recover,
             headerTimeout: headerTimeout, bodyTimeout: bodyTimeout, idleTimeout: idleTimeout,
-            maxConnections: maxConnections ?? ServeOptions.defaultMaxConnections, maxPollsPerDevice: maxPollsPerDevice)
+            maxConnections: maxConnections ?? ServeOptions.defaultMaxConnections, maxPollsPerDevice: maxPollsPerDevice, store: storeURL)
         let serverHost: ServerHost
         do {
             // Before the data folder is touched: a port in use changes nothing.
@@ -100,7 +137,21 @@ struct ServeCommand: AsyncParsableCommand {
             let plan = try faults.map { path in
                 do { return try FaultFile.plan(at: path) } catch { throw ValidationError("--faults: \(error)") }
             }
-            serverHost = try ServerHost(options: options)
+            if let storeURL {
+                if migrate {
+                    do {
+                        switch try await PostgresJournalStore.migrate(storeURL) {
+                        case .created: StandardOutput.write("migrate: created SyncScope's tables (schema version \(PostgresJournalStore.schemaVersion)) in \(storeURL)\n")
+                        case .alreadyCurrent: StandardOutput.write("migrate: \(storeURL) is already current (schema version \(PostgresJournalStore.schemaVersion))\n")
+                        }
+                    } catch let error as PostgresStoreError {
+                        throw ServeFailure(description: error.description)
+                    }
+                }
+                serverHost = try await ServerHost.start(options: options, store: storeURL)
+            } else {
+                serverHost = try ServerHost(options: options)
+            }
             if let plan, !plan.isEmpty { serverHost.addFaults(plan) }
         } catch let error as ServeError {
             // Not a usage mistake: say what is wrong, exit with status 1.
@@ -108,12 +159,14 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let logger = Logger(label: "syncscope") { _ in LineLogHandler() }
         let server = SyncScopeHTTPServer(host: serverHost, logger: logger)
-        let stop = StopOnSignal(host: serverHost, inMemory: directory == nil)
+        let stop = StopOnSignal(host: serverHost, inMemory: directory == nil && storeURL == nil)
         stop.install()
         try await server.run { port in
             let shownHost = host.contains(":") ? "[\(host)]" : host
             var lines = ["SyncScope server listening on http://\(shownHost):\(port)"]
-            if let directory {
+            if storeURL != nil {
+                lines.append("data: \(serverHost.startupReport)")
+            } else if let directory {
                 lines.append("data: \(directory.path) (\(serverHost.startupReport))")
             } else {
                 lines.append("data: in memory (gone when the server stops)")

@@ -1,0 +1,126 @@
+import Foundation
+import SyncCore
+
+/// One journaled call as bytes: what a shared journal (PostgreSQL) keeps
+/// for a call that may change the state. The one place that encodes and
+/// decodes a call for a journal of opaque rows.
+///
+/// Layout (little-endian): the magic `SJC` and format version 1 (one byte),
+/// a flags byte (bit 0: server admin, bit 1: server call, bit 2: has an
+/// origin), then length-prefixed (UInt32) UTF-8 fields: method, path, user
+/// (`0xFFFFFFFF` for none), device (same), then, with an origin, its node
+/// and the node's request number (UInt64), then the body's length and bytes.
+///
+/// Query parameters are not kept: they shape an answer, never the state.
+/// The **origin** names the node that appended the call and its request, so
+/// that node answers from its own, already prepared call when it applies
+/// the row; every other node (and every later replay) decodes the call.
+struct JournaledCall: Equatable, Sendable {
+    struct Origin: Equatable, Sendable {
+        var node: String
+        var request: UInt64
+    }
+
+    var call: APICall
+    var origin: Origin?
+
+    static let magic: [UInt8] = [0x53, 0x4A, 0x43]  // "SJC"
+    static let version: UInt8 = 1
+
+    /// A row that does not read back as a call.
+    struct Malformed: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    func encoded() -> Data {
+        var out = Data()
+        out.reserveCapacity(call.body.count + call.path.utf8.count + 64)
+        out.append(contentsOf: Self.magic)
+        out.append(Self.version)
+        var flags: UInt8 = 0
+        if call.isServerAdmin { flags |= 1 }
+        if call.isServerCall { flags |= 2 }
+        if origin != nil { flags |= 4 }
+        out.append(flags)
+        Self.append(call.method, to: &out)
+        Self.append(call.path, to: &out)
+        Self.append(call.user, to: &out)
+        Self.append(call.deviceID, to: &out)
+        if let origin {
+            Self.append(origin.node, to: &out)
+            Self.append(origin.request, to: &out)
+        }
+        Self.append(UInt32(call.body.count), to: &out)
+        out.append(call.body)
+        return out
+    }
+
+    static func decode(_ data: Data) throws(Malformed) -> JournaledCall {
+        var reader = Reader(bytes: [UInt8](data))
+        guard try reader.take(3) == magic else { throw Malformed(description: "the row is not a SyncScope call (no SJC header)") }
+        let version = try reader.byte()
+        guard version == Self.version else {
+            throw Malformed(description: "the row is a call in format version \(version), and this syncscope reads version \(Self.version) only")
+        }
+        let flags = try reader.byte()
+        guard let method = try reader.string(), let path = try reader.string() else { throw Malformed(description: "the row has no method or path") }
+        let user = try reader.string()
+        let device = try reader.string()
+        var origin: Origin?
+        if flags & 4 != 0 {
+            guard let node = try reader.string() else { throw Malformed(description: "the row's origin has no node") }
+            origin = Origin(node: node, request: try reader.uint64())
+        }
+        let length = Int(try reader.uint32())
+        let body = Data(try reader.take(length))
+        guard reader.isAtEnd else { throw Malformed(description: "the row has bytes after its body") }
+        let call = APICall(
+            method: method, path: path, body: body, user: user, deviceID: device, isServerAdmin: flags & 1 != 0, isServerCall: flags & 2 != 0)
+        return JournaledCall(call: call, origin: origin)
+    }
+
+    private static func append(_ value: UInt32, to out: inout Data) {
+        withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) }
+    }
+
+    private static func append(_ value: UInt64, to out: inout Data) {
+        withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) }
+    }
+
+    private static func append(_ text: String?, to out: inout Data) {
+        guard let text else { return append(UInt32.max, to: &out) }
+        let bytes = Array(text.utf8)
+        append(UInt32(bytes.count), to: &out)
+        out.append(contentsOf: bytes)
+    }
+
+    private struct Reader {
+        var bytes: [UInt8]
+        var offset = 0
+
+        var isAtEnd: Bool { offset == bytes.count }
+
+        mutating func take(_ count: Int) throws(Malformed) -> [UInt8] {
+            guard count >= 0, count <= bytes.count - offset else { throw Malformed(description: "the row is cut short") }
+            defer { offset += count }
+            return Array(bytes[offset..<offset + count])
+        }
+
+        mutating func byte() throws(Malformed) -> UInt8 { try take(1)[0] }
+
+        mutating func uint32() throws(Malformed) -> UInt32 {
+            try take(4).reversed().reduce(0) { $0 << 8 | UInt32($1) }
+        }
+
+        mutating func uint64() throws(Malformed) -> UInt64 {
+            try take(8).reversed().reduce(0) { $0 << 8 | UInt64($1) }
+        }
+
+        mutating func string() throws(Malformed) -> String? {
+            let length = try uint32()
+            guard length != .max else { return nil }
+            guard let text = String(validating: try take(Int(length)), as: UTF8.self) else { throw Malformed(description: "the row holds text that is not UTF-8") }
+            return text
+        }
+    }
+}

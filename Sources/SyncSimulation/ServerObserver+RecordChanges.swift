@@ -1,0 +1,120 @@
+import SyncCore
+import SyncServer
+
+/// The records saved and deleted in one zone since a position, and the
+/// position the next read starts from.
+///
+/// A position is a zone change token: the observer reads `changes/zone` from
+/// it, as a client would, so the answer costs as much as the changes since,
+/// whatever the number of records the zone holds.
+public struct ZoneRecordChanges: Sendable, Hashable {
+    /// In the order the server listed them; a record appears at most once per
+    /// page, and a later entry for the same name supersedes an earlier one.
+    public var changes: [RecordChange]
+    /// Changes through here are in `changes`: the next read starts here.
+    public var position: ServerChangeToken
+
+    public init(changes: [RecordChange], position: ServerChangeToken) {
+        self.changes = changes
+        self.position = position
+    }
+}
+
+/// A zone's live records and the position they stand at, for a full read
+/// that later reads continue from with ``ServerObserver/recordChanges(in:scope:user:since:)``.
+public struct ZoneRecordsAtPosition: Sendable, Hashable {
+    public var records: [Record]
+    /// `nil` for a zone without change fetching (the default and public zones).
+    public var position: ServerChangeToken?
+
+    public init(records: [Record], position: ServerChangeToken?) {
+        self.records = records
+        self.position = position
+    }
+}
+
+extension ServerObserver {
+    /// The records saved and deleted in `zoneID` since `position` (every page
+    /// of `changes/zone` from that token: the in-process engine's change log,
+    /// or the HTTP API), or the error a fetch from `position` gets: expired
+    /// after a compaction, refused after a reset, the zone gone. The caller
+    /// then reads everything again (``recordsAtPosition(in:scope:user:)``).
+    public func recordChanges(
+        in zoneID: RecordZoneID, scope: DatabaseScope, user: String, since position: ServerChangeToken
+    ) async throws -> Result<ZoneRecordChanges, CloudError> {
+        var changes: [RecordChange] = []
+        var from = position
+        while true {
+            switch try await rewind(from: from, zoneID: zoneID, scope: scope, user: user, resultsLimit: ZoneRecordChanges.pageSize) {
+            case .success(.zone(let batch)):
+                changes += batch.changes
+                from = batch.serverChangeToken
+                if !batch.moreComing { return .success(ZoneRecordChanges(changes: changes, position: from)) }
+            case .success(.database):
+                return .failure(CloudError(.internalError, "The server answered a zone-changes read with database changes.", zoneID: zoneID))
+            case .failure(let error):
+                return .failure(error)
+            }
+        }
+    }
+
+    /// The live records of `zoneID` and a position later reads continue
+    /// from. The position is read first: a change that lands between the two
+    /// reads is in the records and again in the next changes, and applying a
+    /// change twice leaves the same rows.
+    public func recordsAtPosition(in zoneID: RecordZoneID, scope: DatabaseScope, user: String) async throws -> ZoneRecordsAtPosition {
+        var position: ServerChangeToken?
+        if scope != .public && !zoneID.isDefaultZone {
+            position = try await zoneSummaries(user: user).first { $0.scope == scope && $0.zoneID == zoneID }?.currentToken
+        }
+        return ZoneRecordsAtPosition(records: try await records(in: zoneID, scope: scope, user: user), position: position)
+    }
+}
+
+extension ZoneRecordChanges {
+    /// Changes read per `changes/zone` page (CloudKit's usual limit).
+    public static let pageSize = 400
+}
+
+extension InProcessServerObserver {
+    /// ``ServerObserver/recordChanges(in:scope:user:since:)`` without
+    /// suspending: the engine's change log, walked under one lock.
+    public func recordChangesNow(
+        in zoneID: RecordZoneID, scope: DatabaseScope, user: String, since position: ServerChangeToken
+    ) -> Result<ZoneRecordChanges, CloudError> {
+        let database = DatabaseID(container: container, environment: environment, scope: scope)
+        let caller = Caller(user: user)
+        return server.withEngine { engine in
+            Result { () throws(CloudError) -> ZoneRecordChanges in
+                var changes: [RecordChange] = []
+                var from = position
+                while true {
+                    let results = try engine.fetchRecordZoneChanges(
+                        caller: caller, database: database, [ZoneChangesRequest(zoneID: zoneID, previousServerChangeToken: from)])
+                    guard let first = results.first else {
+                        throw CloudError(.internalError, "The server answered a zone-changes request without a result.", zoneID: zoneID)
+                    }
+                    let batch = try first.get()
+                    changes += batch.changes
+                    from = batch.serverChangeToken
+                    if !batch.moreComing { return ZoneRecordChanges(changes: changes, position: from) }
+                }
+            }
+        }
+    }
+
+    /// ``ServerObserver/recordsAtPosition(in:scope:user:)`` without
+    /// suspending: the records and the zone's current token, read under one lock.
+    public func recordsAtPositionNow(in zoneID: RecordZoneID, scope: DatabaseScope, user: String) -> ZoneRecordsAtPosition {
+        let (container, environment) = (container, environment)
+        return server.withEngine { engine in
+            let records = engine.records(in: zoneID, scope: scope, user: user, container: container, environment: environment)
+            var position: ServerChangeToken?
+            if scope != .public && !zoneID.isDefaultZone {
+                position = engine.zoneSummaries(user: user, container: container, environment: environment)
+                    .first { $0.scope == scope && $0.zoneID == zoneID }?.currentToken
+            }
+            return ZoneRecordsAtPosition(records: records, position: position)
+        }
+    }
+}

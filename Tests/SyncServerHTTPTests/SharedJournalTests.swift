@@ -1,0 +1,136 @@
+import Foundation
+import SyncCore
+import SyncPostgres
+import SyncServer
+@testable import SyncServerHTTP
+import SyncTestSupport
+import Testing
+
+/// The bytes a shared journal keeps for a call: one encoder, one decoder.
+@Suite struct JournaledCallTests {
+    @Test func aCallRoundTripsWithAndWithoutItsOrigin() throws {
+        let calls = [
+            APICall(method: "POST", path: "/database/1/C/development/private/records/modify", body: Data(#"{"a":"é"}"#.utf8), user: "alice", deviceID: "phone"),
+            APICall(method: "GET", path: "/admin/1/C/development/export", isServerAdmin: true),
+            APICall(method: "POST", path: "/internal/addUser", body: Data("{}".utf8), isServerCall: true),
+        ]
+        for call in calls {
+            for origin in [nil, JournaledCall.Origin(node: "node-a", request: .max)] {
+                let journaled = JournaledCall(call: call, origin: origin)
+                #expect(try JournaledCall.decode(journaled.encoded()) == journaled)
+            }
+        }
+        // Query parameters shape answers only: they are not kept.
+        var withParameters = calls[0]
+        withParameters.parameters = ["getCurrentSyncToken": "true"]
+        #expect(try JournaledCall.decode(JournaledCall(call: withParameters).encoded()).call == calls[0])
+    }
+
+    @Test func damagedBytesAreRefusedWithAReason() throws {
+        let bytes = JournaledCall(call: APICall(method: "POST", path: "/p", body: Data("{}".utf8), user: "u")).encoded()
+        for cut in [0, 3, 5, bytes.count - 1] {
+            #expect(throws: JournaledCall.Malformed.self) { try JournaledCall.decode(bytes.prefix(cut)) }
+        }
+        var otherVersion = bytes
+        otherVersion[3] = 9
+        do {
+            _ = try JournaledCall.decode(otherVersion)
+            Issue.record("a call of another format version was read")
+        } catch {
+            #expect(error.description.contains("format version 9"))
+        }
+        #expect(throws: JournaledCall.Malformed.self) { try JournaledCall.decode(bytes + Data([0])) }
+    }
+}
+
+/// Nodes in this process on one PostgreSQL database: their states agree byte
+/// for byte after concurrent writes on both (pushes included), and a node
+/// started later restores the checkpoint the others stored and agrees too.
+@Suite(.serialized, .enabled(if: PostgresCluster.isAvailable || PostgresCluster.isCI, Comment(rawValue: PostgresCluster.notInstalled)))
+struct SharedJournalTests {
+    let container = "iCloud.com.example.Shared"
+
+    func call(_ operation: String, _ json: String, user: String = "alice", device: String? = nil) -> APICall {
+        APICall(method: "POST", path: "/database/1/\(container)/development/private/\(operation)", body: Data(json.utf8), user: user, deviceID: device)
+    }
+
+    func save(_ name: String, _ value: Int) -> APICall {
+        call("records/modify", #"{"zoneID":{"zoneName":"Z"},"operations":[{"operationType":"forceReplace","record":{"recordName":"\#(name)","recordType":"Note","fields":{"n":{"value":\#(value)}}}}]}"#)
+    }
+
+    /// The whole state, devices and waiting notifications included. With
+    /// `reseeding` (as a checkpoint takes it) the engine's and the push layer's
+    /// random choices are in it too, and restart from there: call it once per host.
+    func stateBytes(_ host: ServerHost, reseeding: Bool = false) throws -> Data {
+        let file = host.state.withLock { state -> ServerStateFile in
+            var file = reseeding ? state.core.engine.checkpointState() : state.core.engine.exportState()
+            file.push = state.core.push.exportState(includingDevices: true, reseeding: reseeding)
+            return file
+        }
+        return try CheckpointFormat.encode(file)
+    }
+
+    @Test func nodesAgreeByteForByteAndALateNodeRestoresTheCheckpoint() async throws {
+        try await PostgresCluster.withCluster { cluster in
+            try await cluster.createDatabase("shared")
+            let url = try PostgresStoreURL(parsing: cluster.url(database: "shared"), environment: [:])
+            #expect(try await PostgresJournalStore.migrate(url) == .created)
+            let options = ServeOptions(port: 0, dataDirectory: nil, users: ["alice"], coalescingWindow: 0, quiet: true, checkpointEvery: 7)
+            let a = try await ServerHost.start(options: options, store: url)
+            let b = try await ServerHost.start(options: options, store: url)
+            defer {
+                a.stop()
+                b.stop()
+            }
+            #expect(a.users.map(\.webAuthToken) == b.users.map(\.webAuthToken))
+            #expect(await a.performAsync(call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Z"}}}]}"#)).status == 200)
+            let subscribed = await b.performAsync(call(
+                "subscriptions/modify", #"{"operations":[{"operationType":"create","subscription":{"subscriptionID":"all","subscriptionType":"database"}}]}"#))
+            #expect(subscribed.status == 200)
+            let device = await a.performAsync(APICall(
+                method: "POST", path: "/device/1/\(container)/development/tokens/create", body: Data(#"{"apnsEnvironment":"development"}"#.utf8), user: "alice"))
+            #expect(device.status == 200)
+            let deviceID = try #require((try JSONSerialization.jsonObject(with: device.body) as? [String: Any])?["apnsToken"] as? String)
+
+            // Writers on both nodes at once, overlapping names: one order for all.
+            await withTaskGroup(of: Void.self) { group in
+                for writer in 0..<6 {
+                    let host = writer % 2 == 0 ? a : b
+                    group.addTask {
+                        for i in 0..<8 {
+                            let answer = await host.performAsync(self.save("r\((writer * 5 + i) % 13)", writer * 100 + i))
+                            #expect(answer.status == 200, "\(String(decoding: answer.body, as: UTF8.self))")
+                        }
+                    }
+                }
+            }
+            let store = try #require(a.postgres?.store)
+            let tail = try await store.tail()
+            try await a.waitUntilApplied(tail)
+            try await b.waitUntilApplied(tail)
+            #expect(try stateBytes(a) == stateBytes(b))
+            // Both delivered the same notifications into the device's queue.
+            let waiting = a.state.withLock { state in (try? state.core.push.unacknowledgedNotifications(for: deviceID).count) ?? -1 }
+            #expect(waiting > 0)
+
+            // The checkpoint the nodes stored (every 7 rows) is where a late node starts.
+            let checkpoint = try #require(try await store.checkpoint())
+            #expect(checkpoint.throughPosition % 7 == 0 && checkpoint.throughPosition > 0)
+            let late = try await ServerHost.start(options: options, store: url)
+            defer { late.stop() }
+            #expect(late.startupReport.contains("restored the checkpoint"), "\(late.startupReport)")
+            try await late.waitUntilApplied(try await store.tail())
+            try await a.waitUntilApplied(try await store.tail())
+            #expect(try stateBytes(late) == stateBytes(a))
+            let end = try await store.tail()
+            for host in [a, b, late] { try await host.waitUntilApplied(end) }
+            // Their random choices agree too (taken once per node: it restarts them).
+            let reseeded = try [a, b, late].map { try stateBytes($0, reseeding: true) }
+            #expect(reseeded[0] == reseeded[1] && reseeded[0] == reseeded[2])
+            // A read on the late node sees a write just answered by another.
+            #expect(await b.performAsync(save("fresh", 1)).status == 200)
+            let read = await late.performAsync(call("records/lookup", #"{"zoneID":{"zoneName":"Z"},"records":[{"recordName":"fresh"}]}"#))
+            #expect(String(decoding: read.body, as: UTF8.self).contains(#""recordChangeTag""#), "\(String(decoding: read.body, as: UTF8.self))")
+        }
+    }
+}
