@@ -6,21 +6,56 @@ import SyncSimulation
 /// state and commands out); each command then runs on the world and its
 /// outcome is said on the message line.
 extension InspectorController {
-    /// Handles a key: updates the state, runs the commands, refreshes.
+    /// Handles a key and runs the effects it asked for to completion (the
+    /// in-process world, and tests: the outcome is on screen when it returns).
+    /// The loop of a live world uses ``receive(_:)`` instead, and its effects
+    /// run off the key path.
     /// - Returns: false when the person asked to quit.
     @discardableResult
     public func handle(_ key: KeyEvent) async -> Bool {
+        guard await receive(key) else { return false }
+        await runEffectsToCompletion()
+        return true
+    }
+
+    /// The update step for a key: the state changes at once (``InspectorKeys``),
+    /// commands that need only the state run here, and the ones that need the
+    /// world are queued as effects, followed by a read of the server.
+    /// - Returns: false when the person asked to quit.
+    func receive(_ key: KeyEvent) async -> Bool {
         log?.write("key \(key)")
         let wasWaitingToDraw = state.needsRedraw
         state.needsRedraw = false
         let commands = InspectorKeys.handle(key, state: &state)
         for command in commands {
-            guard await execute(command) else { return false }
+            if needsWorld(command) {
+                if effectsRunConcurrently, let running = busyWith {
+                    log?.write("command \(command) (queued)")
+                    InspectorUpdate.queued(Self.describe(command), behind: running, state: &state)
+                }
+                enqueue(.command(command))
+            } else {
+                guard await execute(command) else { return false }
+            }
         }
         // A key that changed nothing (an unbound key) draws nothing.
-        if state.needsRedraw || !commands.isEmpty { await refresh() }
+        if state.needsRedraw || !commands.isEmpty {
+            // The selection may have moved: show it now, and read what it shows.
+            if effectsRunConcurrently { rebuild() }
+            enqueue(.readServer)
+        }
         state.needsRedraw = state.needsRedraw || wasWaitingToDraw
         return true
+    }
+
+    /// Whether a command acts on the world (it then runs as an effect, one at
+    /// a time), or only on the inspector's own state (it runs at once).
+    func needsWorld(_ command: InspectorCommand) -> Bool {
+        switch command {
+        case .quit, .redraw, .copy, .setPaused, .setSpeed: false
+        case .step: world.isVirtualTime
+        default: true
+        }
     }
 
     /// Runs one command. Returns false for `.quit`.
@@ -106,12 +141,18 @@ extension InspectorController {
             world.note(running ? "writer started" : "writer stopped")
             say(running ? "Writer started: a change every \(Format.seconds(writer.interval))." : "Writer stopped.")
         default:
-            await runDeviceCommand(command)
+            if let outcome = await performDeviceCommand(command) {
+                InspectorUpdate.apply(outcome, to: &state)
+                log?.write("outcome \(state.message?.text ?? "")")
+            }
         }
         return true
     }
 
-    private func runDeviceCommand(_ command: InspectorCommand) async {
+    /// Runs a device action on the world and says what it did, without
+    /// touching the state (``InspectorUpdate/apply(_:to:)`` does that).
+    /// `nil`: not a device action.
+    func performDeviceCommand(_ command: InspectorCommand) async -> CommandOutcome? {
         let name: String
         switch command {
         case .createZone(_, let device), .deleteZone(_, let device), .purgeZone(_, let device), .encryptedDataReset(let device),
@@ -119,19 +160,20 @@ extension InspectorController {
              .sync(let device), .setAutoFetch(_, let device), .setOnline(_, let device), .compact(let device), .burst(_, let device):
             name = device
         default:
-            return
+            return nil
         }
+        let action = Self.describe(command)
         guard let device = world.device(named: name) else {
-            say("There is no device named \(name).", kind: .error)
-            return
+            return CommandOutcome(device: name, action: action, result: .refused(InspectorMessage("There is no device named \(name).", kind: .error)))
         }
         let needsNetwork: Bool = switch command {
         case .fetch, .fetchOneBatch, .sync, .purgeZone, .encryptedDataReset, .compact: true
         default: false
         }
         if needsNetwork && !device.isOnline {
-            say("\(name) is offline: that needs the network. Press o to bring it back online.", kind: .warning)
-            return
+            return CommandOutcome(
+                device: name, action: action,
+                result: .refused(InspectorMessage("\(name) is offline: that needs the network. Press o to bring it back online.", kind: .warning)))
         }
         actionDepth += 1
         notableDuringAction = nil
@@ -140,7 +182,7 @@ extension InspectorController {
         let tokensBefore = device.tokenHistory.count
         let notificationsBefore = device.notifications.count
         // What the push service holds for the device (an observer that sees the server's inside says).
-        let observer = world.serverObserver
+        let observer = self.observer
         let heldBefore = observer.seesServerInternals
             ? await observer.pendingNotifications(forDevice: device.deviceID).filter { $0.state == .heldWhileOffline }.map(\.notification)
             : nil
@@ -219,11 +261,11 @@ extension InspectorController {
             // A limit of this screen, not a server error: said as a warning, in words.
             guard let writer = world.writer, let zone = writer.zones[name] else {
                 actionDepth -= 1
-                say(world.writer == nil
-                    ? "W (a write burst) needs the demo's writer, and this world has none: save records with n instead."
-                    : "The writer does not write on \(name): try W on a device it writes on (\(world.writer?.zones.keys.sorted().joined(separator: ", ") ?? "")).",
-                    kind: .warning)
-                return
+                return CommandOutcome(device: name, action: action, result: .refused(InspectorMessage(
+                    world.writer == nil
+                        ? "W (a write burst) needs the demo's writer, and this world has none: save records with n instead."
+                        : "The writer does not write on \(name): try W on a device it writes on (\(world.writer?.zones.keys.sorted().joined(separator: ", ") ?? "")).",
+                    kind: .warning)))
             }
             let eventsBefore = world.eventCount
             await writer.burst(count, on: device, in: world)
@@ -238,32 +280,15 @@ extension InspectorController {
             success = ""
         }
         actionDepth -= 1
+        let result: CommandOutcome.Result
         switch outcome {
         case .done:
-            if let notable = notableDuringAction, notable.kind == .error {
-                // A sync error during the action (and no answer since): it goes when the server answers.
-                state.syncFailed(notable, device: name)
-            } else {
-                if let notable = notableDuringAction {
-                    state.message = notable
-                } else {
-                    say(success + (recoveredDuringAction ? " (A first attempt failed; a retry worked.)" : ""), kind: .success)
-                }
-                // The line now shows this action's outcome: an earlier sync error is no longer on it.
-                state.syncProblem = nil
-            }
+            result = .done(success: success, notable: notableDuringAction, recovered: recoveredDuringAction)
         case .failed(let error):
-            let text = "\(name): \(Self.describe(command)) failed: \(error.code.rawValue) (\(error.serverErrorCode)): \(error.reason)"
-            if error.isTransient {
-                // A passing failure (the server down, busy): it goes when the server answers again.
-                state.syncFailed(InspectorMessage(text, kind: .error), device: name)
-            } else {
-                say(text, kind: .error)
-                state.syncProblem = nil
-            }
+            result = .failed(error)
         }
-        log?.write("outcome \(state.message?.text ?? "")")
         notableDuringAction = nil
+        return CommandOutcome(device: name, action: action, result: result)
     }
 
     /// What a write burst did, in the terms the Push pane shows: one request

@@ -2,12 +2,13 @@ import SyncCore
 import SyncServer
 import SyncSimulation
 
-/// Runs the inspector: keys → ``InspectorKeys`` → commands on the
-/// ``Simulation`` → a fresh snapshot → ``InspectorView`` → the terminal.
+/// Runs the inspector: keys → ``InspectorKeys`` → effects on the world
+/// (commands, server reads) whose results come back as events →
+/// ``InspectorUpdate`` → a fresh snapshot → ``InspectorView`` → the terminal.
 ///
-/// Not thread-safe; everything, curses included, happens on the task that
-/// calls ``run(backend:)``. Simulation calls never suspend, so nothing hops
-/// threads.
+/// Not thread-safe: the loop, curses and the world all run on one serial
+/// executor (``TerminalExecutor``); on a live world, effects are tasks on
+/// that same executor, so keys are read while they wait for the server.
 public final class InspectorController {
     /// The world on screen (a lesson's restart replaces it): an in-process
     /// ``Simulation`` or one device on a real server (``RemoteWorld``).
@@ -27,6 +28,24 @@ public final class InspectorController {
     /// On a live world, how long the loop waits for a key before looking for
     /// pushes that arrived (it blocks in between, it does not spin).
     public var liveTick: Milliseconds = 200
+
+    /// What the server holds, as the panes show it: the world's
+    /// ``SyncWorld/serverObserver`` (a test puts a double in its place).
+    public var observer: any ServerObserver
+    /// Effects waiting to run, in order (one at a time per world).
+    var lane: [InspectorEffect] = []
+    /// The effect running off the key path, if any.
+    var inFlight: InspectorEffect?
+    /// Results of effects that ran off the key path, for the loop to apply.
+    var inbox: [InspectorEffectResult] = []
+    /// Where effects run off the key path (the terminal's thread); set by ``run(backend:executor:)``.
+    var effectExecutor: (any TaskExecutor)?
+    var effectTask: Task<Void, Never>?
+    /// Whether effects run as tasks while keys are read (a live world, whose
+    /// commands and reads go over the network), or are awaited where they are
+    /// asked for (an in-process world: its calls never suspend, and lessons and
+    /// tests stay deterministic). `nil`: decided by the world.
+    public var runsEffectsConcurrently: Bool?
 
     /// Bumped by every sync event of a device: its cache may have changed.
     private var generations: [String: Int] = [:]
@@ -60,6 +79,7 @@ public final class InspectorController {
         log: InspectorLog? = nil
     ) async {
         self.world = lesson?.world ?? world
+        self.observer = (lesson?.world ?? world).serverObserver
         self.lesson = lesson
         self.keepAlive = keepAlive
         self.realClock = realClock
@@ -106,6 +126,7 @@ public final class InspectorController {
     /// Shows another world (a restarted lesson): selections start over.
     private func switchTo(_ world: SyncWorld) {
         self.world = world
+        observer = world.serverObserver
         generations = [:]
         reading = ServerReading()
         readFor = nil
@@ -123,8 +144,9 @@ public final class InspectorController {
 
     // MARK: Reading the simulation
 
-    /// Reads the server (through ``SyncWorld/serverObserver``, in process as
-    /// over HTTP), then fills the snapshot.
+    /// Reads the server (through ``observer``, in process as over HTTP), then
+    /// fills the snapshot; waits for the answer (the first frame, tests, a
+    /// lesson step). The live loop reads through ``InspectorEffect/readServer`` instead.
     public func refresh() async {
         await readServer()
         rebuild()
@@ -138,12 +160,8 @@ public final class InspectorController {
 
     /// The zone and token the last read was for.
     private var readFor: ReadTarget?
-    private struct ReadTarget: Equatable {
-        var zone: ZoneKey?
-        var receipt: TokenReceipt?
-    }
 
-    private func readTarget() -> ReadTarget {
+    func readTarget() -> ReadTarget {
         var receipt: TokenReceipt?
         if state.pane == .tokens, let row = state.tokenTable.selection, !state.snapshot.tokens.isEmpty {
             let tokens = state.snapshot.tokens
@@ -156,19 +174,40 @@ public final class InspectorController {
     /// selected zone's records, the selected token's rewind and the device's
     /// notifications on their way look like on the server.
     func readServer() async {
-        guard world.devices.indices.contains(state.focusedDevice) else { return }
+        guard let result = await performRead() else { return }
+        applyRead(result)
+    }
+
+    /// The read itself (an effect): touches no state.
+    func performRead() async -> InspectorEffectResult? {
+        guard world.devices.indices.contains(state.focusedDevice) else { return nil }
         let device = world.devices[state.focusedDevice]
-        let observer = world.serverObserver
+        let observer = self.observer
         let target = readTarget()
         readFor = target
         do throws(CloudError) {
-            reading = try await ServerReading.read(
+            let next = try await ServerReading.read(
                 observer, device: device, zone: target.zone, rewind: target.receipt, recordRows: recordRows)
+            return .serverRead(device: device.name, target: target, source: observer.source, result: .success(next))
         } catch {
-            state.serverReadFailed(source: observer.source, reason: error.reason)
-            return
+            return .serverRead(device: device.name, target: target, source: observer.source, result: .failure(error))
         }
-        state.serverReadSucceeded(source: observer.source)
+    }
+
+    /// What a read said, into the state. A read for a device that is no longer focused is dropped.
+    /// - Returns: whether the read was for the focused device.
+    @discardableResult
+    func applyRead(_ result: InspectorEffectResult) -> Bool {
+        guard case .serverRead(let name, _, let source, let outcome) = result else { return false }
+        guard world.devices.indices.contains(state.focusedDevice), world.devices[state.focusedDevice].name == name else { return false }
+        switch outcome {
+        case .success(let next):
+            reading = next
+            state.serverReadSucceeded(source: source)
+        case .failure(let error):
+            state.serverReadFailed(source: source, reason: error.reason)
+        }
+        return true
     }
 
     /// Fills the snapshot from the simulation and brings selections in line with it.
@@ -402,20 +441,34 @@ public final class InspectorController {
     /// Runs until the person quits. Draws only when something changed, at
     /// most once a frame for simulation changes; blocks in `readKey` the rest
     /// of the time (for ever while the clock is paused).
-    public func run(backend: some TerminalBackend) async throws(TerminalError) {
+    ///
+    /// - Parameter executor: the executor the loop runs on (the terminal's
+    ///   thread, ``TerminalExecutor``). Given it, a live world's commands and
+    ///   server reads run there as tasks while the loop goes on reading keys,
+    ///   and their results come back as events; without it they are awaited
+    ///   where a key asks for them.
+    public func run(backend: some TerminalBackend, executor: (any TaskExecutor)? = nil) async throws(TerminalError) {
+        effectExecutor = executor
+        defer { effectExecutor = nil }
+        let concurrent = effectsRunConcurrently
         state.screenSize = backend.size
         clipboard = { backend.copyToClipboard($0) }
         reanchor()
-        await refresh()
+        if concurrent { enqueue(.readServer) } else { await refresh() }
         var drawnSize: Size?
         // Frames are paced from when their work began (the wake-up), so the
         // simulation's work for a frame overlaps the interval instead of adding to it.
         var lastDraw: Milliseconds = realClock.now() - frameInterval
         var woke = realClock.now()
+        var lastAdvance = woke
         var drawNow = true
         var shownSecond = state.clock.now / 1000
         var seenEvents = world.eventCount
         while true {
+            if concurrent {
+                if applyFinishedEffects() { drawNow = true }
+                startNextEffect()
+            }
             let size = backend.size
             if size != state.screenSize {
                 state.screenSize = size
@@ -436,8 +489,15 @@ public final class InspectorController {
                 shownSecond = state.clock.now / 1000
             }
             var timeout = millisecondsUntilDue(realNow: realClock.now(), lastDraw: lastDraw)
-            if !world.isVirtualTime { timeout = min(timeout ?? liveTick, liveTick) }
+            if !world.isVirtualTime {
+                // (Not while an effect runs: the advance waits for it.)
+                let nextAdvance = concurrent && inFlight == nil && lane.isEmpty ? max(0, lastAdvance + liveTick - realClock.now()) : liveTick
+                timeout = min(timeout ?? nextAdvance, nextAdvance)
+            }
+            // While an effect runs, look for its result often (its work runs on this thread between keys).
+            if inFlight != nil { timeout = min(timeout ?? Self.effectPoll, Self.effectPoll) }
             let key = try backend.readKey(timeoutMs: timeout.map { Int(clamping: $0) } ?? -1)
+            if inFlight != nil { await Task.yield() }
             woke = realClock.now()
             if state.lessonMode.expireHighlight(now: woke) { state.needsRedraw = true }
             if let key {
@@ -445,19 +505,39 @@ public final class InspectorController {
                     state.screenSize = backend.size
                     rebuild()
                 }
-                guard await handle(key) else { return }
+                // Off the key path, a key only queues what needs the world; otherwise it waits for it.
+                let goOn = concurrent ? await receive(key) : await handle(key)
+                guard goOn else {
+                    await stopEffects()
+                    return
+                }
                 drawNow = true
             }
-            if world.isVirtualTime {
+            if concurrent {
+                if inFlight == nil && lane.isEmpty {
+                    if world.isVirtualTime {
+                        await catchUp(toReal: realClock.now())
+                    } else if woke - lastAdvance >= liveTick {
+                        // Real time: process whatever pushes and scheduled fetches are due.
+                        lastAdvance = woke
+                        enqueue(.advanceLive)
+                    }
+                }
+            } else if world.isVirtualTime {
                 await catchUp(toReal: realClock.now())
             } else {
-                // Real time: process whatever pushes and scheduled fetches are due.
                 await world.advance(by: 0)
             }
             // (A key that changed something already read the server in ``handle(_:)``.)
             if world.eventCount != seenEvents {
                 seenEvents = world.eventCount
-                await refresh()
+                if concurrent {
+                    // The device's own side shows now; the server's comes with the read.
+                    rebuild()
+                    enqueue(.readServer)
+                } else {
+                    await refresh()
+                }
             } else {
                 state.clock.now = world.clock.now()
                 if state.clock.now / 1000 != shownSecond { state.needsRedraw = true }

@@ -54,12 +54,14 @@ struct DeviceCommand: AsyncParsableCommand {
             return
         }
         let (options, log) = (options, log)
-        try await TerminalActor().run { try await Self.inspect(options: options, logPath: log) }
+        let terminal = TerminalActor()
+        try await terminal.run { try await Self.inspect(options: options, logPath: log, executor: terminal.executor) }
     }
 
     /// Connects the device, then runs the inspector on it; everything curses
-    /// touches runs on the caller's isolation (``TerminalActor``: one thread).
-    static func inspect(options: DeviceOptions, logPath: String?) async throws {
+    /// touches runs on the caller's isolation (``TerminalActor``: one thread),
+    /// and so do the device's commands and server reads, as tasks on `executor`.
+    static func inspect(options: DeviceOptions, logPath: String?, executor: TerminalExecutor) async throws {
         let log: InspectorLog?
         do {
             log = try logPath.map { path throws(TerminalError) in try InspectorLog(path: path) }
@@ -81,7 +83,7 @@ struct DeviceCommand: AsyncParsableCommand {
         let controller = await InspectorController(
             world: world, screenSize: backend.size, theme: backend.environmentTheme(), log: log)
         do {
-            try await controller.run(backend: backend)
+            try await controller.run(backend: backend, executor: executor)
             backend.restore()
         } catch {
             backend.restore()

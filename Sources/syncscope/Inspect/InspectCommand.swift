@@ -112,10 +112,21 @@ enum InspectorLauncher {
     }
 
     /// Builds the world, then runs the inspector. Everything curses touches
-    /// runs here, on the main actor (one thread).
-    @MainActor
+    /// runs on the terminal's thread (``TerminalActor``), as for `syncscope device`.
     static func run(
         paused: Bool, speed: Double, logPath: String?, recordPath: String? = nil, title: String = "SyncScope",
+        world: @escaping @Sendable () async throws -> (Simulation, LessonSession?, AnyObject?)
+    ) async throws {
+        let terminal = TerminalActor()
+        try await terminal.run {
+            try await runOnTerminal(
+                paused: paused, speed: speed, logPath: logPath, recordPath: recordPath, title: title, executor: terminal.executor,
+                world: world)
+        }
+    }
+
+    private static func runOnTerminal(
+        paused: Bool, speed: Double, logPath: String?, recordPath: String?, title: String, executor: TerminalExecutor,
         world: () async throws -> (Simulation, LessonSession?, AnyObject?)
     ) async throws {
         let log: InspectorLog?
@@ -157,9 +168,9 @@ enum InspectorLauncher {
         }
         do {
             if let recorder {
-                try await controller.run(backend: recorder)
+                try await controller.run(backend: recorder, executor: executor)
             } else {
-                try await controller.run(backend: backend)
+                try await controller.run(backend: backend, executor: executor)
             }
             backend.restore()
             if let recorder { printError("Recorded \(recorder.frames) frames to \(recorder.writer.path) (asciinema v2: play it with `asciinema play`).") }

@@ -1,0 +1,64 @@
+import Foundation
+
+/// Runs every job on one thread of its own: the terminal's thread.
+///
+/// curses must be used from the thread that started it, and on Linux the
+/// main actor is not pinned to a thread: once the inspector really suspends
+/// (a network call), it could resume on another. Code isolated to
+/// ``TerminalActor`` always resumes here, and so does nonisolated code in a
+/// task that prefers this executor (`Task(executorPreference:)`): the
+/// inspector's effects (commands, server reads) run on this thread too, so a
+/// world, which is not thread-safe, is only ever touched from it.
+///
+/// The thread blocks while there is no job.
+public final class TerminalExecutor: SerialExecutor, TaskExecutor, @unchecked Sendable {
+    private let condition = NSCondition()
+    private var jobs: [UnownedJob] = []
+
+    public init() {
+        let thread = Thread { [self] in loop() }
+        thread.name = "syncscope-terminal"
+        thread.start()
+    }
+
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        condition.lock()
+        jobs.append(job)
+        condition.signal()
+        condition.unlock()
+    }
+
+    public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
+        UnownedSerialExecutor(ordinary: self)
+    }
+
+    private func loop() {
+        while true {
+            condition.lock()
+            while jobs.isEmpty { condition.wait() }
+            let job = jobs.removeFirst()
+            condition.unlock()
+            job.runSynchronously(isolatedTo: asUnownedSerialExecutor(), taskExecutor: asUnownedTaskExecutor())
+        }
+    }
+}
+
+/// The terminal's actor: everything curses touches for `syncscope inspect`,
+/// `lesson` and `device` runs on its thread (one ``TerminalExecutor``), and
+/// so do the inspector's effects.
+public actor TerminalActor {
+    /// The thread's executor, to start effects on (`Task(executorPreference:)`).
+    public nonisolated let executor: TerminalExecutor
+
+    public init() {
+        executor = TerminalExecutor()
+    }
+
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    /// Runs `body` on the terminal's thread.
+    public func run<T: Sendable>(_ body: nonisolated(nonsending) () async throws -> T) async throws -> T {
+        try await body()
+    }
+}
