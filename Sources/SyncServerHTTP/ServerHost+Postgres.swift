@@ -519,16 +519,47 @@ extension ServerHost {
 
     // MARK: Notifications written out, across nodes
 
-    /// A poll's answer was written out whole: other nodes learn it through
-    /// the shared delivery claims, so the device's next poll acknowledges it
-    /// on whichever node it reaches. (Best effort: until this lands, a poll on
-    /// another node without `lastNotificationID` may get the notification again.)
-    func recordWritten(_ result: PollResult, node: PostgresNode) async {
-        let ids = result.notificationIDs
-        let claimant = node.id
-        _ = try? await node.store.claimDeliveries(
-            device: result.deviceID, notificationIDs: ids, claimant: claimant, now: SystemClock().now(), leaseMilliseconds: options.offlineAfter)
-        try? await node.store.finishDeliveries(device: result.deviceID, notificationIDs: ids, claimant: claimant, written: true)
+    /// What claiming a notification for a poll came to.
+    enum SharedClaim {
+        case claimed
+        /// A poll on another node is writing it out (or wrote it out, and its lease has not run out).
+        case heldElsewhere
+        /// The claim could not be asked for: the poll answers this.
+        case failed(APIAnswer)
+    }
+
+    /// Claims a notification this node took for a poll in the shared
+    /// delivery claims, so a poll of the same device on another node does
+    /// not answer it too. The claim is a lease of ``ServeOptions/offlineAfter``:
+    /// a node killed while writing the answer out leaves a claim that lapses,
+    /// and a later poll on any node gets the notification. Not claimed: the
+    /// notification goes back (this node marked it as being written out).
+    func claimShared(_ id: String, deviceID: String, claimant: String, node: PostgresNode) async -> SharedClaim {
+        let claimed: Bool
+        do {
+            claimed = try await node.store.claimDeliveries(
+                device: deviceID, notificationIDs: [id], claimant: claimant, now: SystemClock().now(), leaseMilliseconds: options.offlineAfter
+            ) == [id]
+        } catch {
+            releaseTaken(id, deviceID: deviceID)
+            return .failed(.tryAgainLater("This server cannot reach the shared journal to hand out a notification (\(error)); poll again.", retryAfter: 1))
+        }
+        if !claimed { releaseTaken(id, deviceID: deviceID) }
+        return claimed ? .claimed : .heldElsewhere
+    }
+
+    private func releaseTaken(_ id: String, deviceID: String) {
+        state.withLock { state in
+            state.inFlight[deviceID]?.remove(id)
+            if state.inFlight[deviceID]?.isEmpty == true { state.inFlight[deviceID] = nil }
+        }
+    }
+
+    /// A poll's answer was written out whole: its claim is marked written,
+    /// so the device's next poll on any node acknowledges it. Not written
+    /// (the client went): the claim goes, and the next poll on any node gets it.
+    func finishShared(_ result: PollResult, claimant: String, written: Bool, node: PostgresNode) async {
+        try? await node.store.finishDeliveries(device: result.deviceID, notificationIDs: result.notificationIDs, claimant: claimant, written: written)
     }
 
     /// The notifications polls on any node wrote out whole to the device (none without a shared journal).
