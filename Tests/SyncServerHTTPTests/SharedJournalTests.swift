@@ -206,4 +206,61 @@ struct SharedJournalTests {
             #expect(redelivered == second.notificationIDs)
         }
     }
+
+    /// A journal written in call format 1 (JSON bodies) by an older node and
+    /// then in format 2 (records/modify bodies in binary) reads back whole:
+    /// a node started on it upgrades the format, writes binary rows, and a
+    /// node started later replays the mixed journal to the same state.
+    @Test func aJournalOfJSONAndBinaryRowsReplaysOnEveryNode() async throws {
+        try await PostgresCluster.withCluster { cluster in
+            try await cluster.createDatabase("mixed")
+            let url = try PostgresStoreURL(parsing: cluster.url(database: "mixed"), environment: [:])
+            #expect(try await PostgresJournalStore.migrate(url) == .created)
+            let options = ServeOptions(port: 0, dataDirectory: nil, users: ["alice"], coalescingWindow: 0, quiet: true)
+            let a = try await ServerHost.start(options: options, store: url)
+            defer { a.stop() }
+            let store = try #require(a.postgres?.store)
+            #expect(try await store.meta()["callFormat"] == "2")
+            #expect(await a.performAsync(call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Z"}}}]}"#)).status == 200)
+
+            // An older node's rows: format 1, the records/modify body as JSON.
+            try await store.setMeta(["callFormat": "1"])
+            for i in 0..<3 {
+                _ = try await store.append(time: SystemClock().now(), call: JournaledCall(call: save("old\(i)", i), origin: nil).encoded())
+            }
+            let b = try await ServerHost.start(options: options, store: url)
+            defer { b.stop() }
+            #expect(b.startupReport.contains("format 2"), "\(b.startupReport)")
+            #expect(try await store.meta()["callFormat"] == "2")
+            for i in 0..<3 { #expect(await (i % 2 == 0 ? a : b).performAsync(save("new\(i)", i)).status == 200) }
+            #expect(await b.performAsync(save("old1", 10)).status == 200)
+
+            let rows = try await store.rows(after: 0)
+            let modifies = try rows.map { try JournaledCall.decode($0.call).call }.filter { $0.path.hasSuffix("records/modify") }
+            #expect(modifies.filter { JournaledCallBody.isBinary($0.body) }.count == 4, "the new rows are binary")
+            #expect(modifies.filter { !JournaledCallBody.isBinary($0.body) }.count == 3, "the old rows stay JSON")
+
+            let late = try await ServerHost.start(options: options, store: url)
+            defer { late.stop() }
+            let tail = try await store.tail()
+            for host in [a, b, late] { try await host.waitUntilApplied(tail) }
+            #expect(try stateBytes(late) == stateBytes(a))
+            #expect(try stateBytes(b) == stateBytes(a))
+            let read = await late.performAsync(call(
+                "records/lookup", #"{"zoneID":{"zoneName":"Z"},"records":[{"recordName":"old0"},{"recordName":"old1"},{"recordName":"new2"}]}"#))
+            let text = String(decoding: read.body, as: UTF8.self)
+            #expect(text.components(separatedBy: #""recordChangeTag""#).count == 4, "\(text)")
+            #expect(text.contains(#""value":10"#), "\(text)")
+
+            // A format this syncscope does not know is refused with a sentence.
+            try await store.setMeta(["callFormat": "9"])
+            do {
+                let other = try await ServerHost.start(options: options, store: url)
+                other.stop()
+                Issue.record("a journal in call format 9 was served")
+            } catch {
+                #expect("\(error)".contains("format 9"), "\(error)")
+            }
+        }
+    }
 }
