@@ -358,9 +358,35 @@ public final class PostgresJournalStore: Sendable {
 
     /// Commits several calls in one transaction (group commit), at
     /// consecutive positions in the order given.
+    ///
+    /// One statement, one round trip: it advances the counter row (locking
+    /// it until the commit, which orders appends from every node), inserts
+    /// the rows after it and notifies the watchers at commit. The rows'
+    /// times (and so their checksums) are chosen here, never before the
+    /// previous row's: the statement changes nothing when the journal's
+    /// time is past the first of them (another node's clock is ahead), and
+    /// the calls are then sent again at that time.
     public func append(_ calls: [(time: Int64, call: Data)]) async throws -> [Appended] {
         guard !calls.isEmpty else { return [] }
-        return try await transaction("appending to the journal") { connection in
+        var floor = Int64.min
+        for _ in 0..<3 {
+            if let appended = try await appendOnce(calls, notBefore: floor) { return appended }
+            floor = try await run("reading the journal's time") { connection in
+                var time = Int64.min
+                for try await (t) in try await connection.query("SELECT time FROM syncscope.tail WHERE id = 1", logger: logger).decode(Int64.self) {
+                    time = t
+                }
+                return time
+            }
+        }
+        // Other nodes' clocks keep running ahead: lock the counter row first, then choose the times.
+        return try await appendLocked(calls)
+    }
+
+    /// ``append(_:)`` in several round trips: reads and locks the counter
+    /// row, then inserts the rows at times not before its time.
+    private func appendLocked(_ calls: [(time: Int64, call: Data)]) async throws -> [Appended] {
+        try await transaction("appending to the journal") { connection in
             var position: Int64 = 0
             var time: Int64 = 0
             for try await (p, t) in try await connection.query(
@@ -390,6 +416,58 @@ public final class PostgresJournalStore: Sendable {
             try await connection.query("SELECT pg_notify(\(Self.tailChannel), \(String(position)))", logger: logger)
             return appended
         }
+    }
+
+    /// One try of ``append(_:)``: `nil` when the journal's time is past the first row's.
+    private func appendOnce(_ calls: [(time: Int64, call: Data)], notBefore floor: Int64) async throws -> [Appended]? {
+        var times: [Int64] = []
+        times.reserveCapacity(calls.count)
+        var time = floor
+        for call in calls {
+            time = max(time, call.time)
+            times.append(time)
+        }
+        let count = Int64(calls.count)
+        var binds = PostgresBindings(capacity: calls.count * 3 + 4)
+        binds.append(count)
+        binds.append(times[times.count - 1])
+        binds.append(times[0])
+        binds.append(Self.tailChannel)
+        var values = ""
+        for (index, call) in calls.enumerated() {
+            let base = 4 + index * 3
+            values += (index == 0 ? "" : ", ") + "($\(base + 1)::bigint, $\(base + 2)::bytea, $\(base + 3)::bigint, \(index + 1))"
+            binds.append(times[index])
+            try binds.append(call.call)
+            binds.append(Self.checksum(time: times[index], call: call.call))
+        }
+        let sql = """
+            WITH bumped AS (
+                UPDATE syncscope.tail SET position = position + $1, time = $2 WHERE id = 1 AND time <= $3 RETURNING position
+            ), inserted AS (
+                INSERT INTO syncscope.journal (position, time, call, checksum)
+                SELECT bumped.position - $1 + r.ord, r.time, r.call, r.checksum
+                FROM bumped, (VALUES \(values)) AS r(time, call, checksum, ord)
+                RETURNING position
+            ), notified AS (
+                SELECT pg_notify($4, position::text) FROM bumped
+            )
+            SELECT position, (SELECT count(*) FROM inserted), (SELECT count(*) FROM notified) FROM bumped
+            """
+        let last = try await run("appending to the journal") { connection -> Int64? in
+            var last: Int64?
+            for try await (position, inserted, _) in try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
+                .decode((Int64, Int64, Int64).self)
+            {
+                guard inserted == count else {
+                    throw PostgresStoreError(.damaged, "Appending to the journal in '\(url.database)' at \(url.hostAndPort) inserted \(inserted) of \(count) rows.")
+                }
+                last = position
+            }
+            return last
+        }
+        guard let last else { return nil }
+        return times.enumerated().map { Appended(position: last - count + Int64($0.offset) + 1, time: $0.element) }
     }
 
     /// The last committed position (0 for an empty journal).

@@ -31,6 +31,11 @@ import SyncServer
 ///   commit) is answered 503: the call may be stored, and catching up then
 ///   applies it. It is never assumed to have failed.
 final class PostgresNode: Sendable {
+    /// The journal's call format (`callFormat` in `meta`): 1, calls with
+    /// JSON bodies; 2, `records/modify` bodies in ``JournaledCallBody``'s
+    /// binary form (other calls as in 1). A node reads both.
+    static let sharedCallFormat = 2
+
     let store: PostgresJournalStore
     /// Names this node's calls in the journal (``JournaledCall/Origin``).
     let id: String
@@ -183,19 +188,30 @@ extension ServerHost {
             "retention": options.retention.map(String.init) ?? "none",
             "coalescingWindow": String(options.coalescingWindow),
             "adminToken": "admin-" + randomSecret(),
-            "callFormat": String(JournaledCall.version),
+            "callFormat": String(PostgresNode.sharedCallFormat),
         ]
         let meta = try await store.insertMetaIfAbsent(proposed)
         guard let seed = meta["seed"].flatMap(UInt64.init), let adminToken = meta["adminToken"], let window = meta["coalescingWindow"].flatMap(Milliseconds.init)
         else {
             throw ServeError("The settings in '\(store.url.database)' at \(store.url.hostAndPort) are incomplete (seed, coalescing window, admin token); restore the database from a copy.")
         }
-        if let format = meta["callFormat"], format != String(JournaledCall.version) {
-            throw ServeError("The journal in '\(store.url.database)' holds calls in format \(format), and this syncscope writes format \(JournaledCall.version); run the syncscope that made it.")
+        var upgraded = false
+        switch meta["callFormat"] {
+        case String(PostgresNode.sharedCallFormat):
+            break
+        case "1":
+            // Format 1 rows (JSON bodies only) read back as they are; from now on
+            // records/modify rows carry binary bodies, which a format-1 node cannot read.
+            try await store.setMeta(["callFormat": String(PostgresNode.sharedCallFormat)])
+            upgraded = true
+        case let format:
+            throw ServeError(
+                "The journal in '\(store.url.database)' holds calls in format \(format ?? "none"), and this syncscope reads formats 1 and \(PostgresNode.sharedCallFormat); run the syncscope that made it.")
         }
         let retention = meta["retention"].flatMap { Int($0) }
         let settings = Settings(retention: retention, coalescingWindow: window)
         var report: [String] = ["store \(store.url)"]
+        if upgraded { report.append("journal calls now in format \(PostgresNode.sharedCallFormat) (stop nodes of an older syncscope)") }
         if settings != Settings(retention: options.retention, coalescingWindow: options.coalescingWindow), meta["seed"] != proposed["seed"] {
             report.append("the database's settings: \(settings)")
         }
@@ -297,7 +313,8 @@ extension ServerHost {
             return outcome.answer()
         }
         let request = node.nextRequest()
-        let bytes = JournaledCall(call: call, origin: .init(node: node.id, request: request)).encoded()
+        // A records/modify row keeps its prepared plan in binary: replaying it on any node decodes no JSON.
+        let bytes = JournaledCall(call: JournaledCallBody.encode(prepared), origin: .init(node: node.id, request: request)).encoded()
         state.withLock { $0.ownCalls[request] = prepared }
         let appended: PostgresJournalStore.Appended
         switch await node.appender.append(time: SystemClock().now(), call: bytes) {
@@ -411,7 +428,15 @@ extension ServerHost {
                     }
                     var dispatcher = APIDispatcher(core: state.core, now: time, baseURL: state.baseURL)
                     dispatcher.answering = request != nil
-                    let outcome = dispatcher.step(own ?? APIDispatcher.prepare(call))
+                    let prepared: PreparedCall
+                    if let own { prepared = own } else {
+                        do { prepared = try JournaledCallBody.decode(call) } catch {
+                            let failure = "journal row \(row.position) cannot be read (\(error))"
+                            state.storageFailure = failure
+                            throw ServeError(failure)
+                        }
+                    }
+                    let outcome = dispatcher.step(prepared)
                     if let request { state.ownOutcomes[request] = outcome }
                     if outcome.changedState, call.isServerCall || call.isServerAdmin { refreshSignIns(state.core.engine.users) }
                 }
@@ -519,16 +544,47 @@ extension ServerHost {
 
     // MARK: Notifications written out, across nodes
 
-    /// A poll's answer was written out whole: other nodes learn it through
-    /// the shared delivery claims, so the device's next poll acknowledges it
-    /// on whichever node it reaches. (Best effort: until this lands, a poll on
-    /// another node without `lastNotificationID` may get the notification again.)
-    func recordWritten(_ result: PollResult, node: PostgresNode) async {
-        let ids = result.notificationIDs
-        let claimant = node.id
-        _ = try? await node.store.claimDeliveries(
-            device: result.deviceID, notificationIDs: ids, claimant: claimant, now: SystemClock().now(), leaseMilliseconds: options.offlineAfter)
-        try? await node.store.finishDeliveries(device: result.deviceID, notificationIDs: ids, claimant: claimant, written: true)
+    /// What claiming a notification for a poll came to.
+    enum SharedClaim {
+        case claimed
+        /// A poll on another node is writing it out (or wrote it out, and its lease has not run out).
+        case heldElsewhere
+        /// The claim could not be asked for: the poll answers this.
+        case failed(APIAnswer)
+    }
+
+    /// Claims a notification this node took for a poll in the shared
+    /// delivery claims, so a poll of the same device on another node does
+    /// not answer it too. The claim is a lease of ``ServeOptions/offlineAfter``:
+    /// a node killed while writing the answer out leaves a claim that lapses,
+    /// and a later poll on any node gets the notification. Not claimed: the
+    /// notification goes back (this node marked it as being written out).
+    func claimShared(_ id: String, deviceID: String, claimant: String, node: PostgresNode) async -> SharedClaim {
+        let claimed: Bool
+        do {
+            claimed = try await node.store.claimDeliveries(
+                device: deviceID, notificationIDs: [id], claimant: claimant, now: SystemClock().now(), leaseMilliseconds: options.offlineAfter
+            ) == [id]
+        } catch {
+            releaseTaken(id, deviceID: deviceID)
+            return .failed(.tryAgainLater("This server cannot reach the shared journal to hand out a notification (\(error)); poll again.", retryAfter: 1))
+        }
+        if !claimed { releaseTaken(id, deviceID: deviceID) }
+        return claimed ? .claimed : .heldElsewhere
+    }
+
+    private func releaseTaken(_ id: String, deviceID: String) {
+        state.withLock { state in
+            state.inFlight[deviceID]?.remove(id)
+            if state.inFlight[deviceID]?.isEmpty == true { state.inFlight[deviceID] = nil }
+        }
+    }
+
+    /// A poll's answer was written out whole: its claim is marked written,
+    /// so the device's next poll on any node acknowledges it. Not written
+    /// (the client went): the claim goes, and the next poll on any node gets it.
+    func finishShared(_ result: PollResult, claimant: String, written: Bool, node: PostgresNode) async {
+        try? await node.store.finishDeliveries(device: result.deviceID, notificationIDs: result.notificationIDs, claimant: claimant, written: written)
     }
 
     /// The notifications polls on any node wrote out whole to the device (none without a shared journal).

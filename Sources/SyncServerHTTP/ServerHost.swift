@@ -668,6 +668,8 @@ public final class ServerHost: Sendable {
         var answer: APIAnswer
         var deviceID: String
         var notificationIDs: [String]
+        /// On a shared journal: the poll's claim on its notification (``PostgresJournalStore/claimDeliveries(device:notificationIDs:claimant:now:leaseMilliseconds:)``).
+        var claimant: String? = nil
     }
 
     /// Waits until a notification is there for the device, or the time is
@@ -709,6 +711,9 @@ public final class ServerHost: Sendable {
         await acknowledge(deviceID: deviceID, lastNotificationID: lastNotificationID)
 
         let deadline = ContinuousClock.now + timeout
+        // On a shared journal: this poll's claims, and the notifications polls on other nodes hold.
+        let claimant = postgres.map { "\($0.id)/\($0.nextRequest())" }
+        var heldElsewhere: Set<String> = []
         while true {
             let ticket = courier.ticket(for: deviceID)
             presence?.onGone { ticket.signal() }
@@ -716,12 +721,25 @@ public final class ServerHost: Sendable {
                 courier.discard(ticket)
                 return result(.badRequest("The client closed the connection."))
             }
-            let taken = take(deviceID, user: user)
+            let taken = take(deviceID, user: user, skipping: heldElsewhere)
+            if let taken, let postgres, let claimant {
+                switch await claimShared(taken.ck.nid, deviceID: deviceID, claimant: claimant, node: postgres) {
+                case .claimed:
+                    break
+                case .heldElsewhere:
+                    courier.discard(ticket)
+                    heldElsewhere.insert(taken.ck.nid)
+                    continue
+                case .failed(let answer):
+                    courier.discard(ticket)
+                    return result(answer)
+                }
+            }
             if taken != nil || ContinuousClock.now >= deadline || Task.isCancelled {
                 courier.discard(ticket)
                 guard let taken else { return result(APIAnswer(body: Data())) }
                 let body = (try? WireJSON.encode(taken)) ?? Data()
-                return PollResult(answer: APIAnswer(body: body), deviceID: deviceID, notificationIDs: [taken.ck.nid])
+                return PollResult(answer: APIAnswer(body: body), deviceID: deviceID, notificationIDs: [taken.ck.nid], claimant: claimant)
             }
             await ticket.wait(until: deadline)
             courier.discard(ticket)
@@ -738,16 +756,18 @@ public final class ServerHost: Sendable {
             if written { state.written[result.deviceID, default: []].formUnion(result.notificationIDs) }
         }
         if !written { courier.notify([result.deviceID]) }
-        if written, let postgres { Task { await recordWritten(result, node: postgres) } }
+        if let postgres, let claimant = result.claimant {
+            Task { await finishShared(result, claimant: claimant, written: written, node: postgres) }
+        }
     }
 
     /// The oldest delivered notification of a device that no other poll is
     /// writing out, marked as being written, in Apple's push form; `nil` when none waits.
-    private func take(_ deviceID: String, user: String) -> WirePushPayload? {
+    private func take(_ deviceID: String, user: String, skipping: Set<String> = []) -> WirePushPayload? {
         let (taken, wake, timer) = state.withLock { (state: inout State) -> (WirePushPayload?, [String], Milliseconds?) in
             // On a shared journal deliveries happen only at journal positions.
             let (wake, timer) = postgres == nil ? deliver(at: clock.tick(), &state) : ([], nil)
-            let busy = state.inFlight[deviceID] ?? []
+            let busy = (state.inFlight[deviceID] ?? []).union(skipping)
             let inbox = (try? state.core.push.unacknowledgedNotifications(for: deviceID)) ?? []
             guard let next = inbox.first(where: { !busy.contains($0.notificationID) }) else { return (nil, wake, timer) }
             let id = next.notificationID

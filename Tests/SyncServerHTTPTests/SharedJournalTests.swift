@@ -133,4 +133,134 @@ struct SharedJournalTests {
             #expect(String(decoding: read.body, as: UTF8.self).contains(#""recordChangeTag""#), "\(String(decoding: read.body, as: UTF8.self))")
         }
     }
+
+    /// Two polls of one device open at once on two nodes: each waiting
+    /// notification is answered by one of them only. A poll whose node dies
+    /// while writing (its claim is never finished) holds the notification
+    /// until the claim's lease runs out; then a poll on the other node gets it.
+    /// An answer not written whole gives the notification back at once.
+    @Test func aNotificationIsHandedToOnePollWhicheverNodeItReaches() async throws {
+        try await PostgresCluster.withCluster { cluster in
+            try await cluster.createDatabase("claims")
+            let url = try PostgresStoreURL(parsing: cluster.url(database: "claims"), environment: [:])
+            #expect(try await PostgresJournalStore.migrate(url) == .created)
+            let lease: Milliseconds = 1500
+            let options = ServeOptions(port: 0, dataDirectory: nil, users: ["alice"], coalescingWindow: 0, quiet: true, offlineAfter: lease)
+            let a = try await ServerHost.start(options: options, store: url)
+            let b = try await ServerHost.start(options: options, store: url)
+            defer {
+                a.stop()
+                b.stop()
+            }
+            #expect(await a.performAsync(call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Z"}}}]}"#)).status == 200)
+            #expect(await b.performAsync(call(
+                "subscriptions/modify", #"{"operations":[{"operationType":"create","subscription":{"subscriptionID":"all","subscriptionType":"database"}}]}"#)).status == 200)
+            let device = await a.performAsync(APICall(
+                method: "POST", path: "/device/1/\(container)/development/tokens/create", body: Data(#"{"apnsEnvironment":"development"}"#.utf8), user: "alice"))
+            let deviceID = try #require((try JSONSerialization.jsonObject(with: device.body) as? [String: Any])?["apnsToken"] as? String)
+            for i in 0..<4 { #expect(await (i % 2 == 0 ? a : b).performAsync(save("n\(i)", i)).status == 200) }
+            let store = try #require(a.postgres?.store)
+            let tail = try await store.tail()
+            try await a.waitUntilApplied(tail)
+            try await b.waitUntilApplied(tail)
+            let waiting = a.state.withLock { state in ((try? state.core.push.unacknowledgedNotifications(for: deviceID)) ?? []).map(\.notificationID) }
+            try #require(waiting.count >= 3, "\(waiting)")
+
+            // An empty lastNotificationID acknowledges nothing: every poll sees the whole queue.
+            func poll(_ host: ServerHost, _ timeout: Duration = .seconds(5)) async -> ServerHost.PollResult {
+                await host.poll(deviceID: deviceID, user: "alice", timeout: timeout, lastNotificationID: "", presence: nil)
+            }
+            async let onA = poll(a)
+            async let onB = poll(b)
+            let (first, second) = await (onA, onB)
+            #expect(first.notificationIDs.count == 1 && second.notificationIDs.count == 1)
+            #expect(Set(first.notificationIDs).isDisjoint(with: second.notificationIDs), "\(first.notificationIDs) \(second.notificationIDs)")
+            #expect(Set(first.notificationIDs + second.notificationIDs).isSubset(of: waiting))
+
+            // Neither answer is finished (as if both nodes died writing): a third poll, on either node, gets neither.
+            let third = await poll(a)
+            #expect(third.notificationIDs.count == 1)
+            #expect(Set(third.notificationIDs).isDisjoint(with: first.notificationIDs + second.notificationIDs))
+            a.finishPoll(third, written: true)
+
+            // The first answer was not written whole: its notification is handed out again (on the other node).
+            a.finishPoll(first, written: false)
+            let deadline = ContinuousClock.now + .seconds(30)
+            var again: [String] = []
+            while again != first.notificationIDs, ContinuousClock.now < deadline {
+                let next = await poll(b, .milliseconds(200))
+                if !next.notificationIDs.isEmpty { b.finishPoll(next, written: false) }
+                again = next.notificationIDs
+                #expect(Set(again).isDisjoint(with: second.notificationIDs), "held by a live claim: \(again)")
+            }
+            #expect(again == first.notificationIDs)
+
+            // The second poll's node "died" mid-write: after its lease, a poll on the other node gets it.
+            let claimedAt = ContinuousClock.now
+            var redelivered: [String] = []
+            while redelivered != second.notificationIDs, ContinuousClock.now < claimedAt + .seconds(30) {
+                let next = await poll(a, .milliseconds(200))
+                if !next.notificationIDs.isEmpty { a.finishPoll(next, written: false) }
+                redelivered = next.notificationIDs
+            }
+            #expect(redelivered == second.notificationIDs)
+        }
+    }
+
+    /// A journal written in call format 1 (JSON bodies) by an older node and
+    /// then in format 2 (records/modify bodies in binary) reads back whole:
+    /// a node started on it upgrades the format, writes binary rows, and a
+    /// node started later replays the mixed journal to the same state.
+    @Test func aJournalOfJSONAndBinaryRowsReplaysOnEveryNode() async throws {
+        try await PostgresCluster.withCluster { cluster in
+            try await cluster.createDatabase("mixed")
+            let url = try PostgresStoreURL(parsing: cluster.url(database: "mixed"), environment: [:])
+            #expect(try await PostgresJournalStore.migrate(url) == .created)
+            let options = ServeOptions(port: 0, dataDirectory: nil, users: ["alice"], coalescingWindow: 0, quiet: true)
+            let a = try await ServerHost.start(options: options, store: url)
+            defer { a.stop() }
+            let store = try #require(a.postgres?.store)
+            #expect(try await store.meta()["callFormat"] == "2")
+            #expect(await a.performAsync(call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Z"}}}]}"#)).status == 200)
+
+            // An older node's rows: format 1, the records/modify body as JSON.
+            try await store.setMeta(["callFormat": "1"])
+            for i in 0..<3 {
+                _ = try await store.append(time: SystemClock().now(), call: JournaledCall(call: save("old\(i)", i), origin: nil).encoded())
+            }
+            let b = try await ServerHost.start(options: options, store: url)
+            defer { b.stop() }
+            #expect(b.startupReport.contains("format 2"), "\(b.startupReport)")
+            #expect(try await store.meta()["callFormat"] == "2")
+            for i in 0..<3 { #expect(await (i % 2 == 0 ? a : b).performAsync(save("new\(i)", i)).status == 200) }
+            #expect(await b.performAsync(save("old1", 10)).status == 200)
+
+            let rows = try await store.rows(after: 0)
+            let modifies = try rows.map { try JournaledCall.decode($0.call).call }.filter { $0.path.hasSuffix("records/modify") }
+            #expect(modifies.filter { JournaledCallBody.isBinary($0.body) }.count == 4, "the new rows are binary")
+            #expect(modifies.filter { !JournaledCallBody.isBinary($0.body) }.count == 3, "the old rows stay JSON")
+
+            let late = try await ServerHost.start(options: options, store: url)
+            defer { late.stop() }
+            let tail = try await store.tail()
+            for host in [a, b, late] { try await host.waitUntilApplied(tail) }
+            #expect(try stateBytes(late) == stateBytes(a))
+            #expect(try stateBytes(b) == stateBytes(a))
+            let read = await late.performAsync(call(
+                "records/lookup", #"{"zoneID":{"zoneName":"Z"},"records":[{"recordName":"old0"},{"recordName":"old1"},{"recordName":"new2"}]}"#))
+            let text = String(decoding: read.body, as: UTF8.self)
+            #expect(text.components(separatedBy: #""recordChangeTag""#).count == 4, "\(text)")
+            #expect(text.contains(#""value":10"#), "\(text)")
+
+            // A format this syncscope does not know is refused with a sentence.
+            try await store.setMeta(["callFormat": "9"])
+            do {
+                let other = try await ServerHost.start(options: options, store: url)
+                other.stop()
+                Issue.record("a journal in call format 9 was served")
+            } catch {
+                #expect("\(error)".contains("format 9"), "\(error)")
+            }
+        }
+    }
 }
