@@ -44,7 +44,7 @@ public final class LessonSession: InspectorLesson {
     /// Every token `device` received, oldest first: those of the engine's
     /// fetches and of the lesson's own `fetch` steps (which the engine's
     /// token history does not see), read from the runner's transcript.
-    public func tokenReceipts(for device: SimulatedDevice) -> [TokenReceipt] {
+    public func tokenReceipts(for device: SyncDevice) -> [TokenReceipt] {
         let transcript = runner.transcript
         if transcriptRead < transcript.count {
             for event in transcript[transcriptRead...] {

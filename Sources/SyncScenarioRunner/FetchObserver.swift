@@ -41,12 +41,12 @@ final class FetchObserver {
     var finished: (FetchSummary) -> Void = { _ in }
 
     /// Takes in what the connections saw, in order.
-    func take(_ fetches: [ObservedFetch], devices: (String) -> SimulatedDevice?) {
+    func take(_ fetches: [ObservedFetch], devices: (String) -> SyncDevice?) {
         for fetch in fetches { take(fetch, device: devices(fetch.device)) }
     }
 
     /// An engine event of `device`: a fetch begins or ends.
-    func handle(_ event: SyncEvent, on device: SimulatedDevice) {
+    func handle(_ event: SyncEvent, on device: SyncDevice) {
         switch event {
         case .fetchStarted(let scope, _):
             // The engine counts batches from each of its fetches.
@@ -61,7 +61,7 @@ final class FetchObserver {
 
     /// A scenario `fetch` step begins on `device`: its batches start new
     /// chains and it sums itself up. Call ``endScenarioFetch()`` after.
-    func beginScenarioFetch(on device: SimulatedDevice) {
+    func beginScenarioFetch(on device: SyncDevice) {
         scenarioFetchDevice = device.name
         chains = chains.filter { $0.key.device != device.name }
     }
@@ -71,7 +71,7 @@ final class FetchObserver {
     }
 
     /// Ends every engine fetch still open (at the end of a step).
-    func closeAll(devices: [SimulatedDevice]) {
+    func closeAll(devices: [SyncDevice]) {
         for device in devices { close(device) }
     }
 
@@ -84,7 +84,7 @@ final class FetchObserver {
 
     // MARK: Lines and sums
 
-    private func take(_ fetch: ObservedFetch, device: SimulatedDevice?) {
+    private func take(_ fetch: ObservedFetch, device: SyncDevice?) {
         let summing = fetch.device != scenarioFetchDevice
         if summing, let device { openIfNeeded(device) }
         switch fetch {
@@ -127,12 +127,12 @@ final class FetchObserver {
         return index
     }
 
-    private func openIfNeeded(_ device: SimulatedDevice) {
+    private func openIfNeeded(_ device: SyncDevice) {
         guard open[device.name] == nil, device.name != scenarioFetchDevice else { return }
         open[device.name] = OpenFetch(summary: FetchSummary(device: device.name), tokensBefore: try? device.store.tokenCache())
     }
 
-    private func close(_ device: SimulatedDevice) {
+    private func close(_ device: SyncDevice) {
         guard var fetch = open.removeValue(forKey: device.name) else { return }
         fetch.summary.tokenChanged = (try? device.store.tokenCache()) != fetch.tokensBefore
         finished(fetch.summary)

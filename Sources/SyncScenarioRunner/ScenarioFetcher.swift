@@ -24,7 +24,7 @@ import SyncSimulation
 /// fetches every zone that changed, with no `desiredKeys`, and stores every
 /// batch it asks for.
 struct ScenarioFetcher {
-    let device: SimulatedDevice
+    let device: SyncDevice
     /// The connection of the account signed in on the device.
     let connection: any CloudService
     /// The engine whose way of storing batches the fetch follows.

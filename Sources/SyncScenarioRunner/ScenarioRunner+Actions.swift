@@ -128,21 +128,21 @@ extension ScenarioRunner {
         return CloudError(.internalError, String(describing: error))
     }
 
-    func device(_ name: String) throws -> SimulatedDevice {
+    func device(_ name: String) throws -> SyncDevice {
         guard let device = simulation.device(named: name) else {
             throw CloudError(.invalidArguments, "There is no device named '\(name)' in this scenario.")
         }
         return device
     }
 
-    func requireOnline(_ device: SimulatedDevice, _ what: String) throws {
+    func requireOnline(_ device: SyncDevice, _ what: String) throws {
         guard device.isOnline else {
             throw CloudError(.networkFailure, "\(device.name) is offline, so it cannot \(what); bring it back with an 'online' step first.")
         }
     }
 
     /// Runs `body` as a simulation action of the device (logged, then pushes due by now delivered).
-    private func onDevice(_ name: String, _ description: String, _ body: @escaping (SimulatedDevice) async throws -> Void) async throws -> CloudError? {
+    private func onDevice(_ name: String, _ description: String, _ body: @escaping (SyncDevice) async throws -> Void) async throws -> CloudError? {
         let device = try self.device(name)
         let outcome = await simulation.perform(description, on: device, sending: false) { device in try await body(device) }
         return outcome.error
@@ -162,11 +162,11 @@ extension ScenarioRunner {
 
     /// The zone a scenario names, for a device: its user's own zone, a named
     /// owner's, or in the shared database the one zone of that name shared with it.
-    func zoneID(_ zone: ZoneRef, for device: SimulatedDevice, in scope: DatabaseScope) async throws -> RecordZoneID {
+    func zoneID(_ zone: ZoneRef, for device: SyncDevice, in scope: DatabaseScope) async throws -> RecordZoneID {
         try await zoneID(zone, user: user(of: device), device: device, in: scope)
     }
 
-    func zoneID(_ zone: ZoneRef, user: String, device: SimulatedDevice?, in scope: DatabaseScope) async throws -> RecordZoneID {
+    func zoneID(_ zone: ZoneRef, user: String, device: SyncDevice?, in scope: DatabaseScope) async throws -> RecordZoneID {
         if let owner = zone.ownerName { return RecordZoneID(zoneName: zone.zoneName, ownerName: owner) }
         guard scope == .shared else { return RecordZoneID(zoneName: zone.zoneName, ownerName: user) }
         var candidates = Set(((try? device?.store.knownZones(in: .shared)) ?? []).map(\.zoneID).filter { $0.zoneName == zone.zoneName })
@@ -185,7 +185,7 @@ extension ScenarioRunner {
         return only
     }
 
-    private func createZone(_ action: ZoneAction, on device: SimulatedDevice) async throws {
+    private func createZone(_ action: ZoneAction, on device: SyncDevice) async throws {
         let zoneID = try await zoneID(action.zone, for: device, in: action.database)
         let results = try await self.connection(of: device).modifyRecordZones(in: action.database, saving: [zoneID], deleting: [])
         if case .failure(let error)? = results.first { throw error }
@@ -196,7 +196,7 @@ extension ScenarioRunner {
         record(.note(device: device.name, "zones/modify: zone \(zoneID.zoneName) created"))
     }
 
-    private func deleteZone(_ action: ZoneAction, on device: SimulatedDevice) async throws {
+    private func deleteZone(_ action: ZoneAction, on device: SyncDevice) async throws {
         let zoneID = try await zoneID(action.zone, for: device, in: action.database)
         let results = try await self.connection(of: device).modifyRecordZones(in: action.database, saving: [], deleting: [zoneID])
         if case .failure(let error)? = results.first { throw error }
@@ -209,7 +209,7 @@ extension ScenarioRunner {
 
     // MARK: Records
 
-    private func save(_ action: SaveAction, on device: SimulatedDevice) async throws {
+    private func save(_ action: SaveAction, on device: SyncDevice) async throws {
         let zoneID = try await zoneID(action.zone, for: device, in: action.database)
         let recordID = RecordID(recordName: action.recordName, zoneID: zoneID)
         let engine = engine(of: device)
@@ -228,7 +228,7 @@ extension ScenarioRunner {
     }
 
     /// Sends the device's pending changes with its engine, each save with its own save policy.
-    func send(from device: SimulatedDevice, mergeConflicts: Bool) async throws {
+    func send(from device: SyncDevice, mergeConflicts: Bool) async throws {
         if mergeConflicts {
             try await engine(of: device).sendChanges()
         } else {
@@ -243,7 +243,7 @@ extension ScenarioRunner {
 
     // MARK: Fetching
 
-    private func fetch(_ action: FetchAction, on device: SimulatedDevice) async throws {
+    private func fetch(_ action: FetchAction, on device: SyncDevice) async throws {
         takeObservedFetches()
         fetches.beginScenarioFetch(on: device)
         defer {
@@ -286,7 +286,7 @@ extension ScenarioRunner {
     }
 
     /// The token a fetch starts from.
-    private func startToken(_ choice: TokenChoice, device: SimulatedDevice, scope: DatabaseScope, zoneID: RecordZoneID?) throws -> ServerChangeToken? {
+    private func startToken(_ choice: TokenChoice, device: SyncDevice, scope: DatabaseScope, zoneID: RecordZoneID?) throws -> ServerChangeToken? {
         switch choice {
         case .noToken:
             return nil

@@ -15,17 +15,17 @@ extension ScenarioRunner {
     // MARK: Accounts
 
     /// The user signed in on the device now (a `signIn` step changes it).
-    func user(of device: SimulatedDevice) -> String {
+    func user(of device: SyncDevice) -> String {
         signedIn[device.name]?.user ?? device.user
     }
 
     /// The connection the device's steps use: the signed-in account's.
-    func connection(of device: SimulatedDevice) -> any CloudService {
+    func connection(of device: SyncDevice) -> any CloudService {
         signedIn[device.name]?.connection ?? device.connection
     }
 
     /// The sync engine the device's steps use: the signed-in account's.
-    func engine(of device: SimulatedDevice) -> DeviceSyncEngine {
+    func engine(of device: SyncDevice) -> DeviceSyncEngine {
         signedIn[device.name]?.engine ?? device.engine
     }
 
@@ -94,7 +94,7 @@ extension ScenarioRunner {
     /// requests of at most `perRequest` operations, zone by zone, as an app
     /// without a sync engine would: no zone is created first, and the first
     /// error ends the step (the changes not sent stay queued).
-    func modifyRecords(_ action: ModifyRecordsAction, on device: SimulatedDevice) async throws {
+    func modifyRecords(_ action: ModifyRecordsAction, on device: SyncDevice) async throws {
         try requireOnline(device, "send")
         let scope = action.database
         var onlyZone: RecordZoneID?
@@ -131,7 +131,7 @@ extension ScenarioRunner {
         }
     }
 
-    private func operation(for change: PendingChange, device: SimulatedDevice) throws -> RecordOperation? {
+    private func operation(for change: PendingChange, device: SyncDevice) throws -> RecordOperation? {
         guard let recordName = change.recordName else { return nil }
         let recordID = RecordID(recordName: recordName, zoneID: change.zoneID)
         if change.kind == .saveRecord {
@@ -142,7 +142,7 @@ extension ScenarioRunner {
     }
 
     private func sendRequest(
-        _ items: [(PendingChange?, RecordOperation)], scope: DatabaseScope, zoneID: RecordZoneID, device: SimulatedDevice
+        _ items: [(PendingChange?, RecordOperation)], scope: DatabaseScope, zoneID: RecordZoneID, device: SyncDevice
     ) async throws {
         let operations = items.map(\.1)
         let sent = items.map(\.0)

@@ -42,7 +42,7 @@ public final class DemoWriter {
     }
 
     /// Makes `count` saves at once from one device (a write burst).
-    public func burst(_ count: Int, on device: SimulatedDevice, in simulation: SyncWorld) async {
+    public func burst(_ count: Int, on device: SyncDevice, in simulation: SyncWorld) async {
         guard let zoneID = zones[device.name] else { return }
         simulation.note("write burst: \(count) saves", device: device.name)
         for _ in 0..<max(0, count) {
@@ -56,7 +56,7 @@ public final class DemoWriter {
         actions += count
     }
 
-    private func write(on device: SimulatedDevice, zoneID: RecordZoneID, in simulation: SyncWorld) async {
+    private func write(on device: SyncDevice, zoneID: RecordZoneID, in simulation: SyncWorld) async {
         actions += 1
         // The record to delete or edit is drawn by its offset in record-name
         // order, read from the store without listing the zone, so a change

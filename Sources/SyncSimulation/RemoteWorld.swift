@@ -128,7 +128,7 @@ public enum PushStatus: Sendable, Hashable {
 public final class RemoteWorld: SyncWorld {
     public let setup: RemoteDeviceSetup
     /// The one device.
-    public let device: SimulatedDevice
+    public let device: SyncDevice
     /// The device's folder, if it has one.
     public let dataDirectory: URL?
     /// Whether the cache held change tokens when the device started (it then fetches only what changed since).
@@ -248,7 +248,7 @@ public final class RemoteWorld: SyncWorld {
         // The server reports deletions without a type, as CloudKit does; the
         // device knows the type from its cache.
         let typedConnection = CacheTypedCloudService(base: deviceConnection, store: store)
-        device = SimulatedDevice(
+        device = SyncDevice(
             name: setup.name, user: setup.user, deviceID: deviceID,
             connection: setup.connectionWrapper.map { $0(typedConnection, setup.name) } ?? typedConnection, inProcessService: nil,
             store: store, clock: clock, autoFetchOnPush: setup.autoFetchOnPush
@@ -340,7 +340,7 @@ public final class RemoteWorld: SyncWorld {
         }
     }
 
-    override func connectivityChanged(_ device: SimulatedDevice, online: Bool) throws(CloudError) {
+    override func connectivityChanged(_ device: SyncDevice, online: Bool) throws(CloudError) {
         if online {
             startPolling()
         } else {

@@ -256,7 +256,7 @@ public struct ServerSnapshot: Sendable, Hashable {
 extension ServerObserver {
     /// Reads what the server holds for `device`'s user, and how each of the
     /// device's cached zone tokens stands.
-    public func snapshot(of device: SimulatedDevice) async throws -> ServerSnapshot {
+    public func snapshot(of device: SyncDevice) async throws -> ServerSnapshot {
         let user = device.user
         let zones = try await zoneSummaries(user: user)
         var tokens: [RecordZoneID: ZoneTokenState] = [:]

@@ -30,7 +30,7 @@ public final class Simulation: SyncWorld {
             guard seen.insert(deviceSetup.name).inserted else {
                 throw CloudError(.invalidArguments, "Two devices are named '\(deviceSetup.name)'; device names must be unique.")
             }
-            let device = try SimulatedDevice(
+            let device = try SyncDevice(
                 setup: deviceSetup, server: server, container: setup.container, clock: clock, wrapper: setup.connectionWrapper,
                 seed: setup.seed) {
                 [unowned self] device, event in
@@ -96,7 +96,7 @@ public final class Simulation: SyncWorld {
         device.received(delivery.notification, deliveredAt: delivery.deliveredAt, latency: delivery.latency)
     }
 
-    override func connectivityChanged(_ device: SimulatedDevice, online: Bool) throws(CloudError) {
+    override func connectivityChanged(_ device: SyncDevice, online: Bool) throws(CloudError) {
         for delivery in try server.setOnline(device.deviceID, online) { deliver(delivery) }
     }
 }

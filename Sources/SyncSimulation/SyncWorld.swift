@@ -26,7 +26,7 @@ public class SyncWorld {
     public let isVirtualTime: Bool
     /// What the server holds, as the inspector shows it.
     public let serverObserver: any ServerObserver
-    public internal(set) var devices: [SimulatedDevice] = []
+    public internal(set) var devices: [SyncDevice] = []
     /// The most recent events, oldest first (at most `eventLimit`).
     public private(set) var events: [SimulationEvent] = []
     /// How many events happened in all (events beyond the limit were dropped from `events`).
@@ -46,9 +46,9 @@ public class SyncWorld {
         self.eventLimit = max(1, eventLimit)
     }
 
-    public func device(named name: String) -> SimulatedDevice? { devices.first { $0.name == name } }
+    public func device(named name: String) -> SyncDevice? { devices.first { $0.name == name } }
 
-    func device(withID deviceID: String) -> SimulatedDevice? { devices.first { $0.deviceID == deviceID } }
+    func device(withID deviceID: String) -> SyncDevice? { devices.first { $0.deviceID == deviceID } }
 
     func log(_ kind: SimulationEvent.Kind, device: String?) {
         eventCount += 1
@@ -103,15 +103,15 @@ public class SyncWorld {
 
     /// Takes a device's connection to the push service offline or back
     /// online; the device's flag is already set. Each kind of world fills this in.
-    func connectivityChanged(_ device: SimulatedDevice, online: Bool) throws(CloudError) {}
+    func connectivityChanged(_ device: SyncDevice, online: Bool) throws(CloudError) {}
 
     // MARK: Device actions
 
     /// Runs an action on a device, logs it, and sends the device's pending
     /// changes when it is online.
     @discardableResult
-    public func perform(_ description: String, on device: SimulatedDevice, sending: Bool = true,
-                        _ body: (SimulatedDevice) async throws -> Void) async -> ActionOutcome {
+    public func perform(_ description: String, on device: SyncDevice, sending: Bool = true,
+                        _ body: (SyncDevice) async throws -> Void) async -> ActionOutcome {
         log(.action(description), device: device.name)
         do {
             try await body(device)
@@ -131,33 +131,33 @@ public class SyncWorld {
     }
 
     @discardableResult
-    public func createZone(_ zoneName: String, on device: SimulatedDevice) async -> ActionOutcome {
+    public func createZone(_ zoneName: String, on device: SyncDevice) async -> ActionOutcome {
         await perform("create zone \(zoneName)", on: device) { device in
             try device.engine.saveZone(RecordZoneID(zoneName: zoneName, ownerName: device.user))
         }
     }
 
     @discardableResult
-    public func deleteZone(_ zoneID: RecordZoneID, on device: SimulatedDevice) async -> ActionOutcome {
+    public func deleteZone(_ zoneID: RecordZoneID, on device: SyncDevice) async -> ActionOutcome {
         await perform("delete zone \(zoneID.zoneName)", on: device) { device in try device.engine.deleteZone(zoneID) }
     }
 
     @discardableResult
-    public func purgeZone(_ zoneID: RecordZoneID, on device: SimulatedDevice) async -> ActionOutcome {
+    public func purgeZone(_ zoneID: RecordZoneID, on device: SyncDevice) async -> ActionOutcome {
         await perform("purge zone \(zoneID.zoneName) (the user deleted its data in Settings)", on: device, sending: false) { device in
             try await device.connection.purgeRecordZone(in: .private, zoneID)
         }
     }
 
     @discardableResult
-    public func encryptedDataReset(on device: SimulatedDevice) async -> ActionOutcome {
+    public func encryptedDataReset(on device: SyncDevice) async -> ActionOutcome {
         await perform("encrypted-data reset (every private zone goes)", on: device, sending: false) { device in
             try await device.connection.encryptedDataReset()
         }
     }
 
     @discardableResult
-    public func shareZone(_ zoneName: String, with participants: [String], on device: SimulatedDevice, revoke: Bool = false) async -> ActionOutcome {
+    public func shareZone(_ zoneName: String, with participants: [String], on device: SyncDevice, revoke: Bool = false) async -> ActionOutcome {
         let zoneID = RecordZoneID(zoneName: zoneName, ownerName: device.user)
         let verb = revoke ? "stop sharing" : "share"
         return await perform("\(verb) zone \(zoneName) with \(participants.joined(separator: ", "))", on: device, sending: false) { device in
@@ -170,14 +170,14 @@ public class SyncWorld {
     }
 
     @discardableResult
-    public func save(_ record: Record, on device: SimulatedDevice) async -> ActionOutcome {
+    public func save(_ record: Record, on device: SyncDevice) async -> ActionOutcome {
         await perform("save \(record.recordID.recordName) in \(record.recordID.zoneID.zoneName)", on: device) { device in
             try device.engine.save(record)
         }
     }
 
     @discardableResult
-    public func delete(_ recordID: RecordID, on device: SimulatedDevice) async -> ActionOutcome {
+    public func delete(_ recordID: RecordID, on device: SyncDevice) async -> ActionOutcome {
         await perform("delete \(recordID.recordName) in \(recordID.zoneID.zoneName)", on: device) { device in
             try device.engine.delete(recordID)
         }
@@ -185,7 +185,7 @@ public class SyncWorld {
 
     /// Fetches now (all batches), whatever pushes said.
     @discardableResult
-    public func fetch(on device: SimulatedDevice, resultsLimit: Int? = nil) async -> ActionOutcome {
+    public func fetch(on device: SyncDevice, resultsLimit: Int? = nil) async -> ActionOutcome {
         await perform("fetch changes" + (resultsLimit.map { " (resultsLimit \($0))" } ?? ""), on: device, sending: false) { device in
             device.engine.scheduleFetch()
             await device.engine.runScheduledFetches(resultsLimit: resultsLimit)
@@ -195,7 +195,7 @@ public class SyncWorld {
     /// Fetches one batch with `resultsLimit`, caching its token: call again to
     /// take the next (database changes first, then each waiting zone's batches).
     @discardableResult
-    public func fetchOneBatch(on device: SimulatedDevice, resultsLimit: Int) async -> ActionOutcome {
+    public func fetchOneBatch(on device: SyncDevice, resultsLimit: Int) async -> ActionOutcome {
         var more = false
         let outcome = await perform("fetch one batch (resultsLimit \(resultsLimit))", on: device, sending: false) { device in
             more = try await device.engine.fetchNextBatch(resultsLimit: resultsLimit)
@@ -206,7 +206,7 @@ public class SyncWorld {
 
     /// Sends pending changes, then fetches everything.
     @discardableResult
-    public func sync(_ device: SimulatedDevice) async -> ActionOutcome {
+    public func sync(_ device: SyncDevice) async -> ActionOutcome {
         await perform("sync (send, then fetch)", on: device) { device in
             try await device.engine.sendChanges()
             try await device.engine.fetchChanges()
@@ -216,7 +216,7 @@ public class SyncWorld {
     /// Takes a device offline or brings it back: back online, it receives what
     /// was held for it, sends its pending changes and fetches.
     @discardableResult
-    public func setOnline(_ online: Bool, device: SimulatedDevice) async -> ActionOutcome {
+    public func setOnline(_ online: Bool, device: SyncDevice) async -> ActionOutcome {
         guard online != device.isOnline else { return .done(online ? "already online" : "already offline") }
         device.setOnlineFlag(online)
         log(.connectivity(online: online), device: device.name)
@@ -232,7 +232,7 @@ public class SyncWorld {
 
     /// Moves the retention horizon for a device's user: older tokens expire.
     @discardableResult
-    public func compact(on device: SimulatedDevice, keepLast: Int = 0) async -> ActionOutcome {
+    public func compact(on device: SyncDevice, keepLast: Int = 0) async -> ActionOutcome {
         await perform("compact history (keep last \(keepLast))", on: device, sending: false) { device in
             try await device.connection.compactHistory(in: nil, zoneID: nil, keepLast: keepLast)
         }
@@ -240,7 +240,7 @@ public class SyncWorld {
 
     /// Saves a subscription for a device's user.
     @discardableResult
-    public func subscribe(_ subscription: Subscription, in scope: DatabaseScope, on device: SimulatedDevice) async -> ActionOutcome {
+    public func subscribe(_ subscription: Subscription, in scope: DatabaseScope, on device: SyncDevice) async -> ActionOutcome {
         await perform("subscribe \(subscription.subscriptionID) (\(scope.rawValue))", on: device, sending: false) { device in
             let results = try await device.connection.modifySubscriptions(in: scope, saving: [subscription], deleting: [])
             if case .failure(let error)? = results.first { throw error }

@@ -29,7 +29,7 @@ extension InspectorController {
         for character in text { await handle(.character(character)) }
     }
 
-    func device(_ name: String) throws -> SimulatedDevice {
+    func device(_ name: String) throws -> SyncDevice {
         try #require(simulation.device(named: name))
     }
 

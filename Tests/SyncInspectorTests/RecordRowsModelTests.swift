@@ -399,7 +399,7 @@ private final class FakeDevice: RecordRowsDevice {
         model.update(
             &list, of: RecordRowsModel.Source(zone: zone.key, device: device.name),
             mark: RecordRowsModel.ServerMark(token: zone.serverToken, lastSequence: zone.lastSequence, recordCount: zone.recordCount),
-            deviceToken: zone.deviceToken, device: SimulatedDeviceRecords(device: device, zone: zone.key)
+            deviceToken: zone.deviceToken, device: SyncDeviceRecords(device: device, zone: zone.key)
         ) { observer.answerNow($0, zone: zone.key, user: device.user) }
         #expect(inspector.state.snapshot.records.rows == list.rows)
         #expect(inspector.state.snapshot.records.counts == list.counts)

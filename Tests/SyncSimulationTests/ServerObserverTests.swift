@@ -6,7 +6,7 @@ import Testing
 @Suite struct InProcessServerObserverTests {
     let notes = RecordZoneID(zoneName: "Notes", ownerName: "alice")
 
-    func world() async throws -> (Simulation, SimulatedDevice) {
+    func world() async throws -> (Simulation, SyncDevice) {
         let simulation = try Simulation(setup: SimulationSetup(users: ["alice"], devices: [.init(name: "iPhone", user: "alice")]))
         let iPhone = try #require(simulation.device(named: "iPhone"))
         await simulation.createZone("Notes", on: iPhone)

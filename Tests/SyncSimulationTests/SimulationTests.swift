@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct SimulationTests {
     /// Alice's iPhone and Mac, both subscribed to her private database.
-    func makeWorld(seed: UInt64 = 1) async throws -> (Simulation, SimulatedDevice, SimulatedDevice) {
+    func makeWorld(seed: UInt64 = 1) async throws -> (Simulation, SyncDevice, SyncDevice) {
         let simulation = try Simulation(setup: SimulationSetup(
             seed: seed, users: ["alice"],
             devices: [.init(name: "iPhone", user: "alice"), .init(name: "Mac", user: "alice")]))

@@ -324,7 +324,7 @@ public final class InspectorController {
     /// Brings the records pane's rows up to date with what the last
     /// ``readServer()`` answered for ``RecordRowsModel`` (the changes since it
     /// last looked) and the device's copy, in the order of `sort`.
-    private func updateRecordRows(_ list: inout RecordList, zone: ZoneEntry, device: SimulatedDevice, sort: RecordSort) {
+    private func updateRecordRows(_ list: inout RecordList, zone: ZoneEntry, device: SyncDevice, sort: RecordSort) {
         if sort != recordRowsSort {
             recordRowsSort = sort
             recordRows.reorder(&list, by: RecordRowOrder(sort))

@@ -39,7 +39,7 @@ public protocol InspectorLesson: AnyObject {
     var eventObserver: ((SimulationEvent) -> Void)? { get set }
 
     /// Every token `device` received, oldest first (the lesson's own fetch steps included).
-    func tokenReceipts(for device: SimulatedDevice) -> [TokenReceipt]
+    func tokenReceipts(for device: SyncDevice) -> [TokenReceipt]
     /// Runs the next step.
     func runNextStep() async -> LessonStepResult
     /// Throws the world away and builds it again: the next step is the first.

@@ -111,12 +111,12 @@ extension InProcessServerObserver {
     }
 }
 
-/// A ``SimulatedDevice``'s copy of one zone (nothing of the public database: devices do not cache it).
-public struct SimulatedDeviceRecords: RecordRowsDevice {
-    public let device: SimulatedDevice
+/// A ``SyncDevice``'s copy of one zone (nothing of the public database: devices do not cache it).
+public struct SyncDeviceRecords: RecordRowsDevice {
+    public let device: SyncDevice
     public let zone: ZoneKey
 
-    public init(device: SimulatedDevice, zone: ZoneKey) {
+    public init(device: SyncDevice, zone: ZoneKey) {
         self.device = device
         self.zone = zone
     }

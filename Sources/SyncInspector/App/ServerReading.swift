@@ -73,7 +73,7 @@ extension ServerReading {
     /// changes since it last looked, or nothing when the zone did not change), what
     /// a fetch from `receipt`'s token would return, and notifications on their way.
     static func read(
-        _ observer: any ServerObserver, device: SimulatedDevice, zone: ZoneKey?, rewind receipt: TokenReceipt?, recordRows: RecordRowsModel
+        _ observer: any ServerObserver, device: SyncDevice, zone: ZoneKey?, rewind receipt: TokenReceipt?, recordRows: RecordRowsModel
     ) async throws(CloudError) -> ServerReading {
         do {
             return try await readOrThrow(observer, device: device, zone: zone, rewind: receipt, recordRows: recordRows)
@@ -85,7 +85,7 @@ extension ServerReading {
     }
 
     private static func readOrThrow(
-        _ observer: any ServerObserver, device: SimulatedDevice, zone: ZoneKey?, rewind receipt: TokenReceipt?, recordRows: RecordRowsModel
+        _ observer: any ServerObserver, device: SyncDevice, zone: ZoneKey?, rewind receipt: TokenReceipt?, recordRows: RecordRowsModel
     ) async throws -> ServerReading {
         let user = device.user
         var next = ServerReading()

@@ -9,7 +9,7 @@ enum SnapshotBuilder {
     /// The zone list: the databases' headings, the zones the server has (with
     /// how the device's token stands), the zones that are gone, and those the
     /// device knows or is about to create.
-    static func zones(of device: SimulatedDevice, reading: ServerReading) -> [ZoneListItem] {
+    static func zones(of device: SyncDevice, reading: ServerReading) -> [ZoneListItem] {
         let user = device.user
         let summaries = reading.zones
         let removed = reading.removed
@@ -96,13 +96,13 @@ enum SnapshotBuilder {
     /// reading has no answer for what the model needs (the zone was just
     /// selected), the rows wait for the next read.
     static func records(
-        _ list: inout RecordList, of zone: ZoneEntry, device: SimulatedDevice, reading: ServerReading, model: inout RecordRowsModel
+        _ list: inout RecordList, of zone: ZoneEntry, device: SyncDevice, reading: ServerReading, model: inout RecordRowsModel
     ) {
         let source = RecordRowsModel.Source(zone: zone.key, device: device.name)
         let mark = RecordRowsModel.ServerMark(token: zone.serverToken, lastSequence: zone.lastSequence, recordCount: zone.recordCount)
         let answered = reading.records.flatMap { $0.source == source ? $0.answers : nil } ?? [:]
         model.update(
-            &list, of: source, mark: mark, deviceToken: zone.deviceToken, device: SimulatedDeviceRecords(device: device, zone: zone.key)
+            &list, of: source, mark: mark, deviceToken: zone.deviceToken, device: SyncDeviceRecords(device: device, zone: zone.key)
         ) { read in
             // A zone the server cannot list (gone, or not counted): the device's copy alone.
             guard zone.recordCount != nil else { return .everything(ZoneRecordsAtPosition(records: [], position: nil)) }
@@ -112,7 +112,7 @@ enum SnapshotBuilder {
 
     /// What a fetch from the selected token would return now, as the
     /// rewind pane shows it: each record marked new when the device lacks it.
-    static func rewind(_ read: ServerReading.RewindReading, device: SimulatedDevice) -> Rewind {
+    static func rewind(_ read: ServerReading.RewindReading, device: SyncDevice) -> Rewind {
         let receipt = read.receipt
         let meaning = read.meaning
         let outcome: Result<([Rewind.Change], Bool), CloudError> = read.result.map { rewind in
@@ -151,7 +151,7 @@ enum SnapshotBuilder {
 
     /// The push feed: notifications on their way first, then the delivered
     /// ones, newest first, with the fetch each triggered and the push faults that hit them.
-    static func notifications(of device: SimulatedDevice, reading: ServerReading) -> [NotificationEntry] {
+    static func notifications(of device: SyncDevice, reading: ServerReading) -> [NotificationEntry] {
         let onTheWay = reading.pendingNotifications
         var entries: [NotificationEntry] = onTheWay.map { pending in
             let status: NotificationEntry.Status = switch pending.state {

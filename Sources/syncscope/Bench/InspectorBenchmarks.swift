@@ -72,9 +72,9 @@ struct InspectorBenchmarkSuite {
     private struct BigZone {
         var simulation: Simulation
         /// Writes (and never fetches, so its copy stays small).
-        var iPhone: SimulatedDevice
+        var iPhone: SyncDevice
         /// Holds every record; the device on screen.
-        var mac: SimulatedDevice
+        var mac: SyncDevice
         var zone: RecordZoneID
     }
 
@@ -110,7 +110,7 @@ struct InspectorBenchmarkSuite {
     }
 
     /// Saves or deletes on the server as another client would (no device's cache involved).
-    private func modify(_ device: SimulatedDevice, zone: RecordZoneID, _ operations: [RecordOperation]) async throws {
+    private func modify(_ device: SyncDevice, zone: RecordZoneID, _ operations: [RecordOperation]) async throws {
         for result in try await device.connection.modifyRecords(in: .private, zoneID: zone, operations: operations) {
             if case .failure(let error) = result { throw BenchmarkError("modifying records: \(error)") }
         }
@@ -181,7 +181,7 @@ struct InspectorBenchmarkSuite {
             model.update(
                 &list, of: RecordRowsModel.Source(zone: key, device: mac.name),
                 mark: RecordRowsModel.ServerMark(token: summary?.currentToken, lastSequence: summary?.lastSequence, recordCount: summary?.recordCount),
-                deviceToken: mac.cachedZoneToken(for: zone), device: SimulatedDeviceRecords(device: mac, zone: key)
+                deviceToken: mac.cachedZoneToken(for: zone), device: SyncDeviceRecords(device: mac, zone: key)
             ) { observer.answerNow($0, zone: key, user: "bench") }
             rebuilds.append(ContinuousClock.now.seconds(since: start) * 1000)
             guard list.count == controller.state.snapshot.records.count else {

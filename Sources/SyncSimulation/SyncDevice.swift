@@ -31,7 +31,7 @@ public struct ReceivedNotification: Sendable, Hashable {
 /// One device: a user's connection to a server, a local cache and a sync
 /// engine. The connection is any ``CloudService``: the in-process simulated
 /// server (in a ``Simulation``) or a real one over HTTP (in a ``RemoteWorld``).
-public final class SimulatedDevice {
+public final class SyncDevice {
     public let name: String
     public let user: String
     /// The push token / device ID the server knows it by.
@@ -57,7 +57,7 @@ public final class SimulatedDevice {
     ///   - onEvent: called with each of the engine's events, after the device recorded it.
     public convenience init(
         name: String, user: String, deviceID: String, connection: any CloudService, store: any LocalStore, clock: any SyncClock,
-        autoFetchOnPush: Bool = true, onEvent: @escaping (SimulatedDevice, SyncEvent) -> Void = { _, _ in }
+        autoFetchOnPush: Bool = true, onEvent: @escaping (SyncDevice, SyncEvent) -> Void = { _, _ in }
     ) {
         self.init(
             name: name, user: user, deviceID: deviceID, connection: connection, inProcessService: connection as? InProcessCloudService,
@@ -68,7 +68,7 @@ public final class SimulatedDevice {
         name: String, user: String, deviceID: String, connection: any CloudService, inProcessService: InProcessCloudService?,
         store: any LocalStore, clock: any SyncClock, autoFetchOnPush: Bool,
         configuration: DeviceSyncEngine.Configuration = DeviceSyncEngine.Configuration(),
-        onEvent: @escaping (SimulatedDevice, SyncEvent) -> Void
+        onEvent: @escaping (SyncDevice, SyncEvent) -> Void
     ) {
         self.name = name
         self.user = user
@@ -86,7 +86,7 @@ public final class SimulatedDevice {
     /// A device of an in-process simulation: connected to `server` and registered for push.
     convenience init(setup: SimulationSetup.Device, server: SimulatedServer, container: String, clock: any SyncClock,
                      wrapper: (@Sendable (any CloudService, String) -> any CloudService)?, seed: UInt64 = 0,
-                     onEvent: @escaping (SimulatedDevice, SyncEvent) -> Void) throws {
+                     onEvent: @escaping (SyncDevice, SyncEvent) -> Void) throws {
         let deviceID = "\(setup.user)-\(setup.name)"
         let service = try server.connect(user: setup.user, deviceID: deviceID, container: container)
         try server.registerDevice(user: setup.user, deviceID: deviceID, container: container)
