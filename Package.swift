@@ -59,7 +59,14 @@ let package = Package(
         // A simulated world: server, devices, virtual clock, push delivery, writer.
         .target(
             name: "SyncSimulation",
-            dependencies: ["SyncCore", "SyncServer", "SyncNetwork", "SyncSQLiteStore"],
+            dependencies: ["SyncCore", "SyncServer", "SyncSQLiteStore"],
+            swiftSettings: swiftSettings
+        ),
+        // The network world: one device on a running `syncscope serve` over HTTP (long-poll
+        // push, an SQLite cache), and the server read through its HTTP API.
+        .target(
+            name: "SyncRemoteWorld",
+            dependencies: ["SyncCore", "SyncServer", "SyncNetwork", "SyncSQLiteStore", "SyncSimulation"],
             swiftSettings: swiftSettings
         ),
         // The CloudService client over HTTP (URLSession); never links the server.
@@ -97,7 +104,7 @@ let package = Package(
         .executableTarget(
             name: "syncscope",
             dependencies: [
-                "SyncCore", "SyncServer", "SyncNetwork", "SyncServerHTTP", "SyncPostgres", "SyncSimulation",
+                "SyncCore", "SyncServer", "SyncNetwork", "SyncServerHTTP", "SyncPostgres", "SyncSimulation", "SyncRemoteWorld",
                 "SyncScenario", "SyncScenarioRunner", "SyncScopeAssets", "SyncInspector", "SyncInspectorWorlds",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -136,7 +143,7 @@ let package = Package(
             ],
             exclude: ["Goldens"],
             swiftSettings: swiftSettings),
-        .testTarget(name: "SyncSimulationTests", dependencies: ["SyncSimulation", "SyncCore", "SyncServer"], swiftSettings: swiftSettings),
+        .testTarget(name: "SyncSimulationTests", dependencies: ["SyncSimulation", "SyncRemoteWorld", "SyncCore", "SyncServer"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncScenarioTests", dependencies: ["SyncScenario", "SyncCore", "SyncScopeAssets"], swiftSettings: swiftSettings),
         .testTarget(
             name: "SyncScenarioRunnerTests",
@@ -147,7 +154,7 @@ let package = Package(
         .target(name: "SyncTestSupport", path: "Tests/SyncTestSupport", swiftSettings: swiftSettings),
         // Runs the built `syncscope` binary as a person would.
         .testTarget(
-            name: "EndToEndTests", dependencies: ["syncscope", "SyncCore", "SyncNetwork", "SyncSimulation", "SyncTestSupport"], exclude: ["Goldens", "PyiCloud"],
+            name: "EndToEndTests", dependencies: ["syncscope", "SyncCore", "SyncNetwork", "SyncSimulation", "SyncRemoteWorld", "SyncTestSupport"], exclude: ["Goldens", "PyiCloud"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "SyncServerHTTPTests", dependencies: ["SyncServerHTTP", "SyncPostgres", "SyncServer", "SyncNetwork", "SyncCore", "SyncTestSupport"],

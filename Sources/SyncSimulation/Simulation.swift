@@ -75,7 +75,7 @@ public final class Simulation: SyncWorld {
         }
     }
 
-    override func processDue() async {
+    public override func processDue() async {
         logInjectedFaults()
         await runWriterIfDue()
         for event in server.drainPushEvents() {
@@ -96,7 +96,7 @@ public final class Simulation: SyncWorld {
         device.received(delivery.notification, deliveredAt: delivery.deliveredAt, latency: delivery.latency)
     }
 
-    override func connectivityChanged(_ device: SyncDevice, online: Bool) throws(CloudError) {
+    public override func connectivityChanged(_ device: SyncDevice, online: Bool) throws(CloudError) {
         for delivery in try server.setOnline(device.deviceID, online) { deliver(delivery) }
     }
 }

@@ -30,7 +30,7 @@ public struct ReceivedNotification: Sendable, Hashable {
 
 /// One device: a user's connection to a server, a local cache and a sync
 /// engine. The connection is any ``CloudService``: the in-process simulated
-/// server (in a ``Simulation``) or a real one over HTTP (in a ``RemoteWorld``).
+/// server (in a ``Simulation``) or a real one over HTTP (in a `RemoteWorld`, in SyncRemoteWorld).
 public final class SyncDevice {
     public let name: String
     public let user: String
@@ -64,7 +64,7 @@ public final class SyncDevice {
             store: store, clock: clock, autoFetchOnPush: autoFetchOnPush, onEvent: onEvent)
     }
 
-    init(
+    package init(
         name: String, user: String, deviceID: String, connection: any CloudService, inProcessService: InProcessCloudService?,
         store: any LocalStore, clock: any SyncClock, autoFetchOnPush: Bool,
         configuration: DeviceSyncEngine.Configuration = DeviceSyncEngine.Configuration(),
@@ -115,7 +115,7 @@ public final class SyncDevice {
 
     /// A notification reached the device: it records it and tells its engine
     /// (which schedules a fetch; the world runs it).
-    func received(_ notification: CloudNotification, deliveredAt: Milliseconds, latency: Milliseconds?) {
+    package func received(_ notification: CloudNotification, deliveredAt: Milliseconds, latency: Milliseconds?) {
         notifications.append(ReceivedNotification(
             notification: notification, deliveredAt: deliveredAt, latency: latency ?? 0, latencyIsKnown: latency != nil, fetchRunID: nil))
         engine.notificationReceived(notification)
@@ -123,7 +123,7 @@ public final class SyncDevice {
 
     func setOnlineFlag(_ online: Bool) { isOnline = online }
 
-    func noteFailure(_ error: CloudError) { lastError = error }
+    package func noteFailure(_ error: CloudError) { lastError = error }
 
     // MARK: Reading
 

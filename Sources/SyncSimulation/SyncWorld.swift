@@ -9,24 +9,24 @@ import SyncCore
 /// - ``Simulation``: an in-process server and any number of devices on a
 ///   virtual clock (``isVirtualTime``): time moves only through
 ///   ``advance(by:)``, and the same seed gives the same events.
-/// - ``RemoteWorld``: one device talking to a `syncscope serve` over HTTP, on
+/// - `RemoteWorld` (in SyncRemoteWorld): one device talking to a `syncscope serve` over HTTP, on
 ///   the wall clock: time is not ours to move, so ``advance(by:)`` handles what
 ///   has arrived (push notifications from the long-poll) and what is due, and
 ///   returns without waiting.
 ///
 /// What the server holds is read through ``serverObserver``. Not thread-safe:
 /// drive a world from one task.
-public class SyncWorld {
+open class SyncWorld {
     /// The container every device of this world uses.
     public let container: String
-    /// "Now" for this world: a ``VirtualClock`` in a ``Simulation``, the wall clock in a ``RemoteWorld``.
+    /// "Now" for this world: a ``VirtualClock`` in a ``Simulation``, the wall clock in a `RemoteWorld`.
     public let clock: any SyncClock
     /// Whether time is virtual (it moves only through ``advance(by:)``, and
     /// can be paused) or real (a live server: show "live", not a pausable clock).
     public let isVirtualTime: Bool
     /// What the server holds, as the inspector shows it.
     public let serverObserver: any ServerObserver
-    public internal(set) var devices: [SyncDevice] = []
+    public package(set) var devices: [SyncDevice] = []
     /// The most recent events, oldest first (at most `eventLimit`).
     public private(set) var events: [SimulationEvent] = []
     /// How many events happened in all (events beyond the limit were dropped from `events`).
@@ -38,7 +38,7 @@ public class SyncWorld {
     /// The demo writer, when one is attached.
     public var writer: DemoWriter?
 
-    init(container: String, clock: any SyncClock, isVirtualTime: Bool, serverObserver: any ServerObserver, eventLimit: Int) {
+    package init(container: String, clock: any SyncClock, isVirtualTime: Bool, serverObserver: any ServerObserver, eventLimit: Int) {
         self.container = container
         self.clock = clock
         self.isVirtualTime = isVirtualTime
@@ -48,9 +48,9 @@ public class SyncWorld {
 
     public func device(named name: String) -> SyncDevice? { devices.first { $0.name == name } }
 
-    func device(withID deviceID: String) -> SyncDevice? { devices.first { $0.deviceID == deviceID } }
+    package func device(withID deviceID: String) -> SyncDevice? { devices.first { $0.deviceID == deviceID } }
 
-    func log(_ kind: SimulationEvent.Kind, device: String?) {
+    package func log(_ kind: SimulationEvent.Kind, device: String?) {
         eventCount += 1
         let event = SimulationEvent(number: eventCount, time: clock.now(), device: device, kind: kind)
         events.append(event)
@@ -73,22 +73,22 @@ public class SyncWorld {
 
     /// Lets `milliseconds` pass, handling what happens meanwhile (see the
     /// kinds of world for what that means).
-    public func advance(by milliseconds: Milliseconds) async {
+    open func advance(by milliseconds: Milliseconds) async {
         await processDue()
     }
 
     /// Handles what is on its way until nothing is, at most `limit` of virtual time.
-    public func settle(limit: Milliseconds = 600_000) async {
+    open func settle(limit: Milliseconds = 600_000) async {
         await processDue()
     }
 
     /// Runs what is due now: the writer, push deliveries, scheduled fetches.
-    func processDue() async {
+    open func processDue() async {
         await runWriterIfDue()
         await runScheduledFetches()
     }
 
-    func runWriterIfDue() async {
+    package func runWriterIfDue() async {
         if let writer, writer.isRunning, let time = writer.nextActionTime, time <= clock.now() {
             await writer.act(in: self)
         }
@@ -103,7 +103,7 @@ public class SyncWorld {
 
     /// Takes a device's connection to the push service offline or back
     /// online; the device's flag is already set. Each kind of world fills this in.
-    func connectivityChanged(_ device: SyncDevice, online: Bool) throws(CloudError) {}
+    open func connectivityChanged(_ device: SyncDevice, online: Bool) throws(CloudError) {}
 
     // MARK: Device actions
 

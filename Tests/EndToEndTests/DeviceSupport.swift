@@ -1,4 +1,5 @@
 import Foundation
+import SyncRemoteWorld
 import Synchronization
 import SyncCore
 import SyncSimulation

@@ -1,5 +1,6 @@
 import Foundation
 import SyncCore
+import SyncRemoteWorld
 import SyncSimulation
 import Testing
 

@@ -1,4 +1,5 @@
 import SyncCore
+import SyncRemoteWorld
 import SyncServer
 import SyncSimulation
 import Testing

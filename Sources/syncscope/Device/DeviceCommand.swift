@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SyncCore
 import SyncInspector
+import SyncRemoteWorld
 import SyncServerHTTP
 import SyncSimulation
 

@@ -1,5 +1,6 @@
 import Foundation
 import SyncCore
+import SyncRemoteWorld
 import SyncSimulation
 
 /// Runs a device on a real server without a screen: prints who and where it

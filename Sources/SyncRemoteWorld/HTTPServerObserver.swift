@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import SyncCore
 import SyncNetwork
+import SyncSimulation
 import SyncServer
 
 /// Reads a `syncscope serve` through its public HTTP API, as the users it

@@ -4,8 +4,9 @@ import SyncCore
 import SyncNetwork
 #if canImport(FoundationNetworking)
 import FoundationNetworking
-import SyncSQLiteStore
 #endif
+import SyncSQLiteStore
+import SyncSimulation
 
 /// Who a device on a real server is, where it keeps its cache, and how it behaves.
 public struct RemoteDeviceSetup: Sendable {
@@ -311,7 +312,7 @@ public final class RemoteWorld: SyncWorld {
         await mailbox.wait(timeout: timeout)
     }
 
-    override func processDue() async {
+    public override func processDue() async {
         await runWriterIfDue()
         takeMail()
         await runScheduledFetches()
@@ -340,7 +341,7 @@ public final class RemoteWorld: SyncWorld {
         }
     }
 
-    override func connectivityChanged(_ device: SyncDevice, online: Bool) throws(CloudError) {
+    public override func connectivityChanged(_ device: SyncDevice, online: Bool) throws(CloudError) {
         if online {
             startPolling()
         } else {
