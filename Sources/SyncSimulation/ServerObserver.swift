@@ -53,7 +53,7 @@ public enum TokenRewind: Sendable, Hashable {
 
 /// What the inspector reads about the server, whatever the server is: the
 /// in-process simulated server (``InProcessServerObserver``, which sees its
-/// inside) or a `syncscope serve` over HTTP (``HTTPServerObserver``, which
+/// inside) or a `syncscope serve` over HTTP (`HTTPServerObserver` in SyncRemoteWorld, which
 /// sees only what the API answers).
 ///
 /// Questions about a token (is it usable, what would a fetch from it return,
