@@ -147,8 +147,8 @@ extension SimulationEvent {
         "#" + id.filter { $0 != "-" }.prefix(4).lowercased()
     }
 
-    /// "50ms", "1.2s", "30s", "3m".
-    static func duration(_ milliseconds: Milliseconds) -> String {
+    /// "50ms", "1.2s", "30s", "3m": how the log and the inspector write a duration.
+    public static func duration(_ milliseconds: Milliseconds) -> String {
         if milliseconds < 1000 { return "\(milliseconds)ms" }
         if milliseconds < 10_000 {
             let tenths = milliseconds / 100

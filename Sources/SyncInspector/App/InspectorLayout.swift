@@ -1,4 +1,5 @@
 import SyncCore
+import SyncSimulation
 
 /// Where everything goes on a screen of a given size. Pure: the view draws
 /// with it and the key handler pages with it, so both agree.
@@ -191,15 +192,9 @@ enum Format {
         token.map { "…" + $0.shortForm } ?? "—"
     }
 
-    /// "250ms", "1.2s", "3m".
+    /// "250ms", "1.2s", "3m" (the event log's wording).
     static func duration(_ milliseconds: Milliseconds) -> String {
-        if milliseconds < 1000 { return "\(milliseconds)ms" }
-        if milliseconds < 10_000 {
-            let tenths = milliseconds / 100
-            return "\(tenths / 10).\(tenths % 10)s"
-        }
-        if milliseconds < 120_000 { return "\(milliseconds / 1000)s" }
-        return "\(milliseconds / 60_000)m"
+        SimulationEvent.duration(milliseconds)
     }
 
     /// "999", "1.2k", "100k".

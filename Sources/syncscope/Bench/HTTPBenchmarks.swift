@@ -77,27 +77,9 @@ struct HTTPBenchmarkSuite {
     /// answering with its notification, one sample per push.
     func measurePushLatency(zone: RecordZoneID) async throws -> [Double] {
         let listener = try await service().withNewDevice()
-        try await listener.registerForPushNotifications()
-        let subscriptionID = "bench-\(zone.zoneName)"
-        for result in try await listener.modifySubscriptions(
-            in: .private, saving: [.recordZone(RecordZoneSubscription(subscriptionID: subscriptionID, zoneID: zone))], deleting: []) {
-            _ = try result.get()
-        }
-        _ = try await listener.pollWebcourier(timeout: 0)
-        let writer = service(device: "bench-push-writer")
-        var samples: [Double] = []
-        let start = ContinuousClock.now
-        for i in 0..<pushSamples where ContinuousClock.now.seconds(since: start) < timeLimit {
-            async let answer = listener.pollWebcourier(timeout: 5)
-            // Let the poll reach the server first, so the figure is the push path, not a queued notification.
-            try await Task.sleep(for: .milliseconds(2))
-            let sent = ContinuousClock.now
-            let record = Record(recordID: RecordID(recordName: "push-\(i)", zoneID: zone), recordType: "Item", fields: ["n": .int64(Int64(i))])
-            _ = try await writer.modifyRecords(in: .private, zoneID: zone, operations: [.save(record, policy: .allKeys)])[0].get()
-            if try await answer != nil { samples.append(ContinuousClock.now.seconds(since: sent) * 1000) }
-        }
-        _ = try? await listener.modifySubscriptions(in: .private, saving: [], deleting: [subscriptionID])
-        return samples
+        return try await PushLatencySampling.measure(
+            listener: listener, writer: service(device: "bench-push-writer"), zone: zone, subscriptionID: "bench-\(zone.zoneName)",
+            recordPrefix: "push-", samples: pushSamples, timeLimit: timeLimit)
     }
 }
 

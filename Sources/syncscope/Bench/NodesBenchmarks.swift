@@ -187,26 +187,9 @@ struct NodesBenchmarks {
     /// node `listenerPort` answering with its notification.
     private func measurePush(writerPort: Int, listenerPort: Int, token: String, zone: RecordZoneID) async throws -> [Double] {
         let listener = try await HTTPCloudService(baseURL: url(listenerPort), webAuthToken: token, userRecordName: "bench", container: container).withNewDevice()
-        try await listener.registerForPushNotifications()
-        let subscriptionID = "nodes-\(UInt32.random(in: 0...UInt32.max))"
-        for result in try await listener.modifySubscriptions(
-            in: .private, saving: [.recordZone(RecordZoneSubscription(subscriptionID: subscriptionID, zoneID: zone))], deleting: []) {
-            _ = try result.get()
-        }
-        _ = try await listener.pollWebcourier(timeout: 0)
         let writer = HTTPCloudService(baseURL: url(writerPort), webAuthToken: token, userRecordName: "bench", deviceID: "bench-push-writer", container: container)
-        var samples: [Double] = []
-        let start = ContinuousClock.now
-        for i in 0..<pushSamples where ContinuousClock.now.seconds(since: start) < timeLimit {
-            async let answer = listener.pollWebcourier(timeout: 5)
-            // Let the poll reach its node first, so the figure is the push path, not a queued notification.
-            try await Task.sleep(for: .milliseconds(2))
-            let sent = ContinuousClock.now
-            let record = Record(recordID: RecordID(recordName: "push-\(listenerPort)-\(i)", zoneID: zone), recordType: "Item", fields: ["n": .int64(Int64(i))])
-            _ = try await writer.modifyRecords(in: .private, zoneID: zone, operations: [.save(record, policy: .allKeys)])[0].get()
-            if try await answer != nil { samples.append(ContinuousClock.now.seconds(since: sent) * 1000) }
-        }
-        _ = try? await listener.modifySubscriptions(in: .private, saving: [], deleting: [subscriptionID])
-        return samples
+        return try await PushLatencySampling.measure(
+            listener: listener, writer: writer, zone: zone, subscriptionID: "nodes-\(UInt32.random(in: 0...UInt32.max))",
+            recordPrefix: "push-\(listenerPort)-", samples: pushSamples, timeLimit: timeLimit)
     }
 }
