@@ -428,7 +428,7 @@ struct APIDispatcher {
         while true {
             var crc = CRC32()
             crc.add("\(now) \(attempt) \(user) \(container) \(environment.rawValue)")
-            var mixer = SplitMix64(seed: UInt64(bitPattern: now) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(crc.value) << 20 ^ attempt)
+            var mixer = SeededRandom(seed: UInt64(bitPattern: now) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(crc.value) << 20 ^ attempt)
             let id = (0..<2).map { _ in String(format: "%016llx", mixer.next()) }.joined()
             if core.push.owner(ofDevice: id) == nil { return id }
             attempt += 1
@@ -548,15 +548,3 @@ enum DispatcherInternal {
     struct Acknowledge: Codable { var deviceID: String; var notificationIDs: [String] }
 }
 
-/// A small, fast mixing generator (for device IDs that a replay makes again).
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

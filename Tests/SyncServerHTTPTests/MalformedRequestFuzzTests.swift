@@ -1,4 +1,5 @@
 import Foundation
+import SyncCore
 import SyncTestSupport
 import SyncServerHTTP
 import Testing
@@ -12,14 +13,9 @@ import Testing
     static let requests = 2_400
 
     struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var random: SeededRandom
+        init(state: UInt64) { random = SeededRandom(seed: state) }
+        mutating func next() -> UInt64 { random.next() }
         mutating func int(_ range: Range<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }
         mutating func pick<T>(_ items: [T]) -> T { items[int(0..<items.count)] }
     }

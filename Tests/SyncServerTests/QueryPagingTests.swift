@@ -148,7 +148,7 @@ import Testing
         let sort = [RecordQuery.Sort("rank", ascending: false)]
         let initial = names(try pageAll(f, filters, sort: sort, zoneWide: true, limit: 400).records)
         #expect(initial.count == 1_200)
-        var rng = SplitMix(seed: 7)
+        var rng = SeededRandom(seed: 7)
         var touched: Set<String> = []
         var gone: Set<String> = []
         let (records, pages) = try pageAll(f, filters, sort: sort, zoneWide: true, limit: 7) { _, seenList in
@@ -248,15 +248,3 @@ import Testing
     }
 }
 
-/// A small deterministic generator for the churn test.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
