@@ -2,8 +2,7 @@ import Foundation
 import Synchronization
 import SyncCore
 import SyncNetwork
-import SyncSimulation
-import SyncServer
+import SyncWorlds
 
 /// Reads a `syncscope serve` through its public HTTP API, as the users it
 /// has connections for: what a client could learn, nothing more.

@@ -1,6 +1,5 @@
 import SyncCore
-import SyncServer
-import SyncSimulation
+import SyncWorlds
 
 /// Keys and commands: a key goes through ``InspectorKeys`` (pure: state in,
 /// state and commands out); each command then runs on the world and its

@@ -1,6 +1,6 @@
 import Synchronization
 import SyncCore
-import SyncSimulation
+import SyncWorlds
 
 /// Effects: what a key or the clock asks of the world runs here, one at a
 /// time in order (the world is not thread-safe), and its result comes back to

@@ -1,6 +1,5 @@
 import SyncCore
-import SyncServer
-import SyncSimulation
+import SyncWorlds
 
 /// Runs the inspector: keys → ``InspectorKeys`` → effects on the world
 /// (commands, server reads) whose results come back as events →

@@ -1,6 +1,5 @@
 import SyncCore
-import SyncServer
-import SyncSimulation
+import SyncWorlds
 
 /// The faults overlay (`!`): switch on throttling, an outage, push loss or
 /// read lag for the focused device or for everyone, or clear them all.

@@ -1,6 +1,5 @@
 import SyncCore
-import SyncServer
-import SyncSimulation
+import SyncWorlds
 
 /// What the server said for one device at one read, through the world's
 /// ``ServerObserver``: the same questions for an in-process server and for
