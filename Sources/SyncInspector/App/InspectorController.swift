@@ -10,7 +10,7 @@ import SyncWorlds
 /// that same executor, so keys are read while they wait for the server.
 public final class InspectorController {
     /// The world on screen (a lesson's restart replaces it): an in-process
-    /// ``Simulation`` or one device on a real server (`RemoteWorld`, in SyncRemoteWorld).
+    /// `Simulation` (SyncSimulation) or one device on a real server (`RemoteWorld`, in SyncRemoteWorld).
     public private(set) var world: SyncWorld
     /// The lesson being played, if any.
     public let lesson: (any InspectorLesson)?
