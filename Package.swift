@@ -45,7 +45,7 @@ let package = Package(
         // The scenario and lesson file format: model and parser (no runner).
         .target(
             name: "SyncScenario",
-            dependencies: ["SyncCore", "SyncServer", .product(name: "Yams", package: "Yams")],
+            dependencies: ["SyncCore", .product(name: "Yams", package: "Yams")],
             swiftSettings: swiftSettings
         ),
         // Lessons and the inspector's demo world, loaded at run time (Bundle.module).
