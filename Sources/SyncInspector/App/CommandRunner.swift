@@ -7,7 +7,7 @@ import SyncWorlds
 extension InspectorController {
     /// Handles a key and runs the effects it asked for to completion (the
     /// in-process world, and tests: the outcome is on screen when it returns).
-    /// The loop of a live world uses ``receive(_:)`` instead, and its effects
+    /// The loop of a live world uses `receive(_:)` instead, and its effects
     /// run off the key path.
     /// - Returns: false when the person asked to quit.
     @discardableResult

@@ -52,7 +52,7 @@ public protocol RecordRowsDevice {
 
 /// What the records model must read from the server to bring its rows up to date.
 public enum RecordRowsRead: Hashable, Sendable {
-    /// The zone's records and the position they stand at (``ZoneRecordsAtPosition``).
+    /// The zone's records and the position they stand at (`ZoneRecordsAtPosition`, in SyncWorlds).
     case everything
     /// The changes since the model's position; and, when the device's token
     /// moved (it fetched), the changes since the device's previous token:
@@ -90,7 +90,7 @@ extension ServerObserver {
     }
 }
 
-/// A ``SyncDevice``'s copy of one zone (nothing of the public database: devices do not cache it).
+/// A `SyncDevice`'s copy of one zone (nothing of the public database: devices do not cache it).
 public struct SyncDeviceRecords: RecordRowsDevice {
     public let device: SyncDevice
     public let zone: ZoneKey

@@ -5,7 +5,7 @@ import SyncCore
 /// It lives next to the ``ServerEngine`` and the ``PushEngine`` (in
 /// ``ServerCore``, under the server's one lock), so every surface — the
 /// in-process service, the HTTP server and the push channel — consults the
-/// same rules. Its only randomness is its own ``SeededRandom``, derived from
+/// same rules. Its only randomness is its own `SeededRandom`, derived from
 /// the server's seed: the same seed, plan and calls give the same faults.
 ///
 /// Rules are looked at in the order they were added. Latency rules add up;
