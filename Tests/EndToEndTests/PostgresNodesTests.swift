@@ -232,7 +232,7 @@ struct PostgresNodesTests {
         // A schema from another version: --migrate names both versions and changes nothing.
         let cluster = try #require(WithSharedPostgres.cluster)
         let other = try await WithSharedPostgres.freshDatabase()
-        let database = String(other.split(separator: "/").last ?? "")
+        let database = String(other.split(separator: "/").last?.split(separator: "?").first ?? "")
         try await cluster.psql(
             "CREATE SCHEMA syncscope; CREATE TABLE syncscope.meta (key text PRIMARY KEY, value text NOT NULL); INSERT INTO syncscope.meta VALUES ('schema_version', '999')",
             database: database)
