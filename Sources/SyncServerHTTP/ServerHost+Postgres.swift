@@ -498,12 +498,13 @@ extension ServerHost {
         if let timer { scheduleTick(at: timer, node: node) }
         if let (position, time, file) = checkpoints.last {
             let store = node.store
+            let keep = max(every, Int64(max(1, options.journalKeepRows)))
             Task.detached(priority: .background) {
                 guard let data = try? CheckpointFormat.encode(file) else { return }
                 let stored = (try? await store.storeCheckpoint(StoredCheckpoint(throughPosition: position, time: time, format: 2, state: data))) ?? false
-                // The journal does not grow forever: rows more than one checkpoint interval behind the
-                // stored checkpoint go (a node that far behind restores the checkpoint instead).
-                if stored, position > every { _ = try? await store.foldRows(through: position - every) }
+                // The journal does not grow forever: rows well behind the stored checkpoint go
+                // (a live node is rarely that far behind; one that is restores the checkpoint instead).
+                if stored, position > keep { _ = try? await store.foldRows(through: position - keep) }
             }
         }
     }

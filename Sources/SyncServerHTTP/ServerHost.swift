@@ -44,6 +44,10 @@ public struct ServeOptions: Sendable {
     /// A journal shared in PostgreSQL (`--store postgres://…`) instead of a
     /// data folder: start the server with ``ServerHost/start(options:store:)``.
     public var store: PostgresStoreURL?
+    /// On a shared journal: rows kept behind the stored checkpoint, at least
+    /// (at least one checkpoint interval is kept too); older rows are deleted,
+    /// and a node that far behind restores the checkpoint instead.
+    public var journalKeepRows: Int = 10_000
 
     public init(
         host: String = "127.0.0.1", port: Int = 8400, dataDirectory: URL? = ServeOptions.defaultDataDirectory, users: [String] = [],

@@ -265,7 +265,7 @@ struct SharedJournalTests {
     }
 
     /// The journal does not grow forever: the node that stores a checkpoint
-    /// deletes the rows more than one checkpoint interval behind it. A node
+    /// deletes the rows more than `journalKeepRows` behind it. A node
     /// that was behind the deleted rows restores the checkpoint and reads on,
     /// and agrees with the others; a node started later does too.
     @Test func rowsBehindTheCheckpointAreFoldedAndANodeBehindThemRestoresTheCheckpoint() async throws {
@@ -273,7 +273,8 @@ struct SharedJournalTests {
             try await cluster.createDatabase("folding")
             let url = try PostgresStoreURL(parsing: cluster.url(database: "folding"), environment: [:])
             #expect(try await PostgresJournalStore.migrate(url) == .created)
-            let options = ServeOptions(port: 0, dataDirectory: nil, users: ["alice"], coalescingWindow: 0, quiet: true, checkpointEvery: 5)
+            var options = ServeOptions(port: 0, dataDirectory: nil, users: ["alice"], coalescingWindow: 0, quiet: true, checkpointEvery: 5)
+            options.journalKeepRows = 5
             let a = try await ServerHost.start(options: options, store: url)
             let behind = try await ServerHost.start(options: options, store: url)
             defer {
