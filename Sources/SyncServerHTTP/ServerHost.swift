@@ -385,7 +385,10 @@ public final class ServerHost: Sendable {
     }
 
     /// The records the `records/modify` rows after `seq` save, by zone (read
-    /// from each binary row's first bytes; a count too high only costs memory).
+    /// from each binary row's first bytes). A count too high (rows that change
+    /// the same records again) only costs memory, so a row claiming more
+    /// operations than a call may carry counts for nothing, and a zone's count
+    /// stops at ``maxExpectedRecords``.
     static func expectedRecords(in journal: Journal, after seq: Int64) throws -> [RecordZoneID: Int] {
         try journal.queue.read { db in
             var counts: [RecordZoneID: Int] = [:]
@@ -393,7 +396,9 @@ public final class ServerHost: Sendable {
                 db, sql: "SELECT path, user, substr(body, 1, 1024) AS head FROM journal WHERE seq > ? AND path LIKE '%/records/modify'",
                 arguments: [seq])
             while let row = try rows.next() {
-                guard let head = row["head"] as Data?, let (zone, count) = JournaledCallBody.zoneAndOperationCount(head) else { continue }
+                guard let head = row["head"] as Data?, let (zone, count) = JournaledCallBody.zoneAndOperationCount(head),
+                      count <= APIDispatcher.maxOperations
+                else { continue }
                 let path: String = row["path"]
                 var zoneID = zone
                 if path.contains("/public/") {
@@ -403,9 +408,12 @@ public final class ServerHost: Sendable {
                 }
                 counts[zoneID, default: 0] += count
             }
-            return counts
+            return counts.mapValues { min($0, maxExpectedRecords) }
         }
     }
+
+    /// The most records a replay makes room for in one zone up front.
+    static let maxExpectedRecords = 2_000_000
 
     static func restore(_ file: ServerStateFile, into core: ServerCore) throws(CloudError) {
         try core.engine.importState(file, keepingHistory: true)
