@@ -63,6 +63,10 @@ extension ServerEngine {
             }
         }
 
+        if !expectedRecords.isEmpty, let expected = expectedRecords.removeValue(forKey: zoneID) {
+            reserveRoom(for: expected, in: zone, plans)
+        }
+
         // 2. Apply the items that can be applied, as one commit.
         let now = clock.now()
         let user = names.intern(caller.user)
@@ -135,6 +139,22 @@ extension ServerEngine {
             }
         }
         return results
+    }
+
+    /// Makes room in a zone for the records expected in it (``expectRecords(_:)``).
+    private func reserveRoom(for expected: Int, in zone: ZoneState, _ plans: [Result<Plan, CloudError>]) {
+        let type = plans.lazy.compactMap { plan -> UInt32? in
+            if case .success(.save(_, let type, _, _)) = plan { type } else { nil }
+        }.first
+        zone.reserveCapacity(adding: expected, ofType: type)
+    }
+
+    /// Records about to be saved, by zone (a journal's replay counts them
+    /// before applying its rows): each zone makes room for its count at its
+    /// next save, so that its tables do not regrow (and rehash every record)
+    /// again and again on the way. Changes no state; a count too high only costs memory.
+    public func expectRecords(_ counts: [RecordZoneID: Int]) {
+        expectedRecords = counts.filter { $0.value > 0 }
     }
 
     private func plan(

@@ -125,24 +125,104 @@ extension ServerEngine {
 
     /// The whole state, for `admin/export`. Does not change the engine.
     public func exportState() -> ServerStateFile {
-        stateFile(randomSeed: nil)
+        snapshot(randomSeed: nil).file()
     }
 
     /// The whole state for a checkpoint: the engine's random choices restart
     /// from a seed written into the file, so an engine restored from it makes
     /// exactly the choices this one makes from now on.
     public func checkpointState() -> ServerStateFile {
-        let seed = random.next()
-        random = SeededRandom(seed: seed)
-        return stateFile(randomSeed: seed)
+        checkpointSnapshot().file()
     }
 
-    private func stateFile(randomSeed: UInt64?) -> ServerStateFile {
+    /// ``checkpointState()`` in two steps: the snapshot is taken now, in time
+    /// that does not grow with the records (it shares the engine's collections,
+    /// copy-on-write); ``ServerStateSnapshot/file()`` builds the state file
+    /// from it later, on any thread, while the engine goes on changing.
+    public func checkpointSnapshot() -> ServerStateSnapshot {
+        let seed = random.next()
+        random = SeededRandom(seed: seed)
+        return snapshot(randomSeed: seed)
+    }
+
+    private func snapshot(randomSeed: UInt64?) -> ServerStateSnapshot {
+        func zone(_ zone: ZoneState) -> ServerStateSnapshot.Zone {
+            ServerStateSnapshot.Zone(
+                zoneID: zone.zoneID, incarnation: zone.incarnation, records: zone.records, tombstones: zone.tombstones,
+                lastSequence: zone.log.lastSequence, compactedThrough: zone.compactedThrough, clientChangeTokenData: zone.clientChangeTokenData,
+                participants: zone.participants)
+        }
+        func log(_ log: SyncServer.DatabaseLog) -> ServerStateSnapshot.Log {
+            ServerStateSnapshot.Log(
+                incarnation: log.incarnation, lastSequence: log.log.lastSequence, compactedThrough: log.compactedThrough, entries: log.entries)
+        }
+        let containers = containers.map { key, state in
+            ServerStateSnapshot.Container(
+                key: key, publicZone: zone(state.publicZone),
+                users: state.users.mapValues { dbs in
+                    ServerStateSnapshot.Databases(
+                        user: dbs.user, privateZones: dbs.privateZones.mapValues(zone), removedZoneReasons: dbs.removedZoneReasons,
+                        privateLog: log(dbs.privateLog), sharedZones: dbs.sharedZones, sharedLog: log(dbs.sharedLog))
+                })
+        }
+        return ServerStateSnapshot(
+            historyID: historyID, nextChangeTag: nextChangeTag, randomSeed: randomSeed, users: users, names: names, containers: containers,
+            assets: assets)
+    }
+}
+
+/// The engine's whole state at one moment (``ServerEngine/checkpointSnapshot()``),
+/// holding the engine's own collections (shared copy-on-write, so taking it
+/// copies no record), to be made into a ``ServerStateFile`` on any thread.
+public struct ServerStateSnapshot: Sendable {
+    struct Zone: Sendable {
+        var zoneID: RecordZoneID
+        var incarnation: UInt64
+        var records: [String: StoredRecord]
+        var tombstones: [String: Tombstone]
+        var lastSequence: Int64
+        var compactedThrough: Int64
+        var clientChangeTokenData: Data?
+        var participants: Set<String>
+    }
+
+    struct Log: Sendable {
+        var incarnation: UInt64
+        var lastSequence: Int64
+        var compactedThrough: Int64
+        var entries: [RecordZoneID: SyncServer.DatabaseLog.Entry]
+    }
+
+    struct Databases: Sendable {
+        var user: String
+        var privateZones: [String: Zone]
+        var removedZoneReasons: [String: ZoneDeletionReason]
+        var privateLog: Log
+        var sharedZones: Set<RecordZoneID>
+        var sharedLog: Log
+    }
+
+    struct Container: Sendable {
+        var key: ServerEngine.ContainerKey
+        var publicZone: Zone
+        var users: [String: Databases]
+    }
+
+    let historyID: UInt64
+    let nextChangeTag: UInt64
+    let randomSeed: UInt64?
+    let users: [UserAccount]
+    let names: NameTable
+    let containers: [Container]
+    let assets: [String: Data]
+
+    /// The state file: every list sorted, so the same state always gives the same bytes.
+    public func file() -> ServerStateFile {
         let containerFiles = containers.sorted {
             ($0.key.container, $0.key.environment.rawValue) < ($1.key.container, $1.key.environment.rawValue)
-        }.map { key, state in
+        }.map { state in
             ServerStateFile.Container(
-                container: key.container, environment: key.environment, publicZone: zoneFile(state.publicZone),
+                container: state.key.container, environment: state.key.environment, publicZone: zoneFile(state.publicZone),
                 users: state.users.keys.sorted().compactMap { name in state.users[name].map(databasesFile) })
         }
         return ServerStateFile(
@@ -153,40 +233,50 @@ extension ServerEngine {
             assets: assets.isEmpty ? nil : assets.keys.sorted().map { ServerStateFile.Asset(fileChecksum: $0, data: assets[$0]!.base64EncodedString()) })
     }
 
-    private func zoneFile(_ zone: ZoneState) -> ServerStateFile.Zone {
-        let records = zone.records.map { name, stored in
-            ServerStateFile.StoredRecord(
-                recordName: name, recordType: names[stored.type], recordChangeTag: Self.tagString(stored.tag),
-                fields: Dictionary(uniqueKeysWithValues: stored.fields.map { ($0.name, WireField($0.value)) }),
-                created: WireStamp(stamp(stored.created)), modified: WireStamp(stamp(stored.modified)), sequence: stored.sequence)
-        }.sorted { $0.sequence < $1.sequence }
+    private func wireStamp(_ s: Stamp) -> WireStamp {
+        WireStamp(RecordStamp(timestamp: s.time, userRecordName: names[s.user], deviceID: s.device == 0 ? nil : names[s.device]))
+    }
+
+    private func zoneFile(_ zone: Zone) -> ServerStateFile.Zone {
+        var records: [ServerStateFile.StoredRecord] = []
+        records.reserveCapacity(zone.records.count)
+        for (name, stored) in zone.records {
+            var fields: [String: WireField] = Dictionary(minimumCapacity: stored.fields.count)
+            for field in stored.fields { fields[field.name] = WireField(field.value) }
+            records.append(ServerStateFile.StoredRecord(
+                recordName: name, recordType: names[stored.type], recordChangeTag: ServerEngine.tagString(stored.tag),
+                fields: fields, created: wireStamp(stored.created), modified: wireStamp(stored.modified), sequence: stored.sequence))
+        }
+        records.sort { $0.sequence < $1.sequence }
         let tombstones = zone.tombstones.map { name, tombstone in
             ServerStateFile.Tombstone(recordName: name, recordType: names[tombstone.type], sequence: tombstone.sequence)
         }.sorted { $0.sequence < $1.sequence }
         return ServerStateFile.Zone(
             zoneName: zone.zoneID.zoneName, ownerRecordName: zone.zoneID.ownerName, incarnation: Hex.string(zone.incarnation),
-            lastSequence: zone.log.lastSequence, compactedThrough: zone.compactedThrough,
+            lastSequence: zone.lastSequence, compactedThrough: zone.compactedThrough,
             clientChangeTokenData: zone.clientChangeTokenData?.base64EncodedString(),
             participants: zone.participants.isEmpty ? nil : zone.participants.sorted(), records: records,
             tombstones: tombstones.isEmpty ? nil : tombstones)
     }
 
-    private func logFile(_ log: SyncServer.DatabaseLog) -> ServerStateFile.DatabaseLog {
+    private func logFile(_ log: Log) -> ServerStateFile.DatabaseLog {
         ServerStateFile.DatabaseLog(
-            incarnation: Hex.string(log.incarnation), lastSequence: log.log.lastSequence, compactedThrough: log.compactedThrough,
+            incarnation: Hex.string(log.incarnation), lastSequence: log.lastSequence, compactedThrough: log.compactedThrough,
             entries: log.entries.map { zoneID, entry in
                 ServerStateFile.LogEntry(zoneID: WireZoneID(zoneID), sequence: entry.sequence, removal: entry.removal?.rawValue)
             }.sorted { $0.sequence < $1.sequence })
     }
 
-    private func databasesFile(_ dbs: SyncServer.UserDatabases) -> ServerStateFile.UserDatabases {
+    private func databasesFile(_ dbs: Databases) -> ServerStateFile.UserDatabases {
         ServerStateFile.UserDatabases(
             user: dbs.user, privateZones: dbs.privateZones.keys.sorted().compactMap { dbs.privateZones[$0].map(zoneFile) },
             removedZones: dbs.removedZoneReasons.isEmpty ? nil : dbs.removedZoneReasons.mapValues(\.rawValue),
             privateLog: logFile(dbs.privateLog), sharedZones: dbs.sharedZones.isEmpty ? nil : dbs.sharedZones.sorted().map(WireZoneID.init),
             sharedLog: logFile(dbs.sharedLog))
     }
+}
 
+extension ServerEngine {
     // MARK: Import
 
     /// Replaces the whole state with a state file's, or explains what is
@@ -303,8 +393,13 @@ private struct StateBuilder {
         guard file.lastSequence >= 0, file.compactedThrough >= 0, file.compactedThrough <= file.lastSequence else {
             throw StateFileError.invalid("\(what) has lastSequence \(file.lastSequence) and compactedThrough \(file.compactedThrough)")
         }
+        let tombstoneCount = file.tombstones?.count ?? 0
         var live: [(sequence: Int64, key: String)] = []
-        var seen = Set<Int64>()
+        live.reserveCapacity(file.records.count + tombstoneCount)
+        var seen = Set<Int64>(minimumCapacity: file.records.count + tombstoneCount)
+        // The tables sized once: a zone's records mostly share one type.
+        zone.reserveCapacity(adding: file.records.count, ofType: file.records.first.map { names.intern($0.recordType) })
+        zone.tombstones.reserveCapacity(tombstoneCount)
         func place(_ sequence: Int64, _ name: String) throws(CloudError) {
             guard sequence >= 1, sequence <= file.lastSequence, seen.insert(sequence).inserted else {
                 throw StateFileError.invalid("record '\(name)' in \(what) has sequence \(sequence), outside 1...\(file.lastSequence) or taken")

@@ -115,6 +115,10 @@ public final class ServerEngine {
     var nextChangeTag: UInt64 = 1
     /// Uploaded asset files by checksum (see `storeAsset`).
     var assets: [String: Data] = [:]
+    /// Records about to be saved into zones, known up front (a journal's
+    /// replay counts them): a zone makes room for them at its first save, so
+    /// its tables never regrow on the way (see `expectRecords`). Not state.
+    var expectedRecords: [RecordZoneID: Int] = [:]
     /// Paged `records/query` snapshots (see `queryRecords`); not state: never exported or journaled.
     var querySnapshots = QuerySnapshots()
     /// Keys the incarnations of databases and zones that come into being on
@@ -313,9 +317,25 @@ enum Validation {
         guard name.utf8.count <= maxLength else {
             throw CloudError(.invalidArguments, "The \(what) '\(name.prefix(32))…' is longer than \(maxLength) bytes.")
         }
-        guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == "/" }) else {
+        guard !containsControlOrSlash(name) else {
             throw CloudError(.invalidArguments, "The \(what) '\(name)' contains a control character or '/'.")
         }
+    }
+
+    /// Whether a name has a control character or `/`. An ASCII name (the
+    /// usual one) is judged by its bytes (ASCII's control characters are
+    /// 0–31 and 127); only other names look up Unicode's categories.
+    private static func containsControlOrSlash(_ name: String) -> Bool {
+        var ascii = true
+        for byte in name.utf8 {
+            if byte >= 0x80 {
+                ascii = false
+                break
+            }
+            if byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "/") { return true }
+        }
+        if ascii { return false }
+        return name.unicodeScalars.contains { $0.properties.generalCategory == .control || $0 == "/" }
     }
 
     /// Rejects values the wire cannot carry: a list item of another type than
@@ -353,7 +373,8 @@ enum Validation {
         guard name.utf8.count <= 255 else {
             throw CloudError(.invalidArguments, "The record name '\(name.prefix(32))…' is longer than 255 characters.", recordName: name)
         }
-        guard name.unicodeScalars.allSatisfy({ $0.isASCII && $0.properties.generalCategory != .control }) else {
+        // Printable ASCII: bytes 32–126 (ASCII's control characters are 0–31 and 127).
+        guard name.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
             throw CloudError(
                 .invalidArguments, "The record name '\(name)' has a character that is not printable ASCII; record names are ASCII.",
                 recordName: name)
@@ -367,7 +388,11 @@ enum Validation {
 
     static func checkFieldName(_ name: String) throws(CloudError) {
         let valid = !name.isEmpty && name.utf8.count <= 255
-            && name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
+            // ASCII letters (the only alphabetic ASCII characters), digits and '_'.
+            && name.utf8.allSatisfy { byte in
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_")
+            }
             && !name.hasPrefix("_")
             && !(name.unicodeScalars.first.map { ("0"..."9").contains($0) } ?? true)
         guard valid else {

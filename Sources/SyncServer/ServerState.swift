@@ -93,6 +93,18 @@ final class ZoneState {
         self.incarnation = incarnation
     }
 
+    /// Room for `count` more live records (of `type`, when given), so that
+    /// filling the zone with a count known up front (a checkpoint's, a
+    /// journal's) never regrows and rehashes its tables on the way.
+    func reserveCapacity(adding count: Int, ofType type: UInt32? = nil) {
+        guard count > 0 else { return }
+        records.reserveCapacity(records.count + count)
+        if let type {
+            let names = recordNamesByType[type]?.count ?? 0
+            recordNamesByType[type, default: []].reserveCapacity(names + count)
+        }
+    }
+
     /// Saves a live record (new or changed); a record keeps its type.
     func store(_ record: StoredRecord, name: String) {
         if let old = records.updateValue(record, forKey: name) {

@@ -13,14 +13,18 @@ import SyncServer
 ///
 /// The calls that make up a server's load (`records/modify`, `changes/zone`)
 /// and the common reads (`zones/list`, `changes/database`, `records/lookup`,
-/// `records/query`) take all three steps; the others are prepared as
-/// ``Route/whole`` and do everything in the step, as one piece.
+/// `records/query`) have routes of their own; every other call is a
+/// ``Route/whole`` one: its body is decoded in step 1 and its answer encoded
+/// in step 3 too, around its route as it always ran (`APIDispatcher+Whole.swift`).
 struct PreparedCall: Sendable {
     var call: APICall
     var route: Route
+    /// A ``Route/whole`` call's body, decoded ahead (outside the lock).
+    var decodedBody: DecodedBody? = nil
 
     enum Route: Sendable {
-        /// Decoded, stepped and answered in one piece under the lock.
+        /// Any other call: its body decoded ahead (``PreparedCall/decodedBody``),
+        /// its route run in the step, its answer encoded after it.
         case whole
         /// Refused before the engine saw it (a malformed request).
         case refused(APIAnswer)
@@ -39,6 +43,8 @@ struct StepOutcome: Sendable {
     var changedState: Bool
     /// Reads only the step's results, never the engine: call it after the lock is released.
     var answer: @Sendable () -> APIAnswer
+    /// The answer's JSON is encoded by ``answer``, after the lock (``APIDispatcher/wholeStep(_:)``).
+    var encodesAfterStep = false
 
     init(changedState: Bool, answer: @escaping @Sendable () -> APIAnswer) {
         self.changedState = changedState
@@ -63,12 +69,12 @@ extension APIDispatcher {
     /// (from the body's JSON, or from a journal row's binary form: ``JournaledCallBody``).
     static func prepare(_ call: APICall, modifyPlan: (Caller) throws(CloudError) -> ModifyRecordsPlan) -> PreparedCall {
         let parts = call.path.split(separator: "/", omittingEmptySubsequences: true)
-        guard parts.count == 7, parts[0] == "database", parts[1] == "1" else { return PreparedCall(call: call, route: .whole) }
+        guard parts.count == 7, parts[0] == "database", parts[1] == "1" else { return wholeCall(call) }
         let operation = String(parts[5]) + "/" + String(parts[6])
         let saving = operation == "records/modify"
         let fetching = operation == "changes/zone"
         let reading = ["zones/list", "changes/database", "records/lookup", "records/query"].contains(operation)
-        guard saving || fetching || reading else { return PreparedCall(call: call, route: .whole) }
+        guard saving || fetching || reading else { return wholeCall(call) }
         do throws(CloudError) {
             let db = DatabaseID(
                 container: try parseContainer(String(parts[2])), environment: try parseEnvironment(String(parts[3])),
@@ -134,7 +140,7 @@ extension APIDispatcher {
     func step(_ prepared: PreparedCall) -> StepOutcome {
         switch prepared.route {
         case .whole:
-            return StepOutcome(answer(prepared.call))
+            return wholeStep(prepared)
         case .refused(let answer):
             return StepOutcome(answer)
         case .modifyRecords(let db, let plan):

@@ -13,6 +13,10 @@ struct APIDispatcher {
     let baseURL: String
     /// `false` in the journal's replay, which discards every answer: none is encoded.
     var answering = true
+    /// The call's body, decoded before the step (outside the lock): ``DecodedBody``.
+    var decodedBody: DecodedBody?
+    /// Set in the step of a prepared call: the answer's JSON is encoded after the lock.
+    var deferredEncoding: DeferredEncoding?
 
     static let maxOperations = 400
 
@@ -94,13 +98,16 @@ struct APIDispatcher {
     func scope(_ text: String) throws(CloudError) -> DatabaseScope { try Self.parseScope(text) }
     func container(_ text: String) throws(CloudError) -> String { try Self.parseContainer(text) }
     func requireUser(_ call: APICall, _ what: String) throws(CloudError) -> Caller { try Self.signedInUser(call, what) }
-    func decode<T: Decodable>(_ type: T.Type, _ call: APICall) throws(CloudError) -> T { try Self.decodeBody(type, call) }
+    func decode<T: Decodable>(_ type: T.Type, _ call: APICall) throws(CloudError) -> T { try decodeRequest(type, call) }
     func checkMethod(_ call: APICall, allowsGet: Bool = false) throws(CloudError) { try Self.checkCallMethod(call, allowsGet: allowsGet) }
     func checkCount(_ count: Int, _ what: String) throws(CloudError) { try Self.checkOperationCount(count, what) }
 
-    /// The answer, encoded unless this is the journal's replay (which discards it).
-    func encode<T: Encodable>(_ value: T, changed: Bool = false, tokenIn: ServerChangeToken? = nil, tokenOut: ServerChangeToken? = nil) throws(CloudError) -> APIAnswer {
-        APIAnswer(body: answering ? try WireJSON.encode(value) : Data(), changedState: changed, tokenIn: tokenIn, tokenOut: tokenOut)
+    /// The answer, encoded unless this is the journal's replay (which discards it);
+    /// in a prepared call's step, encoded after the lock (``encodeAnswer(_:prettyPrinted:changed:tokenIn:tokenOut:)``).
+    func encode<T: Encodable & Sendable>(
+        _ value: T, changed: Bool = false, tokenIn: ServerChangeToken? = nil, tokenOut: ServerChangeToken? = nil
+    ) throws(CloudError) -> APIAnswer {
+        try encodeAnswer(value, prettyPrinted: false, changed: changed, tokenIn: tokenIn, tokenOut: tokenOut)
     }
 
     // MARK: /database/1/{container}/{environment}/{database}/{operation}
@@ -469,7 +476,7 @@ struct APIDispatcher {
             file.push = core.push.exportState(includingDevices: false, reseeding: false)
             // Web auth tokens stay in the server: an export carries none (an import keeps the server's).
             for index in file.users.indices { file.users[index].webAuthToken = "" }
-            return APIAnswer(body: try WireJSON.encode(file, prettyPrinted: true))
+            return try encodeAnswer(file, prettyPrinted: true, changed: false, tokenIn: nil, tokenOut: nil)
         case "import":
             return try importState(call)
         case "reset":

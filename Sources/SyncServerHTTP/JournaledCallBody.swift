@@ -97,6 +97,22 @@ enum JournaledCallBody {
         return Data(writer.bytes)
     }
 
+    /// The zone and the number of operations of a binary `records/modify`
+    /// body, read from its first bytes alone; `nil` for any other body.
+    static func zoneAndOperationCount(_ body: Data) -> (RecordZoneID, Int)? {
+        guard isBinary(body) else { return nil }
+        return try? body.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws -> (RecordZoneID, Int)? in
+            var reader = BinaryReader(raw)
+            reader.offset = magic.count
+            guard try reader.byte() == modifyRecordsKind, try reader.byte() == modifyRecordsVersion else { return nil }
+            let zoneID = try reader.zoneID()
+            _ = try reader.byte()
+            if try reader.byte() != 0 { _ = try reader.blob() }
+            if try reader.byte() != 0 { _ = try reader.strings() }
+            return (zoneID, Int(try reader.fixed() as UInt32))
+        }
+    }
+
     /// The plan of a binary row; its caller is a placeholder (the row's user is the caller).
     static func decodePlan(_ body: Data) throws -> APIDispatcher.ModifyRecordsPlan {
         do {

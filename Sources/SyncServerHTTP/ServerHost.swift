@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Synchronization
 import SyncCore
 import SyncPostgres
@@ -233,6 +234,11 @@ public final class ServerHost: Sendable {
                     through = checkpoint.throughSeq
                     report.append("restored the checkpoint")
                 }
+                // The records the rows will save, by zone, counted up front: each
+                // zone's tables are sized once instead of regrowing (and
+                // rehashing every record) again and again as the replay fills them.
+                core.engine.expectRecords(try Self.expectedRecords(in: journal, after: through))
+                defer { core.engine.expectRecords([:]) }
                 // One pass: each row's checksum is checked as it is replayed; a
                 // damaged row stops the replay there (the rows before it stay applied).
                 let dispatcherCore = core
@@ -294,8 +300,7 @@ public final class ServerHost: Sendable {
             // rows after it, while the server already answers; a kill -9
             // before it is written only means the next start replays them again.
             state.withLock { (state: inout State) in
-                let file = Self.checkpointFile(state.core)
-                state.checkpointedThrough = committer.enqueueCheckpoint(time: clock.now()) { try CheckpointFormat.encode(file) }.throughSeq
+                state.checkpointedThrough = committer.enqueueCheckpoint(time: clock.now(), encode: Self.checkpointLater(state.core)).throughSeq
             }
         }
 
@@ -368,6 +373,51 @@ public final class ServerHost: Sendable {
         file.push = core.push.exportState(includingDevices: true, reseeding: true)
         return file
     }
+
+    /// A checkpoint of the state as it is now, whose bytes are made later
+    /// (by the journal's writer, off the state lock). Taking it costs what the
+    /// zones and users cost, not the records: the engine's snapshot shares its
+    /// collections copy-on-write.
+    static func checkpointLater(_ core: ServerCore) -> @Sendable () throws -> Data {
+        let snapshot = core.engine.checkpointSnapshot()
+        let push = core.push.exportState(includingDevices: true, reseeding: true)
+        return {
+            var file = snapshot.file()
+            file.push = push
+            return try CheckpointFormat.encode(file)
+        }
+    }
+
+    /// The records the `records/modify` rows after `seq` save, by zone (read
+    /// from each binary row's first bytes). A count too high (rows that change
+    /// the same records again) only costs memory, so a row claiming more
+    /// operations than a call may carry counts for nothing, and a zone's count
+    /// stops at ``maxExpectedRecords``.
+    static func expectedRecords(in journal: Journal, after seq: Int64) throws -> [RecordZoneID: Int] {
+        try journal.queue.read { db in
+            var counts: [RecordZoneID: Int] = [:]
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT path, user, substr(body, 1, 1024) AS head FROM journal WHERE seq > ? AND path LIKE '%/records/modify'",
+                arguments: [seq])
+            while let row = try rows.next() {
+                guard let head = row["head"] as Data?, let (zone, count) = JournaledCallBody.zoneAndOperationCount(head),
+                      count <= APIDispatcher.maxOperations
+                else { continue }
+                let path: String = row["path"]
+                var zoneID = zone
+                if path.contains("/public/") {
+                    zoneID = RecordZoneID(zoneName: zone.zoneName, ownerName: RecordZoneID.publicOwnerName)
+                } else if zoneID.ownerName.isEmpty || zoneID.ownerName == RecordZoneID.currentUserName {
+                    zoneID.ownerName = row["user"] ?? ""
+                }
+                counts[zoneID, default: 0] += count
+            }
+            return counts.mapValues { min($0, maxExpectedRecords) }
+        }
+    }
+
+    /// The most records a replay makes room for in one zone up front.
+    static let maxExpectedRecords = 2_000_000
 
     static func restore(_ file: ServerStateFile, into core: ServerCore) throws(CloudError) {
         try core.engine.importState(file, keepingHistory: true)
@@ -570,8 +620,7 @@ public final class ServerHost: Sendable {
     /// Queues a checkpoint of the state as it is now (taken under the lock;
     /// encoded and written by the journal's writer, in order with the rows); returns the last row it holds.
     private func enqueueCheckpoint(_ committer: GroupCommitter, time: Milliseconds, _ state: inout State) -> Int64 {
-        let file = Self.checkpointFile(state.core)
-        return committer.enqueueCheckpoint(time: time) { try CheckpointFormat.encode(file) }.throughSeq
+        committer.enqueueCheckpoint(time: time, encode: Self.checkpointLater(state.core)).throughSeq
     }
 
     /// Delivers what is due; returns the devices to wake and when to look again.
@@ -618,8 +667,7 @@ public final class ServerHost: Sendable {
         guard postgres == nil, let committer else { return }
         let ticket = state.withLock { (state: inout State) -> Int64? in
             guard state.storageFailure == nil, committer.lastSeq > state.checkpointedThrough else { return nil }
-            let file = Self.checkpointFile(state.core)
-            let (ticket, through) = committer.enqueueCheckpoint(time: clock.tick()) { try CheckpointFormat.encode(file) }
+            let (ticket, through) = committer.enqueueCheckpoint(time: clock.tick(), encode: Self.checkpointLater(state.core))
             state.checkpointedThrough = through
             state.rowsSinceCheckpoint = 0
             return ticket
@@ -642,8 +690,7 @@ public final class ServerHost: Sendable {
             guard !state.stopped else { return false }
             state.stopped = true
             if state.storageFailure == nil, committer.failure == nil, committer.lastSeq > state.checkpointedThrough {
-                let file = Self.checkpointFile(state.core)
-                state.checkpointedThrough = committer.enqueueCheckpoint(time: clock.tick()) { try CheckpointFormat.encode(file) }.throughSeq
+                state.checkpointedThrough = committer.enqueueCheckpoint(time: clock.tick(), encode: Self.checkpointLater(state.core)).throughSeq
                 state.rowsSinceCheckpoint = 0
             }
             return true

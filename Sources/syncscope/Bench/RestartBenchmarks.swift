@@ -21,8 +21,10 @@ struct RestartBenchmarks {
 
     struct Measured {
         var replay: Double
+        var replayCPU: Double
         var replayCeiling: Double
         var checkpoint: Double
+        var checkpointCPU: Double
         var checkpointCeiling: Double
         var replayedRows: Int
         var checkpointBytes: Int
@@ -30,10 +32,12 @@ struct RestartBenchmarks {
 
     func run() throws -> [BenchmarkFigure] {
         let large = try measure(records: records)
-        let small = try measure(records: records / 4)
+        let half = try measure(records: records / 2, ceilings: false)
+        let small = try measure(records: records / 4, ceilings: false)
         let size = Self.shortCount(records)
-        let quarter = Self.shortCount(records / 4)
-        return [
+        let linear = Double(records) / Double(records / 4)
+        let linearHalf = Double(records) / Double(records / 2)
+        var figures = [
             BenchmarkFigure(
                 key: "restart_\(size)_replay_s", label: "restart, \(size) records in \(large.replayedRows) journal rows (after kill -9)",
                 value: large.replay, unit: "s", goal: .atMost(2)),
@@ -42,8 +46,11 @@ struct RestartBenchmarks {
             BenchmarkFigure(
                 key: "restart_\(size)_replay_ceiling_ratio", label: "  ceiling / restart", value: large.replayCeiling / large.replay, unit: "×", goal: nil),
             BenchmarkFigure(
-                key: "restart_replay_growth", label: "  restart \(size) / restart \(quarter) (linear: 4)", value: large.replay / small.replay, unit: "×",
-                goal: .atMost(5)),
+                key: "restart_replay_growth", label: "  restart \(size) / restart \(Self.shortCount(records / 4)) (linear: \(Self.ratio(linear)))",
+                value: large.replay / small.replay, unit: "×", goal: .atMost(linear * 1.25)),
+        ]
+        figures += growthFigures("replay", (large.replay, half.replay, small.replay), (large.replayCPU, half.replayCPU, small.replayCPU))
+        figures += [
             BenchmarkFigure(
                 key: "restart_\(size)_checkpoint_s",
                 label: "restart, \(size) records from a checkpoint (\(BenchmarkResults.grouped(large.checkpointBytes / 1024)) KiB)", value: large.checkpoint,
@@ -55,9 +62,56 @@ struct RestartBenchmarks {
                 key: "restart_\(size)_checkpoint_ceiling_ratio", label: "  ceiling / restart", value: large.checkpointCeiling / large.checkpoint,
                 unit: "×", goal: nil),
             BenchmarkFigure(
-                key: "restart_checkpoint_growth", label: "  restart \(size) / restart \(quarter) (linear: 4)", value: large.checkpoint / small.checkpoint,
-                unit: "×", goal: .atMost(5)),
+                key: "restart_checkpoint_growth", label: "  restart \(size) / restart \(Self.shortCount(records / 4)) (linear: \(Self.ratio(linear)))",
+                value: large.checkpoint / small.checkpoint, unit: "×", goal: .atMost(linear * 1.25)),
         ]
+        figures += growthFigures(
+            "checkpoint", (large.checkpoint, half.checkpoint, small.checkpoint), (large.checkpointCPU, half.checkpointCPU, small.checkpointCPU))
+        figures.append(BenchmarkFigure(
+            key: "restart_growth_linear", label: "linear growth, full / quarter (the reference for the ratios above)", value: linear, unit: "×", goal: nil))
+        figures.append(BenchmarkFigure(key: "restart_growth_half_linear", label: "  (full / half)", value: linearHalf, unit: "×", goal: nil))
+        return figures
+    }
+
+    /// The cost per record at each size (wall time), and the growth from half and from a quarter of the records
+    /// to all of them, in wall and in CPU time (the start-up thread's: it shows
+    /// the work the restart does, whatever else the machine runs meanwhile).
+    private func growthFigures(
+        _ kind: String, _ wall: (Double, Double, Double), _ cpu: (Double, Double, Double)
+    ) -> [BenchmarkFigure] {
+        let counts = (records, records / 2, records / 4)
+        func us(_ seconds: Double, _ n: Int) -> Double { seconds / Double(n) * 1e6 }
+        let linear = Double(records) / Double(records / 4)
+        let linearHalf = Double(records) / Double(records / 2)
+        return [
+            BenchmarkFigure(
+                key: "restart_\(kind)_us_per_record", label: "  µs per record at \(Self.shortCount(records)) (wall; linear: the same at each size)",
+                value: us(wall.0, counts.0), unit: "µs", goal: nil),
+            BenchmarkFigure(key: "restart_\(kind)_us_per_record_half", label: "  µs per record at \(Self.shortCount(records / 2))", value: us(wall.1, counts.1), unit: "µs", goal: nil),
+            BenchmarkFigure(key: "restart_\(kind)_us_per_record_quarter", label: "  µs per record at \(Self.shortCount(records / 4))", value: us(wall.2, counts.2), unit: "µs", goal: nil),
+            BenchmarkFigure(
+                key: "restart_growth_\(kind)_half", label: "  restart full / half (linear: \(Self.ratio(linearHalf)))", value: wall.0 / wall.1,
+                unit: "×", goal: nil),
+            BenchmarkFigure(
+                key: "restart_growth_\(kind)_cpu", label: "  CPU time full / quarter (linear: \(Self.ratio(linear)))", value: cpu.0 / cpu.2,
+                unit: "×", goal: .atMost(linear * 1.25)),
+            BenchmarkFigure(
+                key: "restart_growth_\(kind)_cpu_half", label: "  CPU time full / half (linear: \(Self.ratio(linearHalf)))", value: cpu.0 / cpu.1,
+                unit: "×", goal: nil),
+        ]
+    }
+
+    static func ratio(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(format: "%.2f", value)
+    }
+
+    /// The CPU time the calling thread has used so far, user and system: the
+    /// start-up's own work (the journal's writer thread, which writes the
+    /// checkpoint after start-up, is not counted).
+    static func threadCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     /// 200000 → "200k".
@@ -71,7 +125,7 @@ struct RestartBenchmarks {
             checkpointEvery: Int.max)
     }
 
-    func measure(records: Int) throws -> Measured {
+    func measure(records: Int, ceilings: Bool = true) throws -> Measured {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("syncscope-restart-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: base) }
         let crashed = base.appendingPathComponent("crashed")
@@ -80,18 +134,21 @@ struct RestartBenchmarks {
 
         // Replay: every record is in journal rows.
         var replay: [Double] = []
+        var replayCPU: [Double] = []
         var replayCeiling: [Double] = []
         var replayedRows = 0
         for round in 0..<3 {
             let copy = try Self.copy(crashed, to: base.appendingPathComponent("replay-\(round)"))
-            let start = ContinuousClock.now
+            let (cpuStart, start) = (Self.threadCPUSeconds(), ContinuousClock.now)
             let host = try ServerHost(options: options(copy))
             replay.append(ContinuousClock.now.seconds(since: start))
+            replayCPU.append(Self.threadCPUSeconds() - cpuStart)
             guard host.startupReport.contains("replayed") else { throw BenchmarkError("the restart replayed nothing: \(host.startupReport)") }
             // The checkpoint of the replayed rows is written after start-up, by
             // the journal's writer: let it finish before the ceiling is timed.
             host.stop()
             if round == 2 { try Self.copy(copy, to: stopped) }
+            guard ceilings else { continue }
             let fresh = try Self.copy(crashed, to: base.appendingPathComponent("replay-ceiling-\(round)"))
             let ceilingStart = ContinuousClock.now
             replayedRows = try DataFolderReading.readAndParseJournal(in: fresh)
@@ -100,25 +157,28 @@ struct RestartBenchmarks {
 
         // Checkpoint: a clean stop left one and no rows after it.
         var checkpoint: [Double] = []
+        var checkpointCPU: [Double] = []
         var checkpointCeiling: [Double] = []
         var bytes = 0
         for round in 0..<3 {
             let copy = try Self.copy(stopped, to: base.appendingPathComponent("checkpoint-\(round)"))
-            let start = ContinuousClock.now
+            let (cpuStart, start) = (Self.threadCPUSeconds(), ContinuousClock.now)
             let host = try ServerHost(options: options(copy))
             checkpoint.append(ContinuousClock.now.seconds(since: start))
+            checkpointCPU.append(Self.threadCPUSeconds() - cpuStart)
             guard host.startupReport == "restored the checkpoint" else {
                 throw BenchmarkError("the restart did not come from the checkpoint alone: \(host.startupReport)")
             }
+            guard ceilings else { continue }
             let fresh = try Self.copy(stopped, to: base.appendingPathComponent("checkpoint-ceiling-\(round)"))
             let ceilingStart = ContinuousClock.now
             bytes = try DataFolderReading.readAndParseCheckpoint(in: fresh)
             checkpointCeiling.append(ContinuousClock.now.seconds(since: ceilingStart))
         }
-        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        func median(_ values: [Double]) -> Double { values.isEmpty ? 0 : values.sorted()[values.count / 2] }
         return Measured(
-            replay: median(replay), replayCeiling: median(replayCeiling), checkpoint: median(checkpoint),
-            checkpointCeiling: median(checkpointCeiling), replayedRows: replayedRows, checkpointBytes: bytes)
+            replay: median(replay), replayCPU: median(replayCPU), replayCeiling: median(replayCeiling), checkpoint: median(checkpoint),
+            checkpointCPU: median(checkpointCPU), checkpointCeiling: median(checkpointCeiling), replayedRows: replayedRows, checkpointBytes: bytes)
     }
 
     /// A folder holding `records` records in one zone, saved `recordsPerCall` a call, with no checkpoint.
