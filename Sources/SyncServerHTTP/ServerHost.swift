@@ -612,7 +612,7 @@ public final class ServerHost: Sendable {
     /// Writes a checkpoint, so the next start has nothing to replay.
     public func checkpointNow() {
         guard postgres == nil, let committer else { return }
-        let ticket = state.withLock { (state: inout State) -> Int64? in
+        let ticket = state.withLock { (state: inout State) -> GroupCommitter.CheckpointTicket? in
             guard state.storageFailure == nil, committer.lastSeq > state.checkpointedThrough else { return nil }
             let file = Self.checkpointFile(state.core)
             let (ticket, through) = committer.enqueueCheckpoint(time: clock.tick()) { try CheckpointFormat.encode(file) }
