@@ -564,7 +564,7 @@ public final class ServerHost: Sendable {
     }
 
     /// Queues a checkpoint of the state as it is now (taken under the lock;
-    /// encoded and written by the journal's writer, in order with the rows); returns the last row it holds.
+    /// encoded on the committer's checkpoint thread and committed after the rows it holds); returns the last row it holds.
     private func enqueueCheckpoint(_ committer: GroupCommitter, time: Milliseconds, _ state: inout State) -> Int64 {
         let file = Self.checkpointFile(state.core)
         return committer.enqueueCheckpoint(time: time) { try CheckpointFormat.encode(file) }.throughSeq

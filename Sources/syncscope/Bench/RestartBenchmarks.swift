@@ -89,7 +89,7 @@ struct RestartBenchmarks {
             replay.append(ContinuousClock.now.seconds(since: start))
             guard host.startupReport.contains("replayed") else { throw BenchmarkError("the restart replayed nothing: \(host.startupReport)") }
             // The checkpoint of the replayed rows is written after start-up, by
-            // the journal's writer: let it finish before the ceiling is timed.
+            // the group committer's checkpoint thread: let it finish before the ceiling is timed.
             host.stop()
             if round == 2 { try Self.copy(copy, to: stopped) }
             let fresh = try Self.copy(crashed, to: base.appendingPathComponent("replay-ceiling-\(round)"))
