@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import NIOSSL
 import PostgresNIO
+import Synchronization
 
 /// One call in the shared journal, as the store keeps it: opaque bytes at a
 /// position in one total order, with the time it is applied at.
@@ -59,6 +60,9 @@ public struct StoredCheckpoint: Sendable, Equatable {
 /// - `checkpoint`: the newest checkpoint (``StoredCheckpoint``).
 /// - `delivery_claim`: which poll hands out which notification (see
 ///   ``claimDeliveries(device:notificationIDs:claimant:now:leaseMilliseconds:)``).
+/// - `open_poll`: a lease per long-poll, whichever node it is open on, so a
+///   device polling any node counts as online (schema version 2; see
+///   ``openPoll(device:poll:until:)``).
 ///
 /// Rules:
 /// - One total order: an append takes the `tail` row lock, so appends from
@@ -79,7 +83,7 @@ public struct StoredCheckpoint: Sendable, Equatable {
 ///   restores the checkpoint instead.
 public final class PostgresJournalStore: Sendable {
     /// The schema this build reads and writes; ``migrate(_:logger:)`` makes it.
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
     /// The channel `NOTIFY` sends a new tail position on.
     public static let tailChannel = "syncscope_tail"
 
@@ -87,6 +91,12 @@ public final class PostgresJournalStore: Sendable {
     let client: PostgresClient
     let runner: Task<Void, Never>
     let logger: Logger
+    /// What this store asked PostgreSQL for, since it was opened.
+    public let counters = Counters()
+    /// The latest row time this store appended or read: where its next append's times start.
+    let latestTime = Atomic<Int64>(Int64.min)
+
+    func saw(time: Int64) { latestTime.max(time, ordering: .relaxed) }
 
     private init(url: PostgresStoreURL, client: PostgresClient, logger: Logger) {
         self.url = url
@@ -110,6 +120,8 @@ public final class PostgresJournalStore: Sendable {
         case created
         /// The schema was there already, at this build's version: nothing changed.
         case alreadyCurrent
+        /// The schema was an earlier version's; it is this build's now (tables were added, none changed).
+        case upgraded(from: Int)
     }
 
     /// Prepares an empty database (`serve --migrate`): creates the schema, or
@@ -135,8 +147,16 @@ public final class PostgresJournalStore: Sendable {
             try await connection.query("SELECT pg_advisory_xact_lock(7365636863)", logger: logger)
             let outcome: MigrationOutcome
             if let found = try await installedVersion(connection, logger: logger) {
-                guard found == schemaVersion else { throw versionMismatch(found: found, url: url) }
-                outcome = .alreadyCurrent
+                if found == 1 {
+                    // Version 2 only adds the open_poll table.
+                    try await connection.query(PostgresQuery(unsafeSQL: openPollTable), logger: logger)
+                    try await connection.query(
+                        "UPDATE syncscope.meta SET value = \(String(schemaVersion)) WHERE key = 'schema_version'", logger: logger)
+                    outcome = .upgraded(from: 1)
+                } else {
+                    guard found == schemaVersion else { throw versionMismatch(found: found, url: url) }
+                    outcome = .alreadyCurrent
+                }
             } else {
                 for statement in schemaStatements {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
@@ -167,6 +187,11 @@ public final class PostgresJournalStore: Sendable {
                 throw PostgresStoreError(
                     .notMigrated,
                     "The database '\(url.database)' at \(url.hostAndPort) holds no SyncScope schema: prepare it once with syncscope serve --store \(url) --migrate.")
+            }
+            if found == 1 {
+                throw PostgresStoreError(
+                    .notMigrated,
+                    "The database '\(url.database)' at \(url.hostAndPort) holds SyncScope's schema version 1, which this syncscope (version \(schemaVersion)) upgrades in place: stop the older nodes, then run syncscope serve --store \(url) --migrate once.")
             }
             guard found == schemaVersion else { throw versionMismatch(found: found, url: url) }
         } catch {
@@ -240,7 +265,16 @@ public final class PostgresJournalStore: Sendable {
             lease_until bigint NOT NULL,
             PRIMARY KEY (device, notification_id))
         """,
+        openPollTable,
     ]
+
+    static let openPollTable = """
+        CREATE TABLE IF NOT EXISTS syncscope.open_poll (
+            device text NOT NULL,
+            poll text NOT NULL,
+            until bigint NOT NULL,
+            PRIMARY KEY (device, poll))
+        """
 
     static func connectionConfiguration(_ url: PostgresStoreURL) throws -> PostgresConnection.Configuration {
         let tls: PostgresConnection.Configuration.TLS
@@ -368,9 +402,14 @@ public final class PostgresJournalStore: Sendable {
     /// the calls are then sent again at that time.
     public func append(_ calls: [(time: Int64, call: Data)]) async throws -> [Appended] {
         guard !calls.isEmpty else { return [] }
-        var floor = Int64.min
-        for _ in 0..<3 {
-            if let appended = try await appendOnce(calls, notBefore: floor) { return appended }
+        // Not before the latest row this store saw: the time guard then fails only for a row it has not seen.
+        var floor = latestTime.load(ordering: .relaxed)
+        for attempt in 0..<3 {
+            if let appended = try await appendOnce(calls, notBefore: floor) {
+                counters.count(appends: calls.count, retries: attempt)
+                saw(time: appended[appended.count - 1].time)
+                return appended
+            }
             floor = try await run("reading the journal's time") { connection in
                 var time = Int64.min
                 for try await (t) in try await connection.query("SELECT time FROM syncscope.tail WHERE id = 1", logger: logger).decode(Int64.self) {
@@ -380,7 +419,10 @@ public final class PostgresJournalStore: Sendable {
             }
         }
         // Other nodes' clocks keep running ahead: lock the counter row first, then choose the times.
-        return try await appendLocked(calls)
+        let appended = try await appendLocked(calls)
+        counters.count(appends: calls.count, retries: 3, locked: true)
+        saw(time: appended[appended.count - 1].time)
+        return appended
     }
 
     /// ``append(_:)`` in several round trips: reads and locks the counter
@@ -472,7 +514,8 @@ public final class PostgresJournalStore: Sendable {
 
     /// The last committed position (0 for an empty journal).
     public func tail() async throws -> Int64 {
-        try await run("reading the journal's tail") { connection in
+        counters.tailReads.add(1, ordering: .relaxed)
+        return try await run("reading the journal's tail") { connection in
             var position: Int64 = 0
             for try await (p) in try await connection.query("SELECT position FROM syncscope.tail WHERE id = 1", logger: logger).decode(
                 Int64.self)
@@ -508,6 +551,9 @@ public final class PostgresJournalStore: Sendable {
             }
             return (rows, folded)
         }
+        counters.rowReads.add(1, ordering: .relaxed)
+        counters.rowsRead.add(rows.0.count, ordering: .relaxed)
+        if let last = rows.0.last { saw(time: last.time) }
         guard position >= rows.1 else {
             throw PostgresStoreError(
                 .historyFolded,
@@ -619,6 +665,47 @@ public final class PostgresJournalStore: Sendable {
                 folded = p
             }
             return folded
+        }
+    }
+}
+
+extension PostgresJournalStore {
+    /// Running totals of what a store asked PostgreSQL for: the bench and a
+    /// node's stop line read them to show where the journal's time goes.
+    public final class Counters: Sendable {
+        /// Calls appended.
+        public let appended = Atomic<Int>(0)
+        /// Append transactions committed (one per group commit).
+        public let commits = Atomic<Int>(0)
+        /// Append statements sent again because another node's row was later
+        /// (the time guard); each costs a round trip and a wait for the counter row.
+        public let timeGuardRetries = Atomic<Int>(0)
+        /// Appends that fell back to locking the counter row first.
+        public let lockedAppends = Atomic<Int>(0)
+        /// `rows(after:)` queries and the rows they returned (catching up).
+        public let rowReads = Atomic<Int>(0)
+        public let rowsRead = Atomic<Int>(0)
+        /// Tail reads (before reads, polls, unknown tokens).
+        public let tailReads = Atomic<Int>(0)
+        /// Times a node restored the checkpoint because the rows it needed were folded (counted by the node).
+        public let historyRestores = Atomic<Int>(0)
+
+        func count(appends: Int, retries: Int, locked: Bool = false) {
+            appended.add(appends, ordering: .relaxed)
+            commits.add(1, ordering: .relaxed)
+            if retries > 0 { timeGuardRetries.add(retries, ordering: .relaxed) }
+            if locked { lockedAppends.add(1, ordering: .relaxed) }
+        }
+
+        /// One line: "N calls in M commits, …".
+        public var summary: String {
+            let appended = appended.load(ordering: .relaxed)
+            let commits = commits.load(ordering: .relaxed)
+            let perCommit = commits == 0 ? 0 : Double(appended) / Double(commits)
+            return "\(appended) calls appended in \(commits) commits (\(String(format: "%.1f", perCommit)) a commit), "
+                + "\(timeGuardRetries.load(ordering: .relaxed)) time-guard retries, \(lockedAppends.load(ordering: .relaxed)) locked appends, "
+                + "\(rowsRead.load(ordering: .relaxed)) rows read back in \(rowReads.load(ordering: .relaxed)) queries, "
+                + "\(tailReads.load(ordering: .relaxed)) tail reads"
         }
     }
 }

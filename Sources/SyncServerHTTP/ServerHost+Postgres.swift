@@ -145,7 +145,10 @@ final class PostgresAppender: Sendable {
             }
             guard let batch else { return }
             do {
-                let appended = try await store.append(batch.map { (time: $0.time, call: $0.call) })
+                // Timed when sent, not when queued: a call queued while another node committed
+                // later rows would otherwise fail the store's time guard and be sent again.
+                let now = SystemClock().now()
+                let appended = try await store.append(batch.map { (time: max($0.time, now), call: $0.call) })
                 if let apply = applyCommitted.withLock({ $0 }) {
                     apply(zip(batch, appended).map { JournalRow(position: $1.position, time: $1.time, call: $0.call, checksum: 0) })
                 }
@@ -335,7 +338,10 @@ extension ServerHost {
             return .tryAgainLater(
                 "The change is stored, but this server cannot read the shared journal back (\(error)); ask again to see it.", retryAfter: 1)
         }
-        guard let outcome = state.withLock({ $0.ownOutcomes.removeValue(forKey: request) }) else {
+        guard let outcome = state.withLock({ state in
+            defer { state.ownCalls[request] = nil }
+            return state.ownOutcomes.removeValue(forKey: request)
+        }) else {
             return .tryAgainLater("The change is stored at position \(appended.position), but its answer was lost; ask again to see it.", retryAfter: 1)
         }
         let answer = outcome.answer()
@@ -377,7 +383,12 @@ extension ServerHost {
             do {
                 while state.withLock({ $0.applied }) < target {
                     let applied = state.withLock { $0.applied }
-                    let rows = try await node.store.rows(after: applied, limit: 1000)
+                    let rows: [JournalRow]
+                    do { rows = try await node.store.rows(after: applied, limit: 1000) } catch let error as PostgresStoreError where error.kind == .historyFolded {
+                        // This node fell behind the rows kept after the checkpoint: start again from the checkpoint.
+                        try await restoreFoldedHistory(node, after: applied)
+                        continue
+                    }
                     guard !rows.isEmpty else {
                         throw ServeError("the journal ends at position \(applied), before position \(target)")
                     }
@@ -398,6 +409,33 @@ extension ServerHost {
             }
             for continuation in ready { continuation.resume(returning: failure) }
         }
+    }
+
+    /// The rows after `applied` were folded into the stored checkpoint (this
+    /// node was behind by more than the rows kept after it): replaces this
+    /// node's state with the checkpoint's. Calls of this node waiting in the
+    /// folded rows are answered "ask again" (their outcome was not seen here).
+    func restoreFoldedHistory(_ node: PostgresNode, after applied: Int64) async throws {
+        guard let checkpoint = try await node.store.checkpoint(), checkpoint.throughPosition > applied else {
+            throw ServeError("the journal rows after position \(applied) were folded, and no checkpoint past them is stored")
+        }
+        let file: ServerStateFile
+        do { file = try CheckpointFormat.decode(checkpoint.state) } catch {
+            throw ServeError("the checkpoint at position \(checkpoint.throughPosition) cannot be read back (\(error))")
+        }
+        try state.withLock { (state: inout State) throws in
+            guard state.applied < checkpoint.throughPosition else { return }
+            clock.set(checkpoint.time)
+            do { try Self.restore(file, into: state.core) } catch {
+                let failure = "the checkpoint at position \(checkpoint.throughPosition) cannot be restored (\(error))"
+                state.storageFailure = failure
+                throw ServeError(failure)
+            }
+            state.applied = checkpoint.throughPosition
+            state.checkpointedThrough = checkpoint.throughPosition
+            refreshSignIns(state.core.engine.users)
+        }
+        node.store.counters.historyRestores.add(1, ordering: .relaxed)
     }
 
     /// Applies journal rows in order (those already applied are skipped), each at
@@ -460,9 +498,13 @@ extension ServerHost {
         if let timer { scheduleTick(at: timer, node: node) }
         if let (position, time, file) = checkpoints.last {
             let store = node.store
+            let keep = max(every, Int64(max(1, options.journalKeepRows)))
             Task.detached(priority: .background) {
                 guard let data = try? CheckpointFormat.encode(file) else { return }
-                _ = try? await store.storeCheckpoint(StoredCheckpoint(throughPosition: position, time: time, format: 2, state: data))
+                let stored = (try? await store.storeCheckpoint(StoredCheckpoint(throughPosition: position, time: time, format: 2, state: data))) ?? false
+                // The journal does not grow forever: rows well behind the stored checkpoint go
+                // (a live node is rarely that far behind; one that is restores the checkpoint instead).
+                if stored, position > keep { _ = try? await store.foldRows(through: position - keep) }
             }
         }
     }
@@ -525,7 +567,7 @@ extension ServerHost {
         guard first else { return "already stopped" }
         node.watcher.withLock { $0?.cancel() }
         node.store.close()
-        return "every acknowledged call is in \(node.store.url)"
+        return "every acknowledged call is in \(node.store.url); this node: \(node.store.counters.summary)"
     }
 
     /// On a shared journal: applies every row committed before this call
@@ -540,6 +582,43 @@ extension ServerHost {
     func catchUpForUnknownToken(_ token: String?) async {
         guard let postgres, let token, !token.isEmpty, !isAdminToken(token), user(withToken: token) == nil else { return }
         try? await waitUntilApplied(try await postgres.currentTail())
+    }
+
+    // MARK: Presence across nodes
+
+    /// A poll opened on this node: its presence lease lasts until its
+    /// deadline and the grace period after it (see ``PostgresJournalStore/openPoll(device:poll:until:)``).
+    func openSharedPoll(_ deviceID: String, poll: String, timeout: Duration) async {
+        guard let postgres else { return }
+        let until = SystemClock().now() + Milliseconds(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000) + options.offlineAfter
+        try? await postgres.store.openPoll(device: deviceID, poll: poll, until: until)
+    }
+
+    /// A poll ended on this node: its lease lasts the grace period, no longer.
+    func endSharedPoll(_ deviceID: String, poll: String) async {
+        guard let postgres else { return }
+        try? await postgres.store.endPoll(device: deviceID, poll: poll, until: SystemClock().now() + options.offlineAfter)
+    }
+
+    /// Whether no poll of the device is open (or ended within the grace
+    /// period) on any node. While one is, waits for its lease to run out and
+    /// asks again (its node may be killed meanwhile), as long as this node
+    /// still is where the device's last poll ended and the device is online.
+    /// When the leases cannot be read: `false` (the device stays online until a later poll ends).
+    func noSharedPollLive(_ deviceID: String) async -> Bool {
+        guard let postgres else { return true }
+        let lastEnd = state.withLock { $0.lastPollEnd[deviceID] }
+        while true {
+            let live: Int64?
+            do { live = try await postgres.store.livePollsUntil(device: deviceID, now: SystemClock().now()) } catch { return false }
+            guard let until = live else { return true }
+            try? await Task.sleep(for: .milliseconds(max(1, until - SystemClock().now() + 1)))
+            try? await waitUntilApplied(try await postgres.currentTail())
+            let stillLast = state.withLock { state in
+                !state.stopped && state.openPolls[deviceID] == nil && state.lastPollEnd[deviceID] == lastEnd && state.core.push.isOnline(deviceID) == true
+            }
+            guard stillLast else { return false }
+        }
     }
 
     // MARK: Notifications written out, across nodes

@@ -44,6 +44,10 @@ public struct ServeOptions: Sendable {
     /// A journal shared in PostgreSQL (`--store postgres://…`) instead of a
     /// data folder: start the server with ``ServerHost/start(options:store:)``.
     public var store: PostgresStoreURL?
+    /// On a shared journal: rows kept behind the stored checkpoint, at least
+    /// (at least one checkpoint interval is kept too); older rows are deleted,
+    /// and a node that far behind restores the checkpoint instead.
+    public var journalKeepRows: Int = 10_000
 
     public init(
         host: String = "127.0.0.1", port: Int = 8400, dataDirectory: URL? = ServeOptions.defaultDataDirectory, users: [String] = [],
@@ -706,13 +710,14 @@ public final class ServerHost: Sendable {
             return nil
         }
         if let admitted { return result(admitted) }
+        // On a shared journal: this poll's claims and presence lease, and the notifications polls on other nodes hold.
+        let claimant = postgres.map { "\($0.id)/\($0.nextRequest())" }
+        if let claimant { await openSharedPoll(deviceID, poll: claimant, timeout: timeout) }
         await pollStarted(deviceID)
-        defer { pollEnded(deviceID) }
+        defer { pollEnded(deviceID, poll: claimant) }
         await acknowledge(deviceID: deviceID, lastNotificationID: lastNotificationID)
 
         let deadline = ContinuousClock.now + timeout
-        // On a shared journal: this poll's claims, and the notifications polls on other nodes hold.
-        let claimant = postgres.map { "\($0.id)/\($0.nextRequest())" }
         var heldElsewhere: Set<String> = []
         while true {
             let ticket = courier.ticket(for: deviceID)
@@ -819,7 +824,7 @@ public final class ServerHost: Sendable {
         }
     }
 
-    private func pollEnded(_ deviceID: String) {
+    private func pollEnded(_ deviceID: String, poll: String? = nil) {
         state.withLock { state in
             state.openPolls[deviceID, default: 1] -= 1
             if state.openPolls[deviceID] == 0 { state.openPolls[deviceID] = nil }
@@ -827,11 +832,14 @@ public final class ServerHost: Sendable {
         }
         let grace = options.offlineAfter
         Task { [self] in
+            if let poll { await endSharedPoll(deviceID, poll: poll) }
             try? await Task.sleep(for: .milliseconds(grace))
-            let goOffline = state.withLock { state in
+            var goOffline = state.withLock { state in
                 state.openPolls[deviceID] == nil && state.core.push.isOnline(deviceID) == true
                     && (state.lastPollEnd[deviceID] ?? 0) + grace <= SystemClock().now()
             }
+            // On a shared journal: not while the device polls another node.
+            if goOffline, poll != nil { goOffline = await noSharedPollLive(deviceID) }
             if goOffline {
                 _ = await performAsync(.server("online", DispatcherInternal.DeviceOnline(deviceID: deviceID, online: false)))
             }

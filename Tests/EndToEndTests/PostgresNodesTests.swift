@@ -226,6 +226,19 @@ struct PostgresNodesTests {
         #expect(refused.status == 1 && refused.stderr.contains("password") && !refused.stderr.contains("wrong@"), "\(refused.stderr)")
         let both = try BinaryRunner.run(["serve", "--store", store, "--in-memory"])
         #expect(both.status != 0 && both.stderr.contains("--in-memory"), "\(both.stderr)")
+        // Nothing listens on port 1: the database is unreachable, and --migrate says so.
+        let unreachable = try BinaryRunner.run(["serve", "--port", "0", "--store", "postgres://syncscope@127.0.0.1:1/none", "--migrate"])
+        #expect(unreachable.status == 1 && unreachable.stderr.contains("127.0.0.1:1") && unreachable.stderr.contains("connection refused"), "\(unreachable.stderr)")
+        // A schema from another version: --migrate names both versions and changes nothing.
+        let cluster = try #require(WithSharedPostgres.cluster)
+        let other = try await WithSharedPostgres.freshDatabase()
+        let database = String(other.split(separator: "/").last?.split(separator: "?").first ?? "")
+        try await cluster.psql(
+            "CREATE SCHEMA syncscope; CREATE TABLE syncscope.meta (key text PRIMARY KEY, value text NOT NULL); INSERT INTO syncscope.meta VALUES ('schema_version', '999')",
+            database: database)
+        let newer = try BinaryRunner.run(["serve", "--port", "0", "--store", other, "--migrate"])
+        #expect(newer.status == 1 && newer.stderr.contains("version 999, newer than this syncscope's"), "\(newer.stderr)")
+        #expect(try await cluster.psql("SELECT value FROM syncscope.meta WHERE key = 'schema_version'", database: database) == "999")
     }
 
     /// A representative part of the HTTP API suite, against a node on PostgreSQL.

@@ -366,6 +366,79 @@ struct PostgresJournalStoreTests {
             #expect(error.description.contains("version 0, older than this syncscope's"), "\(error)")
         }
     }
+
+    @Test func aVersion1SchemaIsNamedByOpenAndUpgradedByMigrate() async throws {
+        let url = try await freshDatabase()
+        let cluster = try cluster
+        let old = try await PostgresJournalStore.open(url)
+        _ = try await old.append(time: 5, call: call("kept"))
+        old.close()
+        try await cluster.psql(
+            "DROP TABLE syncscope.open_poll; UPDATE syncscope.meta SET value = '1' WHERE key = 'schema_version'", database: url.database)
+        do {
+            _ = try await PostgresJournalStore.open(url)
+            Issue.record("opened a version 1 schema")
+        } catch let error as PostgresStoreError {
+            #expect(error.kind == .notMigrated)
+            #expect(error.description.contains("schema version 1, which this syncscope (version 2) upgrades in place"), "\(error)")
+            #expect(error.description.contains("--migrate"))
+        }
+        #expect(try await PostgresJournalStore.migrate(url) == .upgraded(from: 1))
+        #expect(try await PostgresJournalStore.migrate(url) == .alreadyCurrent)
+        let store = try await PostgresJournalStore.open(url)
+        defer { store.close() }
+        #expect(try await store.rows(after: 0).map(\.call) == [call("kept")])
+        try await store.openPoll(device: "d", poll: "p", until: 100)
+        #expect(try await store.livePollsUntil(device: "d", now: 50) == 100)
+    }
+
+    @Test func pollLeasesFromEveryNodeTellWhetherADeviceIsPolling() async throws {
+        let url = try await freshDatabase()
+        let a = try await PostgresJournalStore.open(url)
+        let b = try await PostgresJournalStore.open(url)
+        defer {
+            a.close()
+            b.close()
+        }
+        #expect(try await b.livePollsUntil(device: "d", now: 0) == nil)
+        // A poll open on node a, until its deadline and grace period (1,000).
+        try await a.openPoll(device: "d", poll: "a/1", until: 1000)
+        #expect(try await b.livePollsUntil(device: "d", now: 10) == 1000)
+        #expect(try await b.livePollsUntil(device: "other", now: 10) == nil)
+        // A second poll on node b; the one on a ends early (its grace period runs to 300).
+        try await b.openPoll(device: "d", poll: "b/1", until: 2000)
+        try await a.endPoll(device: "d", poll: "a/1", until: 300)
+        #expect(try await a.livePollsUntil(device: "d", now: 100) == 2000)
+        try await b.endPoll(device: "d", poll: "b/1", until: 400)
+        #expect(try await a.livePollsUntil(device: "d", now: 350) == 400)
+        // Every lease ran out (a node killed with a poll open included): none live, and they are gone.
+        #expect(try await a.livePollsUntil(device: "d", now: 400) == nil)
+        let left = try await cluster.psql("SELECT count(*) FROM syncscope.open_poll", database: url.database)
+        #expect(left.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+    }
+
+    /// An append timed before a row another node appended is sent again at
+    /// that row's time (counted); a store starts its next appends at the
+    /// latest row time it has seen, so it does not pay that again.
+    @Test func theTimeGuardRetriesAreCountedAndAvoidedOnceTheLaterTimeIsSeen() async throws {
+        let url = try await freshDatabase()
+        let a = try await PostgresJournalStore.open(url)
+        let b = try await PostgresJournalStore.open(url)
+        defer {
+            a.close()
+            b.close()
+        }
+        _ = try await a.append(time: 1000, call: call("a"))
+        let first = try await b.append(time: 500, call: call("b1"))
+        #expect(first.time == 1000)
+        #expect(b.counters.timeGuardRetries.load(ordering: .relaxed) == 1)
+        let second = try await b.append(time: 600, call: call("b2"))
+        #expect(second == PostgresJournalStore.Appended(position: 3, time: 1000))
+        #expect(b.counters.timeGuardRetries.load(ordering: .relaxed) == 1, "the second append starts at the time it saw")
+        #expect(b.counters.commits.load(ordering: .relaxed) == 2 && b.counters.appended.load(ordering: .relaxed) == 2)
+        #expect(b.counters.summary.contains("2 calls appended in 2 commits"), "\(b.counters.summary)")
+        #expect(try await allRows(a).map(\.time) == [1000, 1000, 1000])
+    }
 }
 
 /// Runs `body`, failing the test when it has not finished within `seconds`

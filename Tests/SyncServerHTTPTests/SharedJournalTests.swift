@@ -263,4 +263,124 @@ struct SharedJournalTests {
             }
         }
     }
+
+    /// The journal does not grow forever: the node that stores a checkpoint
+    /// deletes the rows more than `journalKeepRows` behind it. A node
+    /// that was behind the deleted rows restores the checkpoint and reads on,
+    /// and agrees with the others; a node started later does too.
+    @Test func rowsBehindTheCheckpointAreFoldedAndANodeBehindThemRestoresTheCheckpoint() async throws {
+        try await PostgresCluster.withCluster { cluster in
+            try await cluster.createDatabase("folding")
+            let url = try PostgresStoreURL(parsing: cluster.url(database: "folding"), environment: [:])
+            #expect(try await PostgresJournalStore.migrate(url) == .created)
+            var options = ServeOptions(port: 0, dataDirectory: nil, users: ["alice"], coalescingWindow: 0, quiet: true, checkpointEvery: 5)
+            options.journalKeepRows = 5
+            let a = try await ServerHost.start(options: options, store: url)
+            let behind = try await ServerHost.start(options: options, store: url)
+            defer {
+                a.stop()
+                behind.stop()
+            }
+            #expect(await a.performAsync(call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Z"}}}]}"#)).status == 200)
+            let store = try #require(a.postgres?.store)
+            try await behind.waitUntilApplied(try await store.tail())
+            let behindAt = behind.state.withLock { $0.applied }
+            // This node stops following the journal (as if its watcher had stalled).
+            behind.postgres?.watcher.withLock { $0?.cancel() }
+
+            for i in 0..<40 { #expect(await a.performAsync(save("r\(i % 9)", i)).status == 200) }
+            let tail = try await store.tail()
+            // Checkpoints are stored (and rows folded) off the answering path: wait for the last ones, bounded.
+            let lastCheckpoint = tail - tail % 5
+            let deadline = ContinuousClock.now + .seconds(60)
+            var folded: Int64 = 0
+            while ContinuousClock.now < deadline {
+                folded = try await foldedThrough(cluster, database: "folding")
+                if folded >= lastCheckpoint - 5 { break }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            let checkpoint = try #require(try await store.checkpoint())
+            #expect(checkpoint.throughPosition == lastCheckpoint)
+            #expect(folded > behindAt, "rows the lagging node needs were folded (folded through \(folded), it applied \(behindAt))")
+            #expect(folded == checkpoint.throughPosition - 5, "one checkpoint interval of rows stays: folded through \(folded), checkpoint at \(checkpoint.throughPosition)")
+            let kept = try await cluster.psql("SELECT count(*) FROM syncscope.journal", database: "folding")
+            #expect(Int(kept.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 999 <= Int(tail - folded), "\(kept)")
+            do {
+                _ = try await store.rows(after: 0)
+                Issue.record("folded rows were handed out")
+            } catch let error as PostgresStoreError {
+                #expect(error.kind == .historyFolded)
+            }
+
+            // The lagging node catches up through the checkpoint.
+            try await behind.catchUp()
+            #expect(behind.postgres?.store.counters.historyRestores.load(ordering: .relaxed) == 1)
+            try await a.waitUntilApplied(try await store.tail())
+            #expect(try stateBytes(behind) == stateBytes(a))
+            let read = await behind.performAsync(call("records/lookup", #"{"zoneID":{"zoneName":"Z"},"records":[{"recordName":"r3"}]}"#))
+            #expect(String(decoding: read.body, as: UTF8.self).contains(#""value":39"#), "\(String(decoding: read.body, as: UTF8.self))")
+
+            // A node started now begins at the checkpoint and agrees too.
+            let late = try await ServerHost.start(options: options, store: url)
+            defer { late.stop() }
+            #expect(late.startupReport.contains("restored the checkpoint"), "\(late.startupReport)")
+            let end = try await store.tail()
+            for host in [a, late] { try await host.waitUntilApplied(end) }
+            #expect(try stateBytes(late) == stateBytes(a))
+        }
+    }
+
+    func foldedThrough(_ cluster: PostgresCluster, database: String) async throws -> Int64 {
+        Int64(try await cluster.psql("SELECT folded_through FROM syncscope.tail", database: database).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    }
+
+    /// A device that moves from one node to another stays online: the node
+    /// where its last poll ended does not take it offline while a poll of it
+    /// is open on another node; once no poll is open anywhere and the grace
+    /// period has passed, it goes offline.
+    @Test func aDeviceThatMovesToAnotherNodeStaysOnlineWhileItPollsThere() async throws {
+        try await PostgresCluster.withCluster { cluster in
+            try await cluster.createDatabase("presence")
+            let url = try PostgresStoreURL(parsing: cluster.url(database: "presence"), environment: [:])
+            #expect(try await PostgresJournalStore.migrate(url) == .created)
+            let grace: Milliseconds = 300
+            let options = ServeOptions(port: 0, dataDirectory: nil, users: ["alice"], coalescingWindow: 0, quiet: true, offlineAfter: grace)
+            let a = try await ServerHost.start(options: options, store: url)
+            let b = try await ServerHost.start(options: options, store: url)
+            defer {
+                a.stop()
+                b.stop()
+            }
+            let device = await a.performAsync(APICall(
+                method: "POST", path: "/device/1/\(container)/development/tokens/create", body: Data(#"{"apnsEnvironment":"development"}"#.utf8), user: "alice"))
+            let deviceID = try #require((try JSONSerialization.jsonObject(with: device.body) as? [String: Any])?["apnsToken"] as? String)
+            func online(_ host: ServerHost) async throws -> Bool? {
+                try await host.catchUp()
+                return host.state.withLock { $0.core.push.isOnline(deviceID) }
+            }
+
+            // A short poll on node a, then the device moves to node b for a long one.
+            _ = await a.poll(deviceID: deviceID, user: "alice", timeout: .milliseconds(50), lastNotificationID: nil, presence: nil)
+            #expect(try await online(a) == true)
+            let longPoll = Task { await b.poll(deviceID: deviceID, user: "alice", timeout: .seconds(4), lastNotificationID: nil, presence: nil) }
+            let openDeadline = ContinuousClock.now + .seconds(30)
+            while b.openPolls(of: deviceID) == 0, ContinuousClock.now < openDeadline { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(b.openPolls(of: deviceID) == 1)
+            // Node a's grace period ends several times over while the poll on b is open.
+            try await Task.sleep(for: .milliseconds(Int64(grace) * 5))
+            #expect(try await online(a) == true, "node a took the device offline while it polled node b")
+            #expect(try await online(b) == true)
+
+            // The poll on b ends; after the grace period the device goes offline.
+            _ = await longPoll.value
+            let offlineDeadline = ContinuousClock.now + .seconds(30)
+            var state = try await online(a)
+            while state != false, ContinuousClock.now < offlineDeadline {
+                try await Task.sleep(for: .milliseconds(25))
+                state = try await online(a)
+            }
+            #expect(state == false)
+            #expect(try await online(b) == false)
+        }
+    }
 }

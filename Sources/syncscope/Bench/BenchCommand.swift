@@ -84,7 +84,7 @@ struct BenchCommand: AsyncParsableCommand {
             throw ValidationError("--inspector-only measures the inspector in process; it does not go with --http, --server or --restart-only.")
         }
         if let nodes {
-            guard http else { throw ValidationError("--nodes measures serve nodes in this process: pass --http too.") }
+            guard http else { throw ValidationError("--nodes measures serve nodes over HTTP: pass --http too.") }
             guard (1...8).contains(nodes) else { throw ValidationError("--nodes must be 1 to 8 (got \(nodes)).") }
             guard try nodesStore() != nil else {
                 throw ValidationError("--nodes needs a PostgreSQL database: pass --store postgres://USER@HOST:PORT/DB (a new, empty one; the bench fills it) or set SYNCSCOPE_STORE.")
@@ -146,11 +146,15 @@ struct BenchCommand: AsyncParsableCommand {
         #endif
         if nodes != nil, let store = try nodesStore() {
             var results = BenchmarkResults()
-            results.figures = try await NodesBenchmarks(
+            let outcome = try await NodesBenchmarks(
                 store: store, nodes: nodes ?? 1, clients: httpClients, saves: httpSaves, changesRecords: changesRecords == 100_000 ? 20_000 : changesRecords,
                 pushSamples: pushSamples
             ).run()
+            results.figures = outcome.figures
             print(json ? results.json() : results.table())
+            // The sentences go beside JSON on standard error, so standard output stays one JSON object.
+            let notes = outcome.notes.map { "note: \($0)" }.joined(separator: "\n")
+            if json { FileHandle.standardError.write(Data((notes + "\n").utf8)) } else { print("\n" + notes) }
             return
         }
         if restartOnly {

@@ -143,6 +143,8 @@ struct ServeCommand: AsyncParsableCommand {
                         switch try await PostgresJournalStore.migrate(storeURL) {
                         case .created: StandardOutput.write("migrate: created SyncScope's tables (schema version \(PostgresJournalStore.schemaVersion)) in \(storeURL)\n")
                         case .alreadyCurrent: StandardOutput.write("migrate: \(storeURL) is already current (schema version \(PostgresJournalStore.schemaVersion))\n")
+                        case .upgraded(let from):
+                            StandardOutput.write("migrate: upgraded \(storeURL) from schema version \(from) to \(PostgresJournalStore.schemaVersion)\n")
                         }
                     } catch let error as PostgresStoreError {
                         throw ServeFailure(description: error.description)
