@@ -99,6 +99,10 @@ final class RawConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
     private var closing = false
     /// Between requests: the next byte starts a request's headers.
     var awaitingHead = true
+    /// When the headers of the request under way must be in. The timer is
+    /// lazy: one stays scheduled across requests and looks at the deadline
+    /// when it fires, so a request costs no timer of its own.
+    private var headerDeadline: NIODeadline?
     private var headerTimer: Scheduled<Void>?
 
     init(limits: ConnectionLimits, channel: any Channel) {
@@ -131,23 +135,34 @@ final class RawConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !refused, !closing else { return }
-        if awaitingHead, headerTimer == nil {
-            let seconds = limits.headerSeconds
-            headerTimer = context.eventLoop.assumeIsolated().scheduleTask(in: limits.headerTimeout) { [weak self] in
-                self?.headerTimer = nil
-                self?.respondAndClose(
-                    status: 408, code: "BAD_REQUEST",
-                    reason: "The request's headers did not arrive in full within \(Self.seconds(seconds)); the connection is closed.")
-            }
+        if awaitingHead, headerDeadline == nil {
+            let deadline = NIODeadline.now() + limits.headerTimeout
+            headerDeadline = deadline
+            if headerTimer == nil { scheduleHeaderTimer(context, at: deadline) }
         }
         context.fireChannelRead(data)
+    }
+
+    private func scheduleHeaderTimer(_ context: ChannelHandlerContext, at deadline: NIODeadline) {
+        headerTimer = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [weak self] in
+            guard let self else { return }
+            headerTimer = nil
+            guard let deadline = headerDeadline, let context = self.context else { return }
+            if deadline > .now() {
+                // A later request's headers: their own deadline.
+                scheduleHeaderTimer(context, at: deadline)
+                return
+            }
+            respondAndClose(
+                status: 408, code: "BAD_REQUEST",
+                reason: "The request's headers did not arrive in full within \(Self.seconds(limits.headerSeconds)); the connection is closed.")
+        }
     }
 
     /// The request's head is parsed: its header time limit no longer runs.
     func headArrived() {
         awaitingHead = false
-        headerTimer?.cancel()
-        headerTimer = nil
+        headerDeadline = nil
     }
 
     func channelInactive(context: ChannelHandlerContext) {
@@ -163,6 +178,7 @@ final class RawConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
     private func finish() {
         headerTimer?.cancel()
         headerTimer = nil
+        headerDeadline = nil
         if counted {
             counted = false
             limits.closed()
@@ -213,6 +229,8 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
     let raw: RawConnectionGuard
     let limits: ConnectionLimits
     private var responseUnderway = false
+    /// When the body of the request under way must be in (a lazy timer, as for the headers).
+    private var bodyDeadline: NIODeadline?
     private var bodyTimer: Scheduled<Void>?
 
     init(raw: RawConnectionGuard, limits: ConnectionLimits) {
@@ -224,26 +242,35 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
         switch unwrapInboundIn(data) {
         case .head:
             raw.headArrived()
-            let seconds = limits.bodySeconds
-            bodyTimer?.cancel()
-            bodyTimer = context.eventLoop.assumeIsolated().scheduleTask(in: limits.bodyTimeout) { [weak self] in
-                guard let self else { return }
-                bodyTimer = nil
-                if responseUnderway {
-                    raw.close()
-                } else {
-                    raw.respondAndClose(
-                        status: 408, code: "BAD_REQUEST",
-                        reason: "The request's body did not arrive in full within \(RawConnectionGuard.seconds(seconds)) of its headers; the connection is closed.")
-                }
-            }
+            let deadline = NIODeadline.now() + limits.bodyTimeout
+            bodyDeadline = deadline
+            if bodyTimer == nil { scheduleBodyTimer(context, at: deadline) }
         case .body:
             break
         case .end:
-            bodyTimer?.cancel()
-            bodyTimer = nil
+            bodyDeadline = nil
         }
         context.fireChannelRead(data)
+    }
+
+    private func scheduleBodyTimer(_ context: ChannelHandlerContext, at deadline: NIODeadline) {
+        bodyTimer = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [weak self] in
+            guard let self else { return }
+            bodyTimer = nil
+            guard let deadline = bodyDeadline else { return }
+            if deadline > .now() {
+                scheduleBodyTimer(context, at: deadline)
+                return
+            }
+            bodyDeadline = nil
+            if responseUnderway {
+                raw.close()
+            } else {
+                raw.respondAndClose(
+                    status: 408, code: "BAD_REQUEST",
+                    reason: "The request's body did not arrive in full within \(RawConnectionGuard.seconds(limits.bodySeconds)) of its headers; the connection is closed.")
+            }
+        }
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
@@ -271,6 +298,7 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
         }
         bodyTimer?.cancel()
         bodyTimer = nil
+        bodyDeadline = nil
         if responseUnderway {
             raw.close()
         } else {
@@ -281,6 +309,7 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
     func handlerRemoved(context: ChannelHandlerContext) {
         bodyTimer?.cancel()
         bodyTimer = nil
+        bodyDeadline = nil
     }
 }
 

@@ -2,48 +2,99 @@ import Foundation
 import Synchronization
 import SyncCore
 
-/// Writes journal entries on a thread of its own, several calls per
-/// transaction (group commit), in the order the engine applied them.
+/// Writes journal entries several calls per transaction (group commit), in
+/// the order the engine applied them.
 ///
 /// Rules:
-/// - Entries are queued under the server's state lock, right after the
-///   engine step, so the journal's order is the engine-step order.
+/// - Rows are queued under the server's state lock, right after the engine
+///   step, so the journal's order is the engine-step order. A row's ticket
+///   is its place in that order (1, 2, …).
 /// - A call is answered only once ``waitUntilDurable(_:)`` says its row (and
 ///   every row before it) is committed: a `kill -9` loses no acknowledged call.
-/// - While one transaction commits, the calls that arrive queue up and go
-///   into the next one; nothing waits on the state lock for the disk.
+/// - Rows have no thread of their own. A waiting call that finds no
+///   transaction under way **leads**: it commits everything queued, on its
+///   own thread, then resumes the calls that transaction made durable (one
+///   continuation resume each) and hands the lead to one call still waiting,
+///   whose transaction then holds every row queued meanwhile. So while one
+///   transaction commits, the calls that arrive queue up and go into the
+///   next one, and nothing waits on the state lock for the disk.
+/// - `committing` is set only while a thread is running a transaction: a
+///   blocking caller (start-up, the server's own calls) never waits for a
+///   suspended task to lead; it leads itself when nobody commits.
+/// - Checkpoints are taken under the state lock, then encoded on a thread of
+///   their own (a row never waits for one to be encoded), and committed after
+///   the rows they hold, deleting them. Their tickets are counted apart
+///   (``CheckpointTicket``).
 /// - When a transaction fails, every call in it and after it is answered
 ///   with the failure, and ``failure`` stays set: the server takes no more changes.
 final class GroupCommitter: Sendable {
+    /// A checkpoint's place among the checkpoints queued since start-up.
+    struct CheckpointTicket: Sendable, Equatable {
+        var number: Int64
+    }
+
+    /// What wakes a suspended call: its row is durable (or the journal
+    /// failed: the reason), or it is to lead the next transaction.
+    private enum Wake {
+        case done(String?)
+        case lead
+    }
+
+    private struct Waiter {
+        var ticket: Int64
+        var continuation: CheckedContinuation<Wake, Never>
+    }
+
+    private struct PendingCheckpoint {
+        var ticket: Int64
+        var throughSeq: Int64
+        var time: Milliseconds
+        var encode: @Sendable () throws -> Data
+    }
+
     private struct State {
         var pending: [Journal.Entry] = []
         /// The number of the last journal row queued.
         var seq: Int64
-        /// Entries queued and entries committed, since start-up: an entry's
-        /// ticket is its place in that order.
+        /// Rows queued and rows committed, since start-up (tickets).
         var queued: Int64 = 0
         var durable: Int64 = 0
-        /// The ticket of the last row queued (checkpoints have tickets too).
-        var lastRow: Int64 = 0
+        /// A thread is running a transaction now.
+        var committing = false
+        /// A call has taken the lead of the next transaction and lets the
+        /// calls ready to run queue their rows first (``waitUntilDurable(_:)``);
+        /// `gatherer` tells it whether a blocked caller took the lead over meanwhile.
+        var gathering = false
+        var gatherer: UInt64 = 0
         var failure: String?
-        var waiters: [(seq: Int64, continuation: CheckedContinuation<String?, Never>)] = []
+        /// Calls suspended until their rows are durable (or they are to lead).
+        var waiters: [Waiter] = []
+        /// Callers blocked in ``waitUntilDurableBlocking(_:)``, and a
+        /// counter that moves at the end of every transaction (what they wait for).
+        var blockingWaiters = 0
+        var generation: UInt64 = 0
+        /// Checkpoints queued and committed since start-up, and those waiting to be encoded.
+        var checkpointsQueued: Int64 = 0
+        var checkpointsDurable: Int64 = 0
+        var toEncode: [PendingCheckpoint] = []
         var stopping = false
-        var running = true
+        /// After ``finish()``: nothing more is committed.
+        var closed = false
     }
 
     private let state: Mutex<State>
-    /// Wakes the writer thread: entries queued, or stopping.
-    private let condition = NSCondition()
-    /// Wakes blocking waiters: rows committed, or the journal failed.
-    private let committed = NSCondition()
-    private let finished = DispatchSemaphore(value: 0)
+    /// Wakes blocked callers at the end of a transaction.
+    private let progress = NSCondition()
+    /// Wakes the checkpoint encoder: a checkpoint queued, or stopping.
+    private let encoderWork = NSCondition()
+    private let encoderFinished = DispatchSemaphore(value: 0)
     private weak let journal: Journal?
 
     init(journal: Journal, lastSeq: Int64) {
         self.journal = journal
         state = Mutex(State(seq: lastSeq))
-        let thread = Thread { [self] in run() }
-        thread.name = "syncscope journal"
+        let thread = Thread { [self] in encodeCheckpoints() }
+        thread.name = "syncscope checkpoints"
         thread.start()
     }
 
@@ -51,127 +102,291 @@ final class GroupCommitter: Sendable {
     var failure: String? { state.withLock { $0.failure } }
 
     /// The ticket of the last row queued: an answer that saw the state waits
-    /// for it (call under the state lock, where rows are queued). A checkpoint
-    /// queued after it is not waited for: it adds nothing an answer shows.
-    var lastRowTicket: Int64 { state.withLock { $0.lastRow } }
+    /// for it (call under the state lock, where rows are queued).
+    var lastRowTicket: Int64 { state.withLock { $0.queued } }
 
     /// The number of the last journal row queued.
     var lastSeq: Int64 { state.withLock { $0.seq } }
 
-    /// Queues one changed call as the next journal row; returns its ticket. Call under the state lock.
+    /// Queues one changed call as the next journal row; returns its ticket.
+    /// Call under the state lock. Wakes nobody: the call waiting for it commits it (or joins a transaction under way).
+    @discardableResult
     func enqueueRow(time: Milliseconds, call: PreparedCall) -> Int64 {
-        let ticket = state.withLock { state -> Int64 in
+        state.withLock { state -> Int64 in
             state.seq += 1
             state.queued += 1
-            state.lastRow = state.queued
             state.pending.append(.row(seq: state.seq, time: time, call: call))
             return state.queued
         }
-        wakeWriter()
-        return ticket
     }
 
-    /// Queues a checkpoint as of the last queued row; returns its ticket
-    /// and that row's number. `encode` runs on the writer thread. Call under the state lock.
-    func enqueueCheckpoint(time: Milliseconds, encode: @escaping @Sendable () throws -> Data) -> (ticket: Int64, throughSeq: Int64) {
+    /// Queues a checkpoint as of the last queued row; returns its ticket and
+    /// that row's number. `encode` runs on the checkpoint thread. Call under the state lock.
+    func enqueueCheckpoint(time: Milliseconds, encode: @escaping @Sendable () throws -> Data) -> (ticket: CheckpointTicket, throughSeq: Int64) {
         let queued = state.withLock { state -> (Int64, Int64) in
-            state.queued += 1
-            state.pending.append(.checkpoint(state: encode, throughSeq: state.seq, time: time))
-            return (state.queued, state.seq)
+            state.checkpointsQueued += 1
+            state.toEncode.append(PendingCheckpoint(ticket: state.checkpointsQueued, throughSeq: state.seq, time: time, encode: encode))
+            return (state.checkpointsQueued, state.seq)
         }
-        wakeWriter()
-        return queued
+        encoderWork.lock()
+        encoderWork.signal()
+        encoderWork.unlock()
+        return (CheckpointTicket(number: queued.0), queued.1)
     }
 
-    private func wakeWriter() {
-        condition.lock()
-        condition.signal()
-        condition.unlock()
-    }
-
-    /// Returns once the entry with this ticket (and every one before it) is
-    /// committed (`nil`), or the journal failed (the reason).
-    func waitUntilDurable(_ seq: Int64) async -> String? {
-        if let done = state.withLock({ $0.durable >= seq || $0.failure != nil ? .some($0.failure) : nil }) { return done }
-        return await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
-            let now = state.withLock { state -> String?? in
-                if state.durable >= seq || state.failure != nil || !state.running { return .some(state.failure ?? (state.running ? nil : "the journal is closed")) }
-                state.waiters.append((seq, continuation))
-                return nil
+    /// Returns once the row with this ticket (and every one before it) is
+    /// committed (`nil`), or the journal failed (the reason). May lead the transaction that commits it.
+    func waitUntilDurable(_ ticket: Int64) async -> String? {
+        while true {
+            let step = state.withLock { state -> Step in
+                let step = check(ticket, &state, taking: false)
+                guard case .lead = step, !state.gathering else { return step }
+                state.gathering = true
+                state.gatherer &+= 1
+                return .gather(state.gatherer)
             }
-            if let now { continuation.resume(returning: now) }
+            switch step {
+            case .done(let result): return result
+            case .lead: continue
+            case .gather(let gatherer):
+                // Under load other calls are ready to run, each about to queue
+                // its row: letting them run first puts their rows into this
+                // transaction (one commit for many calls, not one each). With
+                // nothing else ready, this returns at once.
+                await Task.yield()
+                let batch = state.withLock { state -> [Journal.Entry]? in
+                    guard state.gathering, state.gatherer == gatherer else { return nil }
+                    state.gathering = false
+                    return takeBatch(&state)
+                }
+                if let batch { commitLeading(batch) }
+            case .wait:
+                let wake = await withCheckedContinuation { (continuation: CheckedContinuation<Wake, Never>) in
+                    let now = state.withLock { state -> Wake? in
+                        switch check(ticket, &state, taking: false) {
+                        case .done(let result): return .done(result)
+                        case .lead, .gather: return .lead
+                        case .wait:
+                            state.waiters.append(Waiter(ticket: ticket, continuation: continuation))
+                            return nil
+                        }
+                    }
+                    if let now { continuation.resume(returning: now) }
+                }
+                if case .done(let result) = wake { return result }
+            }
         }
     }
 
     /// ``waitUntilDurable(_:)`` for synchronous callers (start-up, the server's own calls).
-    func waitUntilDurableBlocking(_ seq: Int64) -> String? {
-        committed.lock()
-        defer { committed.unlock() }
-        while true {
-            let done = state.withLock { state -> String?? in
-                if state.durable >= seq || state.failure != nil || !state.running { return .some(state.failure ?? (state.running ? nil : "the journal is closed")) }
-                return nil
-            }
-            if let done { return done }
-            committed.wait()
+    func waitUntilDurableBlocking(_ ticket: Int64) -> String? {
+        waitBlocking { state in check(ticket, &state) }
+    }
+
+    /// Blocks until the checkpoint with this ticket is committed (`nil`), or the journal failed (the reason).
+    func waitUntilDurableBlocking(_ ticket: CheckpointTicket) -> String? {
+        waitBlocking { state in
+            if state.checkpointsDurable >= ticket.number { return .done(nil) }
+            if let failure = state.failure { return .done(failure) }
+            if state.closed { return .done("the journal is closed") }
+            if let batch = takeBatch(&state, overGatherer: true) { return .lead(batch) }
+            return .wait
         }
     }
 
-    /// Commits what is queued, then stops the writer thread; returns the failure, if any.
+    /// Commits what is queued (checkpoints included), then closes: returns the failure, if any.
     @discardableResult
     func finish() -> String? {
         let first = state.withLock { state -> Bool in
             defer { state.stopping = true }
             return !state.stopping
         }
-        if first {
-            wakeWriter()
-            finished.wait()
+        guard first else { return state.withLock { $0.failure } }
+        encoderWork.lock()
+        encoderWork.signal()
+        encoderWork.unlock()
+        // The encoder commits every checkpoint queued before it stops.
+        encoderFinished.wait()
+        let (lastRow, lastCheckpoint) = state.withLock { ($0.queued, $0.checkpointsQueued) }
+        _ = waitUntilDurableBlocking(lastRow)
+        _ = waitUntilDurableBlocking(CheckpointTicket(number: lastCheckpoint))
+        let (failure, waiters) = state.withLock { state -> (String?, [Waiter]) in
+            state.closed = true
+            state.generation &+= 1
+            defer { state.waiters = [] }
+            return (state.failure, state.waiters)
         }
-        return state.withLock { $0.failure }
+        for waiter in waiters { waiter.continuation.resume(returning: .done(failure ?? "the journal is closed")) }
+        wakeBlocked()
+        return failure
     }
 
-    private func run() {
-        while true {
-            condition.lock()
-            var batch: [Journal.Entry] = []
-            var stop = false
-            while true {
-                (batch, stop) = state.withLock { state in
-                    defer { state.pending = [] }
-                    return (state.pending, state.stopping)
-                }
-                if !batch.isEmpty || stop { break }
-                condition.wait()
-            }
-            condition.unlock()
+    // MARK: Leading
 
-            var failure: String?
-            if !batch.isEmpty {
-                if let journal {
-                    do { try journal.write(batch) } catch { failure = "\(error)" }
-                } else {
-                    failure = "the journal is closed"
+    private enum Step {
+        case done(String?)
+        case lead([Journal.Entry])
+        /// An async call took the lead and gathers rows before it commits them.
+        case gather(UInt64)
+        case wait
+    }
+
+    /// What a call waiting for row `ticket` does now. Call under the lock.
+    /// `taking`: a blocking caller takes the batch at once (even from a call
+    /// gathering one: it never waits for a suspended task); an async caller
+    /// is told to lead when nobody commits or gathers, and takes the batch later.
+    private func check(_ ticket: Int64, _ state: inout State, taking: Bool = true) -> Step {
+        if ticket <= state.durable { return .done(nil) }
+        if let failure = state.failure { return .done(failure) }
+        if state.closed { return .done("the journal is closed") }
+        if taking, let batch = takeBatch(&state, overGatherer: true) { return .lead(batch) }
+        if !taking, !state.committing, !state.gathering, !state.pending.isEmpty { return .lead([]) }
+        return .wait
+    }
+
+    /// Everything queued, as the next transaction, if none is under way (nor
+    /// gathered by a call, unless `overGatherer`). Call under the lock.
+    private func takeBatch(_ state: inout State, overGatherer: Bool = false) -> [Journal.Entry]? {
+        guard !state.committing, overGatherer || !state.gathering, state.failure == nil, !state.closed, !state.pending.isEmpty else { return nil }
+        state.committing = true
+        state.gathering = false
+        defer { state.pending = [] }
+        return state.pending
+    }
+
+    /// Blocks, leading whenever nobody commits, until `check` says done.
+    private func waitBlocking(_ check: (inout State) -> Step) -> String? {
+        while true {
+            var seen: UInt64 = 0
+            let step = state.withLock { state -> Step in
+                let step = check(&state)
+                if case .wait = step {
+                    state.blockingWaiters += 1
+                    seen = state.generation
                 }
+                return step
             }
-            let ready = state.withLock { state -> [(CheckedContinuation<String?, Never>, String?)] in
-                if let failure, state.failure == nil { state.failure = failure }
-                if state.failure == nil { state.durable += Int64(batch.count) }
-                if stop && state.pending.isEmpty { state.running = false }
-                var ready: [(CheckedContinuation<String?, Never>, String?)] = []
-                state.waiters.removeAll { waiter in
-                    guard waiter.seq <= state.durable || state.failure != nil || !state.running else { return false }
-                    ready.append((waiter.continuation, state.failure ?? (waiter.seq <= state.durable ? nil : "the journal is closed")))
-                    return true
-                }
-                return ready
+            switch step {
+            case .done(let result): return result
+            case .lead(let batch): commitLeading(batch)
+            case .gather: continue
+            case .wait:
+                progress.lock()
+                while state.withLock({ $0.generation }) == seen { progress.wait() }
+                progress.unlock()
+                state.withLock { $0.blockingWaiters -= 1 }
             }
-            committed.lock()
-            committed.broadcast()
-            committed.unlock()
-            for (continuation, result) in ready { continuation.resume(returning: result) }
-            if stop && state.withLock({ !$0.running }) { break }
         }
-        finished.signal()
+    }
+
+    private func wakeBlocked() {
+        progress.lock()
+        progress.broadcast()
+        progress.unlock()
+    }
+
+    /// Commits `batch` (taken with ``takeBatch(_:)``), and the next ones
+    /// while no waiting call can take the lead over.
+    private func commitLeading(_ batch: [Journal.Entry]) {
+        var next: [Journal.Entry]? = batch
+        while let batch = next, !batch.isEmpty { next = commit(batch) }
+    }
+
+    /// One transaction; then resumes the calls it made durable, and hands
+    /// the lead on when entries are queued: to one suspended call if any,
+    /// else returns the next batch for this thread to commit. Blocked callers
+    /// are woken after every transaction: they lead when nobody commits.
+    private func commit(_ batch: [Journal.Entry]) -> [Journal.Entry]? {
+        var failure: String?
+        if let journal {
+            do { try journal.write(batch) } catch { failure = "\(error)" }
+        } else {
+            failure = "the journal is closed"
+        }
+        var rows: Int64 = 0
+        var checkpoints: Int64 = 0
+        for entry in batch {
+            if case .row = entry { rows += 1 } else { checkpoints += 1 }
+        }
+        var resume: [(CheckedContinuation<Wake, Never>, Wake)] = []
+        let (next, wakeBlocked) = state.withLock { state -> ([Journal.Entry]?, Bool) in
+            state.committing = false
+            state.generation &+= 1
+            if let failure, state.failure == nil { state.failure = failure }
+            if let failure = state.failure {
+                state.pending = []
+                for waiter in state.waiters { resume.append((waiter.continuation, .done(failure))) }
+                state.waiters = []
+                return (nil, state.blockingWaiters > 0)
+            }
+            state.durable += rows
+            state.checkpointsDurable += checkpoints
+            let durable = state.durable
+            state.waiters.removeAll { waiter in
+                guard waiter.ticket <= durable else { return false }
+                resume.append((waiter.continuation, .done(nil)))
+                return true
+            }
+            let blocked = state.blockingWaiters > 0
+            guard !state.pending.isEmpty else { return (nil, blocked) }
+            if !state.waiters.isEmpty {
+                // Blocked callers hear of it too: one whose row is queued leads first, and none waits for this task.
+                resume.append((state.waiters.removeFirst().continuation, .lead))
+                return (nil, blocked)
+            }
+            return (takeBatch(&state), blocked)
+        }
+        if wakeBlocked { self.wakeBlocked() }
+        for (continuation, wake) in resume { continuation.resume(returning: wake) }
+        return next
+    }
+
+    // MARK: Checkpoints
+
+    /// The checkpoint thread: encodes each queued checkpoint (off the state
+    /// lock, and without holding back any row), queues it behind the rows
+    /// it holds, and commits it (or leaves it to the transaction under way).
+    private func encodeCheckpoints() {
+        while true {
+            encoderWork.lock()
+            var work: PendingCheckpoint?
+            while true {
+                let (next, stopping) = state.withLock { state -> (PendingCheckpoint?, Bool) in
+                    (state.toEncode.isEmpty ? nil : state.toEncode.removeFirst(), state.stopping)
+                }
+                work = next
+                if work != nil || stopping { break }
+                encoderWork.wait()
+            }
+            encoderWork.unlock()
+            guard let work else { break }
+            let entry: Journal.Entry?
+            var failure: String?
+            do {
+                let data = try work.encode()
+                var crc = CRC32()
+                crc.add(data)
+                entry = .checkpoint(state: data, checksum: Int64(crc.value), throughSeq: work.throughSeq, time: work.time)
+            } catch {
+                entry = nil
+                failure = "the checkpoint could not be encoded (\(error))"
+            }
+            let (batch, resume, blocked) = state.withLock { state -> ([Journal.Entry]?, [Waiter], Bool) in
+                if let entry {
+                    state.pending.append(entry)
+                    return (takeBatch(&state), [], false)
+                }
+                if state.failure == nil { state.failure = failure }
+                state.pending = []
+                state.generation &+= 1
+                defer { state.waiters = [] }
+                return (nil, state.waiters, state.blockingWaiters > 0)
+            }
+            for waiter in resume { waiter.continuation.resume(returning: .done(failure)) }
+            if blocked { wakeBlocked() }
+            if let batch { commitLeading(batch) }
+            // A checkpoint left to the transaction under way is committed by its leader (or the one it hands over to).
+        }
+        encoderFinished.signal()
     }
 }

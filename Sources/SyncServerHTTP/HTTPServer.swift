@@ -104,8 +104,7 @@ struct APIResponder: HTTPResponder {
         var tokenOut: ServerChangeToken?
         var faulted: ServerHost.FaultedAnswer?
         do {
-            let parts = try Self.canonicalPath(request.uri.path)
-            let path = "/" + parts.joined(separator: "/")
+            let (parts, path) = try Self.canonicalPath(request.uri.path)
             shownPath = String(path.prefix(200))
             guard method == "GET" || method == "POST" else {
                 throw Refusal(
@@ -113,9 +112,14 @@ struct APIResponder: HTTPResponder {
                     CloudError(.invalidArguments, "The API takes GET and POST, not \(method.prefix(20)); \(path) answers \(Self.isWebcourier(parts) ? "GET" : "POST").")
                 )
             }
-            await host.catchUpForUnknownToken(
-                request.uri.queryParameters["ckWebAuthToken"].map(String.init) ?? request.headers[.authorization].map { String($0.split(separator: " ").last ?? "") })
-            caller = try authenticate(request)
+            // The query is parsed once; the headers are looked up once each.
+            let query = request.uri.queryParameters
+            let queryToken = query["ckWebAuthToken"].map(String.init)
+            let authorization = request.headers[.authorization]
+            if host.postgres != nil {
+                await host.catchUpForUnknownToken(queryToken ?? authorization.map { String($0.split(separator: " ").last ?? "") })
+            }
+            caller = try authenticate(queryToken: queryToken, authorization: authorization)
             // An asset upload URL takes the file's bytes as they are (any content type).
             if !Self.isAssetUpload(parts) { try checkContentType(request, caller: caller) }
             if let device {
@@ -137,7 +141,7 @@ struct APIResponder: HTTPResponder {
             } else {
                 let body = try await readBody(request)
                 var parameters: [String: String] = [:]
-                for (key, value) in request.uri.queryParameters { parameters[String(key)] = String(value) }
+                for (key, value) in query { parameters[String(key)] = String(value) }
                 faulted = await host.performWithFaults(
                     APICall(
                         method: method, path: path, body: body, user: caller.user, deviceID: device, isServerAdmin: caller == .serverAdmin,
@@ -213,40 +217,58 @@ struct APIResponder: HTTPResponder {
     }
 
     /// The path's segments, percent-decoded, in the one spelling the server
-    /// takes; any other spelling is a 400 that says what is wrong.
-    static func canonicalPath(_ raw: String) throws(CloudError) -> [String] {
-        guard raw.hasPrefix("/") else {
+    /// takes, and the path as the API sees it; any other spelling is a 400
+    /// that says what is wrong. A path with nothing to decode is its own canonical form.
+    static func canonicalPath(_ raw: String) throws(CloudError) -> (parts: [String], path: String) {
+        let slash = UInt8(ascii: "/")
+        let bytes = raw.utf8
+        guard bytes.first == slash else {
             throw CloudError(.invalidArguments, "The path must start with '/'.")
         }
-        guard raw.count > 1 else {
+        guard bytes.count > 1 else {
             throw CloudError(.invalidArguments, "There is nothing at '/'; the API lives under /database/1/, /device/1/ and /admin/1/.")
         }
         var segments: [String] = []
-        for rawSegment in raw.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
+        segments.reserveCapacity(8)
+        var decodedAny = false
+        var start = bytes.index(after: bytes.startIndex)
+        while true {
+            let end = bytes[start...].firstIndex(of: slash) ?? bytes.endIndex
+            // '/' is ASCII: its positions are character boundaries of the string.
+            let rawSegment = raw[start..<end]
             guard !rawSegment.isEmpty else {
                 throw CloudError(.invalidArguments, "The path has an empty segment (a doubled or trailing '/'); write each path in its one form, such as /database/1/{container}/{environment}/{database}/{operation}.")
             }
             // Most segments hold no '%' or '\\' and are not dots: nothing to decode or refuse.
-            if !rawSegment.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "\\") }), rawSegment != ".", rawSegment != ".." {
+            let special = rawSegment.utf8.contains { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "\\") }
+            if !special, rawSegment != ".", rawSegment != ".." {
                 segments.append(String(rawSegment))
-                continue
+            } else {
+                decodedAny = true
+                segments.append(try decodeSegment(rawSegment))
             }
-            let lowered = rawSegment.lowercased()
-            guard !lowered.contains("%2f"), !lowered.contains("%5c"), !rawSegment.contains("\\") else {
-                throw CloudError(.invalidArguments, "The path holds an encoded slash ('%2F' or '%5C'); path segments may not contain slashes.")
-            }
-            guard let decoded = String(rawSegment).removingPercentEncoding else {
-                throw CloudError(.invalidArguments, "The path holds a '%' that does not start a valid percent-encoded UTF-8 character.")
-            }
-            guard decoded != ".", decoded != ".." else {
-                throw CloudError(.invalidArguments, "The path holds a '.' or '..' segment; write each path in its one form, without them.")
-            }
-            guard !decoded.contains("/") else {
-                throw CloudError(.invalidArguments, "The path holds an encoded slash; path segments may not contain slashes.")
-            }
-            segments.append(decoded)
+            guard end != bytes.endIndex else { break }
+            start = bytes.index(after: end)
         }
-        return segments
+        return (segments, decodedAny ? "/" + segments.joined(separator: "/") : raw)
+    }
+
+    /// One path segment holding a '%', a '\\' or being a dot segment: percent-decoded, or refused.
+    private static func decodeSegment(_ rawSegment: Substring) throws(CloudError) -> String {
+        let lowered = rawSegment.lowercased()
+        guard !lowered.contains("%2f"), !lowered.contains("%5c"), !rawSegment.contains("\\") else {
+            throw CloudError(.invalidArguments, "The path holds an encoded slash ('%2F' or '%5C'); path segments may not contain slashes.")
+        }
+        guard let decoded = String(rawSegment).removingPercentEncoding else {
+            throw CloudError(.invalidArguments, "The path holds a '%' that does not start a valid percent-encoded UTF-8 character.")
+        }
+        guard decoded != ".", decoded != ".." else {
+            throw CloudError(.invalidArguments, "The path holds a '.' or '..' segment; write each path in its one form, without them.")
+        }
+        guard !decoded.contains("/") else {
+            throw CloudError(.invalidArguments, "The path holds an encoded slash; path segments may not contain slashes.")
+        }
+        return decoded
     }
 
     static func isWebcourier(_ parts: [String]) -> Bool {
@@ -255,14 +277,14 @@ struct APIResponder: HTTPResponder {
 
     /// The caller of `ckWebAuthToken=` or `Authorization: Bearer`: a user,
     /// the server admin, or anonymous without either.
-    private func authenticate(_ request: Request) throws(CloudError) -> Identity {
-        var token = request.uri.queryParameters["ckWebAuthToken"].map(String.init)
-        if token == nil, let header = request.headers[.authorization] {
+    private func authenticate(queryToken: String?, authorization: String?) throws(CloudError) -> Identity {
+        var token = queryToken
+        if token == nil, let header = authorization {
             let parts = header.split(separator: " ", maxSplits: 1)
-            guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+            guard parts.count == 2, Self.isASCIICaseInsensitive(parts[0], "bearer") else {
                 throw CloudError(.authenticationFailed, "The Authorization header must be 'Bearer TOKEN'.")
             }
-            token = String(parts[1]).trimmingCharacters(in: .whitespaces)
+            token = Self.trimmingWhitespace(parts[1])
         }
         guard let token else { return .anonymous }
         if host.isAdminToken(token) { return .serverAdmin }
@@ -274,13 +296,34 @@ struct APIResponder: HTTPResponder {
         return .user(user)
     }
 
+    /// Whether `text` is `lowercase` (ASCII letters) in any case.
+    static func isASCIICaseInsensitive(_ text: Substring, _ lowercase: StaticString) -> Bool {
+        let bytes = text.utf8
+        guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
+        return lowercase.withUTF8Buffer { expected in
+            zip(bytes, expected).allSatisfy { byte, letter in byte == letter || byte | 0x20 == letter && (0x61...0x7A).contains(letter) }
+        }
+    }
+
+    /// `text` without the whitespace around it (`CharacterSet.whitespaces`);
+    /// a text starting and ending with a visible ASCII character is returned as it is.
+    static func trimmingWhitespace(_ text: Substring) -> String {
+        if let first = text.utf8.first, let last = text.utf8.last, (0x21...0x7E).contains(first), (0x21...0x7E).contains(last) {
+            return String(text)
+        }
+        return text.trimmingCharacters(in: .whitespaces)
+    }
+
     /// A request with a body must say it is JSON: `application/json`, or
     /// `text/plain` together with valid credentials (what Apple's clients send).
     private func checkContentType(_ request: Request, caller: Identity) throws {
-        let length = request.headers[.contentLength].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        let contentType = request.headers[.contentType]
+        // The common case: exactly what the API asks for, whatever the body.
+        if contentType == "application/json" || contentType == "application/json; charset=utf-8" { return }
+        let length = request.headers[.contentLength].flatMap { Int($0) ?? Int($0.trimmingCharacters(in: .whitespaces)) }
         let hasBody = request.headers[.transferEncoding] != nil || (length ?? 0) > 0
         guard hasBody else { return }
-        guard let contentType = request.headers[.contentType] else {
+        guard let contentType else {
             throw Refusal(status: 415, CloudError(.invalidArguments, "The request has a body but no Content-Type; send the JSON body with 'Content-Type: application/json'."))
         }
         let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""

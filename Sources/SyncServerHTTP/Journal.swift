@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 import SyncCore
 
 /// The server's storage: an SQLite database (WAL) in the data folder.
@@ -38,6 +39,9 @@ final class Journal: Sendable {
     /// Held for as long as this journal is open: one server per data folder.
     let lock: DataFolderLock
 
+    /// Copies the WAL into the database file off the commit path.
+    let walCheckpointer: WALCheckpointer
+
     static let fileName = "syncscope.sqlite"
 
     /// A journal row that does not read back as it was written.
@@ -55,12 +59,20 @@ final class Journal: Sendable {
         path = directory.appendingPathComponent(Self.fileName).path
         var configuration = Configuration()
         configuration.journalMode = .wal
+        // The WAL checkpointer's connection may hold a lock for a moment: wait for it rather than fail.
+        configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
             // WAL with synchronous=NORMAL: a committed transaction survives the
             // process being killed at any moment (kill -9); only a power loss or
-            // an operating-system crash may lose the last commits.
+            // an operating-system crash may lose the last commits. A commit
+            // never waits for the disk; copying the WAL into the database file
+            // (a checkpoint, which does) is ``WALCheckpointer``'s, on a thread
+            // of its own. SQLite's own checkpoint in the commit stays as a
+            // backstop, should the WAL outgrow 10,000 pages all the same.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = 10000")
         }
+        walCheckpointer = WALCheckpointer(path: path)
         do {
             queue = try DatabaseQueue(path: path, configuration: configuration)
             let check = try queue.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
@@ -106,6 +118,7 @@ final class Journal: Sendable {
 
     /// Writes everything back into the database file and closes it (a clean stop).
     func close() throws {
+        walCheckpointer.close()
         try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
         try queue.close()
     }
@@ -142,50 +155,49 @@ final class Journal: Sendable {
 
     /// What the group committer writes, in engine-step order.
     enum Entry: Sendable {
-        /// One call that changed the state, as row `seq` (kept in ``JournaledCallBody``'s form, encoded by the writer).
+        /// One call that changed the state, as row `seq` (kept in ``JournaledCallBody``'s form, encoded by the committing thread).
         case row(seq: Int64, time: Milliseconds, call: PreparedCall)
-        /// The whole state as of row `throughSeq` (rows up to it are deleted with it).
-        case checkpoint(state: @Sendable () throws -> Data, throughSeq: Int64, time: Milliseconds)
+        /// The whole state as of row `throughSeq`, encoded, with its CRC-32 (rows up to it are deleted with it).
+        case checkpoint(state: Data, checksum: Int64, throughSeq: Int64, time: Milliseconds)
     }
 
     /// Commits entries in one transaction, in order: all of them, or none.
+    /// Rows are encoded and summed before the transaction begins.
     func write(_ entries: [Entry]) throws {
-        // Checkpoints are encoded before the transaction, off the state lock.
-        var states: [Int: Data] = [:]
-        var calls: [Int: APICall] = [:]
-        var checksums: [Int: Int64] = [:]
-        for (index, entry) in entries.enumerated() {
-            switch entry {
-            case .row(_, let time, let prepared):
+        struct EncodedRow {
+            var call: APICall
+            var checksum: Int64
+        }
+        var rows: [EncodedRow] = []
+        rows.reserveCapacity(entries.count)
+        for entry in entries {
+            if case .row(_, let time, let prepared) = entry {
                 let call = JournaledCallBody.encode(prepared)
-                calls[index] = call
-                checksums[index] = Self.checksum(time: time, call)
-            case .checkpoint(let state, _, _):
-                let data = try state()
-                var crc = CRC32()
-                crc.add(data)
-                states[index] = data
-                checksums[index] = Int64(crc.value)
+                rows.append(EncodedRow(call: call, checksum: Self.checksum(time: time, call)))
             }
         }
         try queue.write { db in
             let insert = try db.cachedStatement(
                 sql: "INSERT INTO journal (seq, time, method, path, user, device, body, admin, checksum) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
-            for (index, entry) in entries.enumerated() {
+            var next = 0
+            for entry in entries {
                 switch entry {
                 case .row(let seq, let time, _):
-                    let call = calls[index]!
+                    let row = rows[next]
+                    next += 1
                     try insert.execute(arguments: [
-                        seq, time, call.method, call.path, call.user, call.deviceID, call.body, call.isServerAdmin ? 1 : 0, checksums[index],
+                        seq, time, row.call.method, row.call.path, row.call.user, row.call.deviceID, row.call.body, row.call.isServerAdmin ? 1 : 0,
+                        row.checksum,
                     ])
-                case .checkpoint(_, let through, let time):
+                case .checkpoint(let state, let checksum, let through, let time):
                     try db.execute(
                         sql: "INSERT OR REPLACE INTO checkpoint (id, throughSeq, time, state, checksum) VALUES (1, ?, ?, ?, ?)",
-                        arguments: [through, time, states[index], checksums[index]])
+                        arguments: [through, time, state, checksum])
                     try db.execute(sql: "DELETE FROM journal WHERE seq <= ?", arguments: [through])
                 }
             }
         }
+        walCheckpointer.committed(checkpoint: entries.contains { if case .checkpoint = $0 { true } else { false } })
     }
 
     /// The number of the last row ever written (deleted rows count: a number is never used twice).
@@ -321,5 +333,78 @@ enum DataFolderCheck {
         else { return }
         throw ServeError(
             "\(directory.appendingPathComponent(Journal.fileName).path) holds no state, but users.json shows this folder was used: the database was truncated or replaced, or its -wal file was deleted. Restore the database (with its -wal file) from a copy, or start with --recover to begin again with an empty state in this folder.")
+    }
+}
+
+/// Copies the journal's WAL back into the database file (an SQLite
+/// checkpoint) on a connection and a thread of its own.
+///
+/// A checkpoint flushes both files to the disk (`fsync`), which takes
+/// milliseconds, and SQLite would otherwise run it inside the commit that
+/// fills the WAL past its limit, holding up every call waiting for that
+/// commit. A commit itself never flushes (WAL with synchronous=NORMAL:
+/// what a commit wrote survives `kill -9`), so with checkpoints here no
+/// call waits for the disk. A `PASSIVE` checkpoint copies what it can
+/// without blocking the journal's writer; the writer starts the WAL over
+/// once everything in it is copied.
+final class WALCheckpointer: Sendable {
+    /// Commits between two checkpoints: a few hundred pages of WAL.
+    static let commitsPerCheckpoint = 128
+
+    private struct State {
+        var commits = 0
+        var running = false
+        var closed = false
+        var connection: DatabaseQueue?
+    }
+
+    private let path: String
+    private let state = Mutex(State())
+    private let work = DispatchQueue(label: "syncscope.wal-checkpoint", qos: .utility)
+
+    init(path: String) {
+        self.path = path
+    }
+
+    /// Counts one commit; starts a checkpoint after enough of them (or after a journal checkpoint, a large write).
+    func committed(checkpoint: Bool) {
+        let start = state.withLock { state -> Bool in
+            state.commits += 1
+            guard checkpoint || state.commits >= Self.commitsPerCheckpoint, !state.running, !state.closed else { return false }
+            state.commits = 0
+            state.running = true
+            return true
+        }
+        if start { work.async { [self] in run() } }
+    }
+
+    private func run() {
+        var connection = state.withLock { $0.connection }
+        if connection == nil {
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(10)
+            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+            connection = try? DatabaseQueue(path: path, configuration: configuration)
+        }
+        // A failed checkpoint leaves the WAL as it is: the next one (or SQLite's own) copies it.
+        try? connection?.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)") }
+        let orphan = state.withLock { state -> DatabaseQueue? in
+            state.running = false
+            if state.closed { return connection }
+            state.connection = connection
+            return nil
+        }
+        try? orphan?.close()
+    }
+
+    /// Waits for a checkpoint under way and closes the connection (before the journal's own is closed).
+    func close() {
+        state.withLock { $0.closed = true }
+        work.sync {}
+        let connection = state.withLock { state -> DatabaseQueue? in
+            defer { state.connection = nil }
+            return state.connection
+        }
+        try? connection?.close()
     }
 }

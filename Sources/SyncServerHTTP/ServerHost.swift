@@ -618,7 +618,7 @@ public final class ServerHost: Sendable {
     }
 
     /// Queues a checkpoint of the state as it is now (taken under the lock;
-    /// encoded and written by the journal's writer, in order with the rows); returns the last row it holds.
+    /// encoded on the committer's checkpoint thread and committed after the rows it holds); returns the last row it holds.
     private func enqueueCheckpoint(_ committer: GroupCommitter, time: Milliseconds, _ state: inout State) -> Int64 {
         committer.enqueueCheckpoint(time: time, encode: Self.checkpointLater(state.core)).throughSeq
     }
@@ -665,7 +665,7 @@ public final class ServerHost: Sendable {
     /// Writes a checkpoint, so the next start has nothing to replay.
     public func checkpointNow() {
         guard postgres == nil, let committer else { return }
-        let ticket = state.withLock { (state: inout State) -> Int64? in
+        let ticket = state.withLock { (state: inout State) -> GroupCommitter.CheckpointTicket? in
             guard state.storageFailure == nil, committer.lastSeq > state.checkpointedThrough else { return nil }
             let (ticket, through) = committer.enqueueCheckpoint(time: clock.tick(), encode: Self.checkpointLater(state.core))
             state.checkpointedThrough = through

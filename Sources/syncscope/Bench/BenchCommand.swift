@@ -60,6 +60,9 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(help: "Only the restart figures of --http (a data folder in a temporary directory, no HTTP).")
     var restartOnly = false
 
+    @Flag(help: "Only the saves figures of --http or --server: saves over HTTP beside the bare Hummingbird ceiling, in alternating rounds.")
+    var savesOnly = false
+
     @Flag(help: "Only the inspector's figures: records pane updates, frames and the live loop, on a 100,000-record zone.")
     var inspectorOnly = false
 
@@ -74,6 +77,9 @@ struct BenchCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (1...60).contains(liveSeconds) else { throw ValidationError("--live-seconds must be 1 to 60 (got \(liveSeconds)).") }
+        if savesOnly && (!(http || server != nil) || restartOnly || nodes != nil) {
+            throw ValidationError("--saves-only measures saves over HTTP: pass --http or --server, without --restart-only or --nodes.")
+        }
         if inspectorOnly && (http || server != nil || restartOnly) {
             throw ValidationError("--inspector-only measures the inspector in process; it does not go with --http, --server or --restart-only.")
         }
@@ -172,14 +178,14 @@ struct BenchCommand: AsyncParsableCommand {
         }
         let suite = HTTPBenchmarkSuite(
             baseURL: target.url, webAuthToken: target.token, user: target.user, clients: httpClients, saves: httpSaves, pushSamples: pushSamples,
-            changesZoneRecords: changesRecords)
+            changesZoneRecords: changesRecords, savesOnly: savesOnly)
         var results: BenchmarkResults
         do {
             results = try await suite.run()
         } catch let error as CloudError {
             throw ClientFailure(error)
         }
-        if server == nil { results.figures += try RestartBenchmarks(records: restartRecords).run() }
+        if server == nil, !savesOnly { results.figures += try RestartBenchmarks(records: restartRecords).run() }
         print(json ? results.json() : results.table())
         if server != nil {
             FileHandle.standardError.write(Data(

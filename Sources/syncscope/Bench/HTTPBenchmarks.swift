@@ -26,6 +26,8 @@ struct HTTPBenchmarkSuite {
 
     /// Records in the zone that `changes/zone` pages through.
     var changesZoneRecords = 100_000
+    /// `--saves-only`: only the saves figures (for before/after pairs of the save path).
+    var savesOnly = false
 
     func run() async throws -> BenchmarkResults {
         let zone = RecordZoneID(zoneName: "Bench-\(UInt32.random(in: 0...UInt32.max))", ownerName: user)
@@ -35,6 +37,11 @@ struct HTTPBenchmarkSuite {
         let (ceilingPort, ceilingTask) = try await ceiling.start()
         defer { ceilingTask.cancel() }
         let saves = try await measureSavesAgainstCeiling(zone: zone, ceilingPort: ceilingPort)
+        if savesOnly {
+            var results = BenchmarkResults()
+            results.figures = saveFigures(saves)
+            return results
+        }
         let (changes, perPage) = try await measureZoneChangesAgainstCeiling(ceiling: ceiling, ceilingPort: ceilingPort)
         let push = try await measurePushLatency(zone: zone)
         let queries = try await measureQueries(zone: zone)
@@ -42,17 +49,7 @@ struct HTTPBenchmarkSuite {
 
         let zoneSize = BenchmarkResults.grouped(changesZoneRecords)
         var results = BenchmarkResults()
-        results.figures = [
-            BenchmarkFigure(key: "http_saves_per_s", label: "single-record saves over HTTP, \(clients) connections", value: saves.server.perSecond, unit: "saves/s", goal: nil),
-            BenchmarkFigure(key: "http_save_p50_ms", label: "  save latency p50", value: saves.server.percentile(0.50), unit: "ms", goal: nil),
-            BenchmarkFigure(key: "http_save_p99_ms", label: "  save latency p99", value: saves.server.percentile(0.99), unit: "ms", goal: nil),
-            BenchmarkFigure(key: "http_save_ceiling_per_s", label: "bare Hummingbird server, same JSON in and out", value: saves.ceiling.perSecond, unit: "saves/s", goal: nil),
-            BenchmarkFigure(key: "http_save_ceiling_p50_ms", label: "  its latency p50", value: saves.ceiling.percentile(0.50), unit: "ms", goal: nil),
-            BenchmarkFigure(key: "http_save_ceiling_p99_ms", label: "  its latency p99", value: saves.ceiling.percentile(0.99), unit: "ms", goal: nil),
-            BenchmarkFigure(key: "http_save_ceiling_ratio", label: "  saves / ceiling", value: saves.ratio, unit: "×", goal: .atLeast(0.6)),
-            BenchmarkFigure(
-                key: "http_save_p99_vs_ceiling", label: "  save p99 / ceiling p99", value: saves.server.percentile(0.99) / saves.ceiling.percentile(0.99), unit: "×",
-                goal: .atMost(3)),
+        results.figures = saveFigures(saves) + [
             BenchmarkFigure(
                 key: "http_zone_changes_records_per_s", label: "changes/zone pages of \(Int(perPage.rounded())), \(zoneSize)-record zone",
                 value: changes.server.perSecond * perPage, unit: "rec/s", goal: nil),
@@ -65,6 +62,22 @@ struct HTTPBenchmarkSuite {
             BenchmarkFigure(key: "push_latency_p99_ms", label: "  p99", value: Self.percentile(push, 0.99), unit: "ms", goal: nil),
         ]
         return results
+    }
+
+    /// The saves figures, each beside the ceiling measured in the same run.
+    func saveFigures(_ saves: Comparison) -> [BenchmarkFigure] {
+        [
+            BenchmarkFigure(key: "http_saves_per_s", label: "single-record saves over HTTP, \(clients) connections", value: saves.server.perSecond, unit: "saves/s", goal: nil),
+            BenchmarkFigure(key: "http_save_p50_ms", label: "  save latency p50", value: saves.server.percentile(0.50), unit: "ms", goal: nil),
+            BenchmarkFigure(key: "http_save_p99_ms", label: "  save latency p99", value: saves.server.percentile(0.99), unit: "ms", goal: nil),
+            BenchmarkFigure(key: "http_save_ceiling_per_s", label: "bare Hummingbird server, same JSON in and out", value: saves.ceiling.perSecond, unit: "saves/s", goal: nil),
+            BenchmarkFigure(key: "http_save_ceiling_p50_ms", label: "  its latency p50", value: saves.ceiling.percentile(0.50), unit: "ms", goal: nil),
+            BenchmarkFigure(key: "http_save_ceiling_p99_ms", label: "  its latency p99", value: saves.ceiling.percentile(0.99), unit: "ms", goal: nil),
+            BenchmarkFigure(key: "http_save_ceiling_ratio", label: "  saves / ceiling", value: saves.ratio, unit: "×", goal: .atLeast(0.6)),
+            BenchmarkFigure(
+                key: "http_save_p99_vs_ceiling", label: "  save p99 / ceiling p99", value: saves.server.percentile(0.99) / saves.ceiling.percentile(0.99), unit: "×",
+                goal: .atMost(3)),
+        ]
     }
 
     static func percentile(_ values: [Double], _ p: Double) -> Double {

@@ -145,7 +145,7 @@ struct RestartBenchmarks {
             replayCPU.append(Self.threadCPUSeconds() - cpuStart)
             guard host.startupReport.contains("replayed") else { throw BenchmarkError("the restart replayed nothing: \(host.startupReport)") }
             // The checkpoint of the replayed rows is written after start-up, by
-            // the journal's writer: let it finish before the ceiling is timed.
+            // the group committer's checkpoint thread: let it finish before the ceiling is timed.
             host.stop()
             if round == 2 { try Self.copy(copy, to: stopped) }
             guard ceilings else { continue }
