@@ -45,7 +45,7 @@ let package = Package(
         // The scenario and lesson file format: model and parser (no runner).
         .target(
             name: "SyncScenario",
-            dependencies: ["SyncCore", "SyncServer", .product(name: "Yams", package: "Yams")],
+            dependencies: ["SyncCore", .product(name: "Yams", package: "Yams")],
             swiftSettings: swiftSettings
         ),
         // Lessons and the inspector's demo world, loaded at run time (Bundle.module).
@@ -56,17 +56,21 @@ let package = Package(
             resources: [.copy("lessons"), .copy("demo")],
             swiftSettings: swiftSettings
         ),
-        // A simulated world: server, devices, virtual clock, push delivery, writer.
+        // What a world is, whatever its server: SyncWorld (devices, their actions and events),
+        // SyncDevice, ServerObserver (what the server holds, read), the demo writer. No server in it.
+        .target(name: "SyncWorlds", dependencies: ["SyncCore"], swiftSettings: swiftSettings),
+        // The in-process world: Simulation (the simulated server, devices, a virtual clock, push
+        // delivery) and InProcessServerObserver, which reads the engine directly.
         .target(
             name: "SyncSimulation",
-            dependencies: ["SyncCore", "SyncServer", "SyncSQLiteStore"],
+            dependencies: ["SyncCore", "SyncWorlds", "SyncServer", "SyncSQLiteStore"],
             swiftSettings: swiftSettings
         ),
         // The network world: one device on a running `syncscope serve` over HTTP (long-poll
-        // push, an SQLite cache), and the server read through its HTTP API.
+        // push, an SQLite cache), and the server read through its HTTP API. Never links the server.
         .target(
             name: "SyncRemoteWorld",
-            dependencies: ["SyncCore", "SyncServer", "SyncNetwork", "SyncSQLiteStore", "SyncSimulation"],
+            dependencies: ["SyncCore", "SyncWorlds", "SyncNetwork", "SyncSQLiteStore"],
             swiftSettings: swiftSettings
         ),
         // The CloudService client over HTTP (URLSession); never links the server.
@@ -98,13 +102,13 @@ let package = Package(
         // Runs scenarios and lessons on a simulation, step by step, checking their expectations.
         .target(
             name: "SyncScenarioRunner",
-            dependencies: ["SyncScenario", "SyncSimulation", "SyncCore", "SyncServer", "SyncScopeAssets"],
+            dependencies: ["SyncScenario", "SyncSimulation", "SyncWorlds", "SyncCore", "SyncServer", "SyncScopeAssets"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "syncscope",
             dependencies: [
-                "SyncCore", "SyncServer", "SyncNetwork", "SyncServerHTTP", "SyncPostgres", "SyncSimulation", "SyncRemoteWorld",
+                "SyncCore", "SyncServer", "SyncNetwork", "SyncServerHTTP", "SyncPostgres", "SyncWorlds", "SyncSimulation", "SyncRemoteWorld",
                 "SyncScenario", "SyncScenarioRunner", "SyncScopeAssets", "SyncInspector", "SyncInspectorWorlds",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -118,18 +122,19 @@ let package = Package(
             providers: [.apt(["libncurses-dev"])]
         ),
         // The inspector: state → update → view → cell buffer → a thin ncurses backend. It reads every
-        // world through SyncWorld and its ServerObserver; it neither runs scenarios nor touches the engine.
+        // world through SyncWorld and its ServerObserver; it neither runs scenarios nor links the server.
         .target(
             name: "SyncInspector",
-            dependencies: ["SyncCore", "SyncServer", "SyncSimulation", "CNcurses"],
+            dependencies: ["SyncCore", "SyncWorlds", "CNcurses"],
             swiftSettings: swiftSettings
         ),
-        // The worlds the inspector opens that the scenario runner builds: the demo world and lessons
-        // (they reach the inspector through InspectorLesson and FaultInjectingWorld).
+        // The in-process worlds the inspector opens, built on the server and the scenario runner: the
+        // demo world and lessons (they reach the inspector through InspectorLesson and FaultInjectingWorld).
         .target(
             name: "SyncInspectorWorlds",
             dependencies: [
-                "SyncInspector", "SyncCore", "SyncServer", "SyncSimulation", "SyncScenario", "SyncScenarioRunner", "SyncScopeAssets",
+                "SyncInspector", "SyncCore", "SyncWorlds", "SyncServer", "SyncSimulation", "SyncScenario", "SyncScenarioRunner",
+                "SyncScopeAssets",
             ],
             swiftSettings: swiftSettings
         ),
@@ -138,23 +143,24 @@ let package = Package(
         .testTarget(
             name: "SyncInspectorTests",
             dependencies: [
-                "SyncInspector", "SyncInspectorWorlds", "SyncCore", "SyncServer", "SyncSimulation", "SyncScenario", "SyncScenarioRunner",
+                "SyncInspector", "SyncInspectorWorlds", "SyncCore", "SyncWorlds", "SyncServer", "SyncSimulation", "SyncScenario",
+                "SyncScenarioRunner",
                 "SyncScopeAssets", "SyncTestSupport",
             ],
             exclude: ["Goldens"],
             swiftSettings: swiftSettings),
-        .testTarget(name: "SyncSimulationTests", dependencies: ["SyncSimulation", "SyncRemoteWorld", "SyncCore", "SyncServer"], swiftSettings: swiftSettings),
+        .testTarget(name: "SyncSimulationTests", dependencies: ["SyncSimulation", "SyncWorlds", "SyncRemoteWorld", "SyncCore", "SyncServer"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncScenarioTests", dependencies: ["SyncScenario", "SyncCore", "SyncScopeAssets"], swiftSettings: swiftSettings),
         .testTarget(
             name: "SyncScenarioRunnerTests",
-            dependencies: ["SyncScenarioRunner", "SyncScenario", "SyncSimulation", "SyncCore", "SyncServer", "SyncScopeAssets"],
+            dependencies: ["SyncScenarioRunner", "SyncScenario", "SyncSimulation", "SyncWorlds", "SyncCore", "SyncServer", "SyncScopeAssets"],
             swiftSettings: swiftSettings),
         // Test doubles and helpers more than one test target uses (a raw HTTP/1.1 client,
         // a throwaway PostgreSQL cluster, a .cast file reader).
         .target(name: "SyncTestSupport", path: "Tests/SyncTestSupport", swiftSettings: swiftSettings),
         // Runs the built `syncscope` binary as a person would.
         .testTarget(
-            name: "EndToEndTests", dependencies: ["syncscope", "SyncCore", "SyncNetwork", "SyncSimulation", "SyncRemoteWorld", "SyncTestSupport"], exclude: ["Goldens", "PyiCloud"],
+            name: "EndToEndTests", dependencies: ["syncscope", "SyncCore", "SyncNetwork", "SyncWorlds", "SyncSimulation", "SyncRemoteWorld", "SyncTestSupport"], exclude: ["Goldens", "PyiCloud"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "SyncServerHTTPTests", dependencies: ["SyncServerHTTP", "SyncPostgres", "SyncServer", "SyncNetwork", "SyncCore", "SyncTestSupport"],

@@ -5,6 +5,7 @@ import SyncScenarioRunner
 import SyncScopeAssets
 import SyncServer
 import SyncSimulation
+import SyncWorlds
 
 /// The world `syncscope` opens on, from `Assets/demo/demo.yaml`: alice's
 /// iPhone and Mac and bob's iPad, alice's Notes zone shared with bob, their

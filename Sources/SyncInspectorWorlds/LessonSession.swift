@@ -3,6 +3,7 @@ import SyncInspector
 import SyncScenario
 import SyncScenarioRunner
 import SyncSimulation
+import SyncWorlds
 
 /// A lesson played step by step in the inspector: Enter runs the next step,
 /// the panes show the world it changes, `b` starts again, and

@@ -2,6 +2,7 @@ import SyncCore
 import SyncInspector
 import SyncServer
 import SyncSimulation
+import SyncWorlds
 
 /// The faults overlay (`!`) injects into the in-process server.
 extension Simulation: FaultInjectingWorld {

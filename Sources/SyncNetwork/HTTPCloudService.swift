@@ -117,15 +117,10 @@ public struct HTTPCloudService: CloudService {
         return data
     }
 
-    /// The owner name of the public database's zone, as the server writes it.
-    static let publicOwnerName = "__public__"
-    /// CloudKit's name for "the current user" (`CKCurrentUserDefaultName`).
-    static let currentUserName = "__defaultOwner__"
-
     /// The zone with its owner filled in, as the server names it.
     func normalized(_ zoneID: RecordZoneID, _ scope: DatabaseScope) -> RecordZoneID {
-        if scope == .public { return RecordZoneID(zoneName: zoneID.zoneName, ownerName: Self.publicOwnerName) }
-        if zoneID.ownerName.isEmpty || zoneID.ownerName == Self.currentUserName {
+        if scope == .public { return RecordZoneID(zoneName: zoneID.zoneName, ownerName: RecordZoneID.publicOwnerName) }
+        if zoneID.ownerName.isEmpty || zoneID.ownerName == RecordZoneID.currentUserName {
             return RecordZoneID(zoneName: zoneID.zoneName, ownerName: userRecordName)
         }
         return zoneID

@@ -2,8 +2,7 @@ import Foundation
 import Synchronization
 import SyncCore
 import SyncNetwork
-import SyncSimulation
-import SyncServer
+import SyncWorlds
 
 /// Reads a `syncscope serve` through its public HTTP API, as the users it
 /// has connections for: what a client could learn, nothing more.
@@ -114,7 +113,7 @@ public final class HTTPServerObserver: ServerObserver {
             throw CloudError(.notAuthenticated, "The observer has no connection to the server.")
         }
         let zoneID = try await service.listRecordZones(in: .public).first?.zoneID
-            ?? RecordZoneID(zoneName: RecordZoneID.defaultZoneName, ownerName: "__public__")
+            ?? RecordZoneID(zoneName: RecordZoneID.defaultZoneName, ownerName: RecordZoneID.publicOwnerName)
         return ServerZoneSummary(scope: .public, zoneID: zoneID, recordCount: nil, lastSequence: nil, currentToken: nil)
     }
 
@@ -215,7 +214,7 @@ public final class HTTPServerObserver: ServerObserver {
     public func records(in zoneID: RecordZoneID, scope: DatabaseScope, user: String) async throws -> [Record] {
         guard scope != .public, !zoneID.isDefaultZone else { return [] }
         let service = try connection(for: user)
-        let owner = zoneID.ownerName.isEmpty || zoneID.ownerName == "__defaultOwner__" ? user : zoneID.ownerName
+        let owner = zoneID.ownerName.isEmpty || zoneID.ownerName == RecordZoneID.currentUserName ? user : zoneID.ownerName
         let key = MirrorKey(user: user, scope: scope, zoneID: RecordZoneID(zoneName: zoneID.zoneName, ownerName: owner))
         guard case .success(let mirror) = try await refreshedMirror(key, service: service) else { return [] }
         return mirror.records.keys.sorted().compactMap { mirror.records[$0] }

@@ -6,7 +6,7 @@ import SyncNetwork
 import FoundationNetworking
 #endif
 import SyncSQLiteStore
-import SyncSimulation
+import SyncWorlds
 
 /// Who a device on a real server is, where it keeps its cache, and how it behaves.
 public struct RemoteDeviceSetup: Sendable {
@@ -251,7 +251,7 @@ public final class RemoteWorld: SyncWorld {
         let typedConnection = CacheTypedCloudService(base: deviceConnection, store: store)
         device = SyncDevice(
             name: setup.name, user: setup.user, deviceID: deviceID,
-            connection: setup.connectionWrapper.map { $0(typedConnection, setup.name) } ?? typedConnection, inProcessService: nil,
+            connection: setup.connectionWrapper.map { $0(typedConnection, setup.name) } ?? typedConnection,
             store: store, clock: clock, autoFetchOnPush: setup.autoFetchOnPush
         ) { device, event in
             relay.world?.log(.sync(event), device: device.name)

@@ -1,5 +1,6 @@
 import SyncCore
 import SyncSimulation
+import SyncWorlds
 
 /// Turns the change fetches the devices' connections saw (``ConnectionTap``)
 /// into transcript lines, and sums up what each device's own

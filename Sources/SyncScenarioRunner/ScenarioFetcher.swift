@@ -1,6 +1,7 @@
 import SyncCore
 import SyncScenario
 import SyncSimulation
+import SyncWorlds
 
 /// Runs a scenario's `fetch` step on one device: database changes or zone
 /// changes, from the token the step chooses (cached, none, or captured), one

@@ -2,6 +2,7 @@ import SyncCore
 import SyncScenario
 import SyncServer
 import SyncSimulation
+import SyncWorlds
 
 extension ScenarioRunner {
     /// Runs an action step; returns the error it ended with, if any.

@@ -2,6 +2,7 @@ import SyncCore
 import SyncScenario
 import SyncServer
 import SyncSimulation
+import SyncWorlds
 
 extension ScenarioRunner {
     /// Evaluates a check; returns what differed, or `nil` when it holds.

@@ -2,6 +2,7 @@ import SyncCore
 import SyncScenario
 import SyncServer
 import SyncSimulation
+import SyncWorlds
 
 /// Another account signed in on a device: the connection and engine the
 /// device now syncs with, over the cache it already had.

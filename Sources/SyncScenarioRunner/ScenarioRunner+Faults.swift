@@ -2,6 +2,7 @@ import SyncCore
 import SyncScenario
 import SyncServer
 import SyncSimulation
+import SyncWorlds
 
 /// Faults in scenarios: the `fault:` and `clearFaults:` steps, the
 /// transcript lines of injected faults and retries, and `expect: {retries: …}`.

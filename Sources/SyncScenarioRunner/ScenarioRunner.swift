@@ -3,6 +3,7 @@ import SyncCore
 import SyncScenario
 import SyncServer
 import SyncSimulation
+import SyncWorlds
 
 /// Runs a ``Scenario`` on a ``Simulation``, one step at a time.
 ///

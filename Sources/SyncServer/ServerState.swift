@@ -205,10 +205,3 @@ final class ContainerState {
         self.publicZone = publicZone
     }
 }
-
-extension RecordZoneID {
-    /// The owner name of the public database's default zone.
-    public static let publicOwnerName = "__public__"
-    /// CloudKit's name for "the current user" (`CKCurrentUserDefaultName`).
-    public static let currentUserName = "__defaultOwner__"
-}

@@ -1,5 +1,6 @@
 import SyncCore
 import SyncServer
+import SyncWorlds
 
 extension Simulation {
     /// Adds fault rules to the server; returns their numbers. They apply from

@@ -1,6 +1,7 @@
 import Foundation
 import SyncCore
 import SyncServer
+import SyncWorlds
 
 /// A simulated world: one server, several devices, a virtual clock, push
 /// delivery and an optional writer that keeps changing things.

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import SyncCore
 import SyncSimulation
+import SyncWorlds
 import Testing
 @testable import syncscope
 

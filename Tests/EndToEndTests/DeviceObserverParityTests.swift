@@ -1,6 +1,7 @@
 import Foundation
 import SyncCore
 import SyncSimulation
+import SyncWorlds
 import Testing
 
 /// The inspector's two views of the server — inside the in-process engine, and

@@ -3,6 +3,7 @@ import SyncRemoteWorld
 import Synchronization
 import SyncCore
 import SyncSimulation
+import SyncWorlds
 import Testing
 
 /// Notes each zone fetch a device's connection makes: from which token, and how many changes came back.

@@ -2,6 +2,7 @@ import Foundation
 import SyncCore
 import SyncRemoteWorld
 import SyncSimulation
+import SyncWorlds
 import Testing
 
 /// The world's harness over HTTP: devices of `syncscope device` against the built server.

@@ -1,6 +1,7 @@
 import Foundation
 import SyncCore
 import SyncSimulation
+import SyncWorlds
 import Testing
 
 /// `ServerObserver.recordChanges(since:)`, the read the inspector's records

@@ -1,6 +1,7 @@
 import SyncCore
 @testable import SyncServer
-@testable import SyncSimulation
+import SyncSimulation
+@testable import SyncWorlds
 import Testing
 @testable import SyncInspector
 

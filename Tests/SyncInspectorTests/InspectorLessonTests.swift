@@ -3,6 +3,7 @@ import SyncScenario
 import SyncScenarioRunner
 import SyncScopeAssets
 import SyncSimulation
+import SyncWorlds
 import Testing
 @testable import SyncInspector
 import SyncInspectorWorlds

@@ -1,6 +1,7 @@
 import SyncCore
 import SyncServer
 import SyncSimulation
+import SyncWorlds
 import Testing
 @testable import SyncInspector
 import SyncInspectorWorlds

@@ -2,6 +2,7 @@ import Synchronization
 import SyncCore
 import SyncServer
 import SyncSimulation
+import SyncWorlds
 import Testing
 @testable import SyncInspector
 import SyncInspectorWorlds

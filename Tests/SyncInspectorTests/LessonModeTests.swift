@@ -2,6 +2,7 @@ import SyncCore
 import SyncScenario
 import SyncScenarioRunner
 import SyncSimulation
+import SyncWorlds
 import Testing
 @testable import SyncInspector
 import SyncInspectorWorlds

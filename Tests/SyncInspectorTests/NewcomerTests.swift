@@ -1,7 +1,8 @@
 import Foundation
 import SyncCore
 import SyncServer
-@testable import SyncSimulation
+import SyncSimulation
+@testable import SyncWorlds
 import Testing
 @testable import SyncInspector
 import SyncInspectorWorlds

@@ -3,6 +3,7 @@ import Synchronization
 import SyncCore
 import SyncServer
 import SyncSimulation
+import SyncWorlds
 import Testing
 
 /// A connection that forwards every call and notes which device made it and what it was.

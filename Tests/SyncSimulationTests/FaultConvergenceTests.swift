@@ -2,6 +2,7 @@ import Foundation
 import SyncCore
 import SyncServer
 import SyncSimulation
+import SyncWorlds
 import Testing
 
 /// Random histories with every kind of fault on (throttling, busy zones,

@@ -2,6 +2,7 @@ import SyncCore
 import SyncRemoteWorld
 import SyncServer
 import SyncSimulation
+import SyncWorlds
 import Testing
 
 @Suite struct InProcessServerObserverTests {

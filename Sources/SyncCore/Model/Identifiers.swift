@@ -33,6 +33,10 @@ public enum ContainerEnvironment: String, Sendable, Hashable, Codable, CaseItera
 public struct RecordZoneID: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// The name every database gives its default zone.
     public static let defaultZoneName = "_defaultZone"
+    /// The owner name of the public database's default zone.
+    public static let publicOwnerName = "__public__"
+    /// CloudKit's name for "the current user" (`CKCurrentUserDefaultName`).
+    public static let currentUserName = "__defaultOwner__"
 
     public var zoneName: String
     public var ownerName: String

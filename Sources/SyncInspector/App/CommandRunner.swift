@@ -1,6 +1,5 @@
 import SyncCore
-import SyncServer
-import SyncSimulation
+import SyncWorlds
 
 /// Keys and commands: a key goes through ``InspectorKeys`` (pure: state in,
 /// state and commands out); each command then runs on the world and its
@@ -8,7 +7,7 @@ import SyncSimulation
 extension InspectorController {
     /// Handles a key and runs the effects it asked for to completion (the
     /// in-process world, and tests: the outcome is on screen when it returns).
-    /// The loop of a live world uses ``receive(_:)`` instead, and its effects
+    /// The loop of a live world uses `receive(_:)` instead, and its effects
     /// run off the key path.
     /// - Returns: false when the person asked to quit.
     @discardableResult
@@ -58,31 +57,44 @@ extension InspectorController {
         }
     }
 
-    /// Runs one command. Returns false for `.quit`.
+    /// Runs one command and applies what it did to the state (``InspectorUpdate``).
+    /// Returns false for `.quit`.
     @discardableResult
     public func execute(_ command: InspectorCommand) async -> Bool {
+        guard let outcome = await run(command) else { return false }
+        apply(outcome)
+        return true
+    }
+
+    /// The update step for a command's outcome.
+    func apply(_ outcome: InspectorOutcome) {
+        InspectorUpdate.apply(outcome, to: &state)
+        if outcome != .nothing { log?.write("outcome \(state.message?.text ?? "")") }
+    }
+
+    /// Runs one command on the world (or on the runtime: the clock's anchor,
+    /// a repaint) and returns what it did, without touching the state;
+    /// `nil` for `.quit`.
+    func run(_ command: InspectorCommand) async -> InspectorOutcome? {
         log?.write("command \(command)")
         switch command {
         case .quit:
-            return false
+            return nil
         case .addFault, .clearFaults:
-            if let problem = await executeFault(command) { say(problem, kind: .error) }
+            return .faults(await runFault(command))
         case .redraw:
             repaintRequested = true
+            return .nothing
         case .copy(let text, let what):
-            let outcome = clipboard?(text) ?? .unavailable("no terminal is attached.")
-            let message = Clipboard.message(copied: what, outcome: outcome)
-            say(message.text, kind: message.kind)
+            return .copied(what: what, clipboard?(text) ?? .unavailable("no terminal is attached."))
         case .setPaused where !world.isVirtualTime, .setSpeed where !world.isVirtualTime, .step where !world.isVirtualTime:
-            say("The clock is live (a device on a real server): pause, speed and step do not apply.")
+            return .clock(.live)
         case .setPaused(let paused):
             reanchor()
-            state.clock.isPaused = paused
-            say(paused ? "Clock paused: nothing happens until you press Space (or . to step)." : "Clock running.")
+            return .clock(.paused(paused))
         case .setSpeed(let speed):
             reanchor()
-            state.clock.speed = speed
-            say("Clock speed \(Format.speed(speed)): one real second is \(Format.seconds(Milliseconds(speed * 1000))) of simulated time.")
+            return .clock(.speed(speed))
         case .step:
             let before = world.eventCount
             if let next = world.nextEventTime, next > world.clock.now() {
@@ -92,61 +104,42 @@ extension InspectorController {
             }
             reanchor()
             let happened = world.events.suffix(max(0, min(world.eventCount - before, world.events.count)))
-            say("Stepped to \(Format.clock(world.clock.now()))" + (happened.last.map { ": \($0)" } ?? ": nothing was due."))
+            return .clock(.stepped(to: world.clock.now(), lastEvent: happened.last.map { "\($0)" }))
         case .lessonNext:
-            guard let lesson else { break }
-            guard !lesson.isFinished else {
-                say("The lesson is over: b starts it again, t jumps to a step, q quits.")
-                break
-            }
+            guard let lesson else { return .nothing }
+            guard !lesson.isFinished else { return .lesson(LessonOutcome(.alreadyOver, stepCount: lesson.stepCount)) }
             let index = lesson.stepsRun
             let summary = lesson.nextStepSummary ?? ""
-            let outcome = await lesson.runNextStep()
+            let result = await lesson.runNextStep()
             reanchor()
             for line in lesson.lastStep { log?.write("lesson: \(line)") }
-            if let failure = outcome.failure {
-                say("Step \(index + 1): \(failure.stepName) did not hold: \(failure.message)", kind: .error)
-            } else if let error = outcome.error {
-                say("Step \(index + 1) (\(summary)) ended with \(error.code.rawValue) (\(error.serverErrorCode)), as the lesson expects: \(error.reason)", kind: .warning)
-            } else if outcome.isNarrative {
-                say("Step \(index + 1) of \(lesson.stepCount): read the lesson pane, then Enter.")
-            } else {
-                say("Step \(index + 1) of \(lesson.stepCount) done: \(summary)", kind: .success)
-            }
-            await afterLessonStep()
+            return .lesson(await afterLessonStep(.ranStep(step: index, summary: summary, result: result), lesson))
         case .lessonRestart:
-            guard let lesson else { break }
+            guard let lesson else { return .nothing }
             do {
                 try lesson.restart()
-                state.lessonMode.showsSummary = false
-                await afterLessonStep()
-                say("Back to the start of the lesson: a fresh world. Enter runs the first step.")
             } catch {
-                say("The lesson's world could not be built again: \(error)", kind: .error)
+                return .lesson(LessonOutcome(.rebuildFailed(reason: "\(error)"), stepCount: lesson.stepCount))
             }
+            return .lesson(await afterLessonStep(.restarted, lesson))
         case .lessonGoTo(let target):
-            guard let lesson else { break }
+            guard let lesson else { return .nothing }
             do {
                 try await lesson.goTo(stepsRun: target)
-                reanchor()
-                await afterLessonStep()
-                say(LessonMode.positionMessage(stepsRun: lesson.stepsRun, stepCount: lesson.stepCount))
             } catch {
-                say("The lesson's world could not be built again: \(error)", kind: .error)
+                return .lesson(LessonOutcome(.rebuildFailed(reason: "\(error)"), stepCount: lesson.stepCount))
             }
+            reanchor()
+            return .lesson(await afterLessonStep(.wentTo(stepsRun: lesson.stepsRun), lesson))
         case .setWriterRunning(let running):
-            guard let writer = world.writer else { break }
+            guard let writer = world.writer else { return .nothing }
             writer.isRunning = running
             if running { writer.nextActionTime = world.clock.now() + min(writer.interval, 800) }
             world.note(running ? "writer started" : "writer stopped")
-            say(running ? "Writer started: a change every \(Format.seconds(writer.interval))." : "Writer stopped.")
+            return .writer(running: running, interval: writer.interval)
         default:
-            if let outcome = await performDeviceCommand(command) {
-                InspectorUpdate.apply(outcome, to: &state)
-                log?.write("outcome \(state.message?.text ?? "")")
-            }
+            return await performDeviceCommand(command).map(InspectorOutcome.device) ?? .nothing
         }
-        return true
     }
 
     /// Runs a device action on the world and says what it did, without
@@ -366,20 +359,15 @@ extension InspectorController {
         }
     }
 
-    /// Lesson mode after a step ran (or the world was rebuilt): follow the
-    /// step's device, highlight what it changed, offer the summary at the end.
-    func afterLessonStep() async {
-        guard let lesson else { return }
-        // A step may write a device's store directly (a scenario's client mistakes): read the rows again.
+    /// After a lesson step ran (or the world was rebuilt): the rows and the
+    /// server are read again (a step may write a device's store directly: a
+    /// scenario's client mistakes), and the outcome says what the lesson looks like.
+    func afterLessonStep(_ kind: LessonOutcome.Kind, _ lesson: any InspectorLesson) async -> LessonOutcome {
         invalidateRecordRows()
         await refresh()
-        let devices = state.snapshot.devices.map(\.name)
-        if let index = state.lessonMode.stepRan(
-            device: lesson.lastStepDevice, touched: lesson.lastTouched, devices: devices, now: realClock.now()) {
-            InspectorKeys.focusDevice(index, state: &state)
-        }
-        if lesson.isFinished && lesson.stepCount > 0 { state.lessonMode.showsSummary = true }
-        state.needsRedraw = true
+        return LessonOutcome(
+            kind, stepCount: lesson.stepCount, stepDevice: lesson.lastStepDevice, touched: lesson.lastTouched,
+            isFinished: lesson.isFinished, now: realClock.now())
     }
 
     func say(_ text: String, kind: InspectorMessage.Kind = .info) {

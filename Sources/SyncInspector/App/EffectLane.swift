@@ -1,6 +1,6 @@
 import Synchronization
 import SyncCore
-import SyncSimulation
+import SyncWorlds
 
 /// Effects: what a key or the clock asks of the world runs here, one at a
 /// time in order (the world is not thread-safe), and its result comes back to
@@ -43,13 +43,12 @@ extension InspectorController {
     }
 
     /// Runs one effect on the world. Touches the state only through the
-    /// result (apart from commands that say their own outcome: clock, lesson, faults).
+    /// result (a lesson step, a fault or a clock step reads the server after
+    /// it, as ``refresh()`` does, before its result comes back).
     func perform(_ effect: InspectorEffect) async -> InspectorEffectResult? {
         switch effect {
         case .command(let command):
-            if let outcome = await performDeviceCommand(command) { return .command(command, outcome) }
-            _ = await execute(command)
-            return .command(command, nil)
+            return .command(command, await run(command) ?? .nothing)
         case .readServer:
             return await performRead()
         case .advanceLive:
@@ -62,10 +61,7 @@ extension InspectorController {
     func apply(_ result: InspectorEffectResult) {
         switch result {
         case .command(_, let outcome):
-            if let outcome {
-                InspectorUpdate.apply(outcome, to: &state)
-                log?.write("outcome \(state.message?.text ?? "")")
-            }
+            apply(outcome)
             // What the command changed on the server, read after it.
             enqueue(.readServer)
         case .serverRead(_, let target, _, _):

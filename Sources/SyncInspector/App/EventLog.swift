@@ -1,6 +1,5 @@
 import SyncCore
-import SyncServer
-import SyncSimulation
+import SyncWorlds
 
 /// What an event is about, for the event log's filter (`K` cycles it).
 public enum EventCategory: String, CaseIterable, Hashable, Sendable {

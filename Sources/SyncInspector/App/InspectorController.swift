@@ -1,6 +1,5 @@
 import SyncCore
-import SyncServer
-import SyncSimulation
+import SyncWorlds
 
 /// Runs the inspector: keys → ``InspectorKeys`` → effects on the world
 /// (commands, server reads) whose results come back as events →
@@ -11,7 +10,7 @@ import SyncSimulation
 /// that same executor, so keys are read while they wait for the server.
 public final class InspectorController {
     /// The world on screen (a lesson's restart replaces it): an in-process
-    /// ``Simulation`` or one device on a real server (`RemoteWorld`, in SyncRemoteWorld).
+    /// `Simulation` (SyncSimulation) or one device on a real server (`RemoteWorld`, in SyncRemoteWorld).
     public private(set) var world: SyncWorld
     /// The lesson being played, if any.
     public let lesson: (any InspectorLesson)?

@@ -1,6 +1,5 @@
 import SyncCore
-import SyncServer
-import SyncSimulation
+import SyncWorlds
 
 /// The faults overlay (`!`): switch on throttling, an outage, push loss or
 /// read lag for the focused device or for everyone, or clear them all.
@@ -159,17 +158,19 @@ extension InspectorView {
 }
 
 extension InspectorController {
-    /// Applies a faults command; returns a problem to show, if any.
-    func executeFault(_ command: InspectorCommand) async -> String? {
-        guard let target = world as? any FaultInjectingWorld else {
-            return "Faults from the inspector need a simulated world; on a real server use syncscope client faults."
-        }
+    /// Runs a faults command on the world, then reads the server (the rules in force).
+    func runFault(_ command: InspectorCommand) async -> FaultsOutcome {
+        guard let target = world as? any FaultInjectingWorld else { return .notInjectable }
+        let outcome: FaultsOutcome
         switch command {
-        case .addFault(let rule): target.injectFault(rule)
-        case .clearFaults: target.clearInjectedFaults()
-        default: break
+        case .addFault(let rule):
+            target.injectFault(rule)
+            outcome = .added(rule)
+        default:
+            target.clearInjectedFaults()
+            outcome = .cleared
         }
         await refresh()
-        return nil
+        return outcome
     }
 }

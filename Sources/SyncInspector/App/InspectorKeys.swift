@@ -1,5 +1,4 @@
 import SyncCore
-import SyncServer
 
 /// Something a key asks the simulation (or the clock) to do. Device actions
 /// name the device they act on.

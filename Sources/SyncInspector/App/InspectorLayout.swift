@@ -1,5 +1,5 @@
 import SyncCore
-import SyncSimulation
+import SyncWorlds
 
 /// Where everything goes on a screen of a given size. Pure: the view draws
 /// with it and the key handler pages with it, so both agree.

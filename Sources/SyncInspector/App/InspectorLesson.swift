@@ -1,6 +1,5 @@
 import SyncCore
-import SyncServer
-import SyncSimulation
+import SyncWorlds
 
 /// A lesson the inspector plays step by step: Enter runs the next step, `p`
 /// steps back, `b` starts again.

@@ -1,5 +1,5 @@
 import SyncCore
-import SyncSimulation
+import SyncWorlds
 
 /// The mouse, `y` (copy) and the footer's keys: what people who use k9s,
 /// lazygit or htop reach for. Pure, like the rest of ``InspectorKeys``.

@@ -1,6 +1,5 @@
 import SyncCore
-import SyncServer
-import SyncSimulation
+import SyncWorlds
 
 /// The panes, in Tab order: the four of the grid, then the event log
 /// ("What happened"), which Tab reaches where the screen shows it (and `E`

@@ -1,6 +1,5 @@
 import SyncCore
-import SyncServer
-import SyncSimulation
+import SyncWorlds
 
 /// Draws an ``InspectorState`` into a ``CellBuffer``. Pure: the same state and
 /// size give the same cells. Tables ask only for the rows they show, so a

@@ -1,5 +1,5 @@
 import SyncCore
-import SyncSimulation
+import SyncWorlds
 
 // MARK: - Order
 
@@ -52,7 +52,7 @@ public protocol RecordRowsDevice {
 
 /// What the records model must read from the server to bring its rows up to date.
 public enum RecordRowsRead: Hashable, Sendable {
-    /// The zone's records and the position they stand at (``ZoneRecordsAtPosition``).
+    /// The zone's records and the position they stand at (`ZoneRecordsAtPosition`, in SyncWorlds).
     case everything
     /// The changes since the model's position; and, when the device's token
     /// moved (it fetched), the changes since the device's previous token:
@@ -90,28 +90,7 @@ extension ServerObserver {
     }
 }
 
-extension InProcessServerObserver {
-    /// ``ServerObserver/answer(_:zone:user:)`` without suspending.
-    public func answerNow(_ read: RecordRowsRead, zone: ZoneKey, user: String) -> RecordRowsServerAnswer {
-        switch read {
-        case .everything:
-            return .everything(recordsAtPositionNow(in: zone.zoneID, scope: zone.scope, user: user))
-        case .changes(let since, let deviceSince):
-            let server: ZoneRecordChanges
-            switch recordChangesNow(in: zone.zoneID, scope: zone.scope, user: user, since: since) {
-            case .success(let changes): server = changes
-            case .failure(let error): return .refused(error)
-            }
-            guard let deviceSince else { return .changes(server: server, device: nil) }
-            switch recordChangesNow(in: zone.zoneID, scope: zone.scope, user: user, since: deviceSince) {
-            case .success(let changes): return .changes(server: server, device: changes)
-            case .failure(let error): return .refused(error)
-            }
-        }
-    }
-}
-
-/// A ``SyncDevice``'s copy of one zone (nothing of the public database: devices do not cache it).
+/// A `SyncDevice`'s copy of one zone (nothing of the public database: devices do not cache it).
 public struct SyncDeviceRecords: RecordRowsDevice {
     public let device: SyncDevice
     public let zone: ZoneKey

@@ -1,10 +1,9 @@
 import SyncCore
-import SyncServer
-import SyncSimulation
+import SyncWorlds
 
 /// What the server said for one device at one read, through the world's
-/// ``ServerObserver``: the same questions for an in-process server and for
-/// one over HTTP. ``SnapshotBuilder`` turns it, with the device's own state,
+/// `ServerObserver`: the same questions for an in-process server and for
+/// one over HTTP. `SnapshotBuilder` turns it, with the device's own state,
 /// into the panes' rows.
 public struct ServerReading: Sendable {
     /// A device's cached token for a zone.

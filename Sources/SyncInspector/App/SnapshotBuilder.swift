@@ -1,6 +1,5 @@
 import SyncCore
-import SyncServer
-import SyncSimulation
+import SyncWorlds
 
 /// Builds the panes' rows from what the server said (a ``ServerReading``)
 /// and what the focused device holds. No I/O and no server: the same code

@@ -72,7 +72,7 @@ public final class TestBackend: TerminalBackend {
     /// Steps not yet consumed.
     public private(set) var script: [Step]
     /// Called for `.wait` steps with the timeout that passed, for example to
-    /// advance a ``VirtualClock``.
+    /// advance a `VirtualClock`.
     public var onWait: ((Int) -> Void)?
 
     private var lastDrawn: CellBuffer?

@@ -1,5 +1,4 @@
 import SyncCore
-import SyncServer
 
 /// Checks the retries a device's sync engine made since the scenario began
 /// (`expect: {retries: {device: iPhone, count: 2, code: THROTTLED, waited: 6s}}`).

@@ -1,5 +1,4 @@
 import SyncCore
-import SyncServer
 
 /// A scenario: who takes part (users, devices, subscriptions), how the
 /// simulated server behaves, and the steps to run, in order.

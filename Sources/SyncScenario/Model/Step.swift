@@ -1,6 +1,5 @@
 import Foundation
 import SyncCore
-import SyncServer
 
 /// One step of a scenario and where the file writes it.
 public struct Step: Sendable, Equatable {

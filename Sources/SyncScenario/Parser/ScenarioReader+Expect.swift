@@ -1,6 +1,5 @@
 import Foundation
 import SyncCore
-import SyncServer
 import Yams
 
 extension ScenarioReader {

@@ -1,6 +1,5 @@
 import Foundation
 import SyncCore
-import SyncServer
 import Yams
 
 /// `faults:`, `fault:`, `clearFaults:`, a device's `retry:` and `expect: {retries: …}`.

@@ -5,7 +5,7 @@ import SyncCore
 /// It lives next to the ``ServerEngine`` and the ``PushEngine`` (in
 /// ``ServerCore``, under the server's one lock), so every surface — the
 /// in-process service, the HTTP server and the push channel — consults the
-/// same rules. Its only randomness is its own ``SeededRandom``, derived from
+/// same rules. Its only randomness is its own `SeededRandom`, derived from
 /// the server's seed: the same seed, plan and calls give the same faults.
 ///
 /// Rules are looked at in the order they were added. Latency rules add up;
@@ -230,17 +230,4 @@ public final class FaultInjector {
         keep(fault)
         return fault
     }
-}
-
-/// A push fault that hit one notification for one device: what the
-/// inspector's push feed marks ("dropped", "duplicate", "delayed 500 ms",
-/// "reordered").
-public struct PushFaultMark: Sendable, Hashable {
-    public var time: Milliseconds
-    public var deviceID: String
-    /// The notification as it was when the fault hit it (a dropped one never arrives).
-    public var notification: CloudNotification
-    public var kind: FaultKind
-    /// The fault in a word or two: ``FaultEffect/summary``.
-    public var detail: String
 }

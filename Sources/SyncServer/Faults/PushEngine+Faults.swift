@@ -9,7 +9,7 @@ extension PushEngine {
     /// plan: dropped (never queued), delayed, duplicated (a second copy
     /// arrives just after the first) or held back until the next
     /// notification for the device has arrived (reordered). Each is logged as
-    /// a ``PushEvent/Kind/faultInjected(deviceID:notificationID:fault:detail:)``.
+    /// a `PushEvent.Kind.faultInjected` (SyncCore).
     func enqueue(_ item: PendingItem, on device: DeviceChannel, faults: FaultInjector, now: Milliseconds) {
         let call = FaultCall(operation: "push", database: nil, user: device.user, deviceID: device.id)
         var item = item

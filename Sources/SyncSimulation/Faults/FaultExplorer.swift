@@ -1,5 +1,6 @@
 import SyncCore
 import SyncServer
+import SyncWorlds
 
 /// Random histories of devices syncing through a server that misbehaves on
 /// purpose: every seed builds a world, a fault plan and a history from that

@@ -4,6 +4,7 @@ import SyncInspector
 import SyncInspectorWorlds
 import SyncServer
 import SyncSimulation
+import SyncWorlds
 
 #if canImport(Glibc)
 import Glibc

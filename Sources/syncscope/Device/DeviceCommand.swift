@@ -5,6 +5,7 @@ import SyncInspector
 import SyncRemoteWorld
 import SyncServerHTTP
 import SyncSimulation
+import SyncWorlds
 
 /// `syncscope device`: one device of one user, connected to a running `syncscope serve`.
 struct DeviceCommand: AsyncParsableCommand {

@@ -2,6 +2,7 @@ import Foundation
 import SyncCore
 import SyncRemoteWorld
 import SyncSimulation
+import SyncWorlds
 
 /// Runs a device on a real server without a screen: prints who and where it
 /// is, then each event as it happens (pushes heard, fetches and their

@@ -3,6 +3,7 @@ import Foundation
 import SyncCore
 import SyncServer
 import SyncSimulation
+import SyncWorlds
 
 /// `syncscope explore`: random histories with faults, seed after seed, until one does not converge.
 struct ExploreCommand: AsyncParsableCommand {

@@ -6,6 +6,7 @@ import SyncInspectorWorlds
 import SyncScenario
 import SyncScenarioRunner
 import SyncSimulation
+import SyncWorlds
 
 #if canImport(Glibc)
 import Glibc

@@ -6,7 +6,7 @@ import SyncCore
 ///
 /// Two kinds of world share this interface, so the inspector, the writer and
 /// the scenario runner drive either the same way:
-/// - ``Simulation``: an in-process server and any number of devices on a
+/// - `Simulation` (in SyncSimulation): an in-process server and any number of devices on a
 ///   virtual clock (``isVirtualTime``): time moves only through
 ///   ``advance(by:)``, and the same seed gives the same events.
 /// - `RemoteWorld` (in SyncRemoteWorld): one device talking to a `syncscope serve` over HTTP, on
@@ -19,7 +19,7 @@ import SyncCore
 open class SyncWorld {
     /// The container every device of this world uses.
     public let container: String
-    /// "Now" for this world: a ``VirtualClock`` in a ``Simulation``, the wall clock in a `RemoteWorld`.
+    /// "Now" for this world: a ``VirtualClock`` in a `Simulation`, the wall clock in a `RemoteWorld`.
     public let clock: any SyncClock
     /// Whether time is virtual (it moves only through ``advance(by:)``, and
     /// can be paused) or real (a live server: show "live", not a pausable clock).
@@ -82,7 +82,7 @@ open class SyncWorld {
 
     /// When something will happen next on its own (a push delivery, the
     /// writer), as far as this world can know.
-    public var nextEventTime: Milliseconds? {
+    open var nextEventTime: Milliseconds? {
         writer?.isRunning == true ? writer?.nextActionTime : nil
     }
 

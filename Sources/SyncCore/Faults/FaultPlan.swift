@@ -1,5 +1,4 @@
 import Foundation
-import SyncCore
 
 /// The kinds of fault a ``FaultPlan`` can inject, one name each: the names
 /// scenario files, `serve --faults` and `syncscope explore --faults` use.
@@ -51,7 +50,7 @@ public enum LatencyDistribution: Sendable, Hashable {
     /// Exponentially distributed with this mean (a long tail), capped at 20 × the mean.
     case exponential(mean: Milliseconds)
 
-    func sample(_ random: inout SeededRandom) -> Milliseconds {
+    package func sample(_ random: inout SeededRandom) -> Milliseconds {
         switch self {
         case .fixed(let ms):
             return max(0, ms)
@@ -111,7 +110,7 @@ public enum FaultEffect: Sendable, Hashable {
     }
 
     /// The whole-request error this effect answers with, if it is one.
-    func error(operation: String) -> CloudError? {
+    package func error(operation: String) -> CloudError? {
         switch self {
         case .throttled(let seconds):
             return CloudError(
@@ -132,7 +131,7 @@ public enum FaultEffect: Sendable, Hashable {
         }
     }
 
-    static func seconds(_ value: Double) -> String {
+    package static func seconds(_ value: Double) -> String {
         value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
 
@@ -183,7 +182,7 @@ public struct FaultMatch: Sendable, Hashable {
         "subscriptions/modify", "subscriptions/lookup", "push",
     ]
 
-    func matches(_ call: FaultCall) -> Bool {
+    package func matches(_ call: FaultCall) -> Bool {
         if !operations.isEmpty && !operations.contains(call.operation) { return false }
         if let database, call.database != database { return false }
         if let zone, !call.zoneNames.contains(zone) { return false }
@@ -257,7 +256,7 @@ public struct FaultRule: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether the rule's effect can apply to this operation at all.
-    func applies(to operation: String) -> Bool {
+    package func applies(to operation: String) -> Bool {
         switch effect {
         case .pushDrop, .pushDelay, .pushDuplicate, .pushReorder: operation == "push"
         case .readLag: operation == "changes/database"
@@ -296,7 +295,7 @@ public struct FaultCall: Sendable, Hashable {
         self.deviceID = deviceID
     }
 
-    static let mutatingOperations: Set<String> = ["records/modify", "zones/modify", "subscriptions/modify"]
+    package static let mutatingOperations: Set<String> = ["records/modify", "zones/modify", "subscriptions/modify"]
 }
 
 /// A fault that was injected, for logs, transcripts, the inspector and tests.
@@ -311,7 +310,38 @@ public struct InjectedFault: Sendable, Hashable, CustomStringConvertible {
     /// What happened, in words: "THROTTLED, retry in 3 s", "dropped", "latency 120 ms".
     public var detail: String
 
+    public init(time: Milliseconds, ruleID: Int, kind: FaultKind, operation: String, user: String, deviceID: String?, detail: String) {
+        self.time = time
+        self.ruleID = ruleID
+        self.kind = kind
+        self.operation = operation
+        self.user = user
+        self.deviceID = deviceID
+        self.detail = detail
+    }
+
     public var description: String {
         "fault #\(ruleID) \(kind.rawValue) on \(operation) for \(deviceID ?? user): \(detail)"
+    }
+}
+
+/// A push fault that hit one notification for one device: what the
+/// inspector's push feed marks ("dropped", "duplicate", "delayed 500 ms",
+/// "reordered").
+public struct PushFaultMark: Sendable, Hashable {
+    public var time: Milliseconds
+    public var deviceID: String
+    /// The notification as it was when the fault hit it (a dropped one never arrives).
+    public var notification: CloudNotification
+    public var kind: FaultKind
+    /// The fault in a word or two: ``FaultEffect/summary``.
+    public var detail: String
+
+    public init(time: Milliseconds, deviceID: String, notification: CloudNotification, kind: FaultKind, detail: String) {
+        self.time = time
+        self.deviceID = deviceID
+        self.notification = notification
+        self.kind = kind
+        self.detail = detail
     }
 }

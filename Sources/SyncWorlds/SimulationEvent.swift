@@ -1,7 +1,6 @@
 import SyncCore
-import SyncServer
 
-/// Something that happened in a world, stamped with its time (virtual in a ``Simulation``).
+/// Something that happened in a world, stamped with its time (virtual in a `Simulation`).
 public struct SimulationEvent: Sendable, Hashable, CustomStringConvertible {
     public enum Kind: Sendable, Hashable {
         /// A device's sync engine did something.

@@ -1,5 +1,4 @@
 import SyncCore
-import SyncServer
 
 /// The records saved and deleted in one zone since a position, and the
 /// position the next read starts from.
@@ -74,47 +73,4 @@ extension ServerObserver {
 extension ZoneRecordChanges {
     /// Changes read per `changes/zone` page (CloudKit's usual limit).
     public static let pageSize = 400
-}
-
-extension InProcessServerObserver {
-    /// ``ServerObserver/recordChanges(in:scope:user:since:)`` without
-    /// suspending: the engine's change log, walked under one lock.
-    public func recordChangesNow(
-        in zoneID: RecordZoneID, scope: DatabaseScope, user: String, since position: ServerChangeToken
-    ) -> Result<ZoneRecordChanges, CloudError> {
-        let database = DatabaseID(container: container, environment: environment, scope: scope)
-        let caller = Caller(user: user)
-        return server.withEngine { engine in
-            Result { () throws(CloudError) -> ZoneRecordChanges in
-                var changes: [RecordChange] = []
-                var from = position
-                while true {
-                    let results = try engine.fetchRecordZoneChanges(
-                        caller: caller, database: database, [ZoneChangesRequest(zoneID: zoneID, previousServerChangeToken: from)])
-                    guard let first = results.first else {
-                        throw CloudError(.internalError, "The server answered a zone-changes request without a result.", zoneID: zoneID)
-                    }
-                    let batch = try first.get()
-                    changes += batch.changes
-                    from = batch.serverChangeToken
-                    if !batch.moreComing { return ZoneRecordChanges(changes: changes, position: from) }
-                }
-            }
-        }
-    }
-
-    /// ``ServerObserver/recordsAtPosition(in:scope:user:)`` without
-    /// suspending: the records and the zone's current token, read under one lock.
-    public func recordsAtPositionNow(in zoneID: RecordZoneID, scope: DatabaseScope, user: String) -> ZoneRecordsAtPosition {
-        let (container, environment) = (container, environment)
-        return server.withEngine { engine in
-            let records = engine.records(in: zoneID, scope: scope, user: user, container: container, environment: environment)
-            var position: ServerChangeToken?
-            if scope != .public && !zoneID.isDefaultZone {
-                position = engine.zoneSummaries(user: user, container: container, environment: environment)
-                    .first { $0.scope == scope && $0.zoneID == zoneID }?.currentToken
-            }
-            return ZoneRecordsAtPosition(records: records, position: position)
-        }
-    }
 }

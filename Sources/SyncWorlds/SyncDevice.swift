@@ -1,7 +1,5 @@
 import Foundation
 import SyncCore
-import SyncServer
-import SyncSQLiteStore
 
 /// What a device action came to.
 public enum ActionOutcome: Sendable, Hashable {
@@ -30,7 +28,7 @@ public struct ReceivedNotification: Sendable, Hashable {
 
 /// One device: a user's connection to a server, a local cache and a sync
 /// engine. The connection is any ``CloudService``: the in-process simulated
-/// server (in a ``Simulation``) or a real one over HTTP (in a `RemoteWorld`, in SyncRemoteWorld).
+/// server (in a `Simulation`, in SyncSimulation) or a real one over HTTP (in a `RemoteWorld`, in SyncRemoteWorld).
 public final class SyncDevice {
     public let name: String
     public let user: String
@@ -39,8 +37,6 @@ public final class SyncDevice {
     /// The connection the device's sync engine and the world's actions use
     /// (passed through `SimulationSetup.connectionWrapper` when one is set).
     public let connection: any CloudService
-    /// The in-process connection, unwrapped; `nil` for a device on a real server.
-    public let inProcessService: InProcessCloudService?
     public let store: any LocalStore
     public private(set) var engine: DeviceSyncEngine!
     public private(set) var isOnline = true
@@ -60,12 +56,12 @@ public final class SyncDevice {
         autoFetchOnPush: Bool = true, onEvent: @escaping (SyncDevice, SyncEvent) -> Void = { _, _ in }
     ) {
         self.init(
-            name: name, user: user, deviceID: deviceID, connection: connection, inProcessService: connection as? InProcessCloudService,
-            store: store, clock: clock, autoFetchOnPush: autoFetchOnPush, onEvent: onEvent)
+            name: name, user: user, deviceID: deviceID, connection: connection, store: store, clock: clock,
+            autoFetchOnPush: autoFetchOnPush, configuration: DeviceSyncEngine.Configuration(), onEvent: onEvent)
     }
 
     package init(
-        name: String, user: String, deviceID: String, connection: any CloudService, inProcessService: InProcessCloudService?,
+        name: String, user: String, deviceID: String, connection: any CloudService,
         store: any LocalStore, clock: any SyncClock, autoFetchOnPush: Bool,
         configuration: DeviceSyncEngine.Configuration = DeviceSyncEngine.Configuration(),
         onEvent: @escaping (SyncDevice, SyncEvent) -> Void
@@ -74,27 +70,12 @@ public final class SyncDevice {
         self.user = user
         self.deviceID = deviceID
         self.connection = connection
-        self.inProcessService = inProcessService
         self.store = store
         engine = DeviceSyncEngine(service: connection, store: store, clock: clock, configuration: configuration) { [unowned self] event in
             self.record(event)
             onEvent(self, event)
         }
         engine.autoFetchOnPush = autoFetchOnPush
-    }
-
-    /// A device of an in-process simulation: connected to `server` and registered for push.
-    convenience init(setup: SimulationSetup.Device, server: SimulatedServer, container: String, clock: any SyncClock,
-                     wrapper: (@Sendable (any CloudService, String) -> any CloudService)?, seed: UInt64 = 0,
-                     onEvent: @escaping (SyncDevice, SyncEvent) -> Void) throws {
-        let deviceID = "\(setup.user)-\(setup.name)"
-        let service = try server.connect(user: setup.user, deviceID: deviceID, container: container)
-        try server.registerDevice(user: setup.user, deviceID: deviceID, container: container)
-        let store: any LocalStore = try setup.storePath.map { try SQLiteLocalStore(path: $0) } ?? InMemoryLocalStore()
-        self.init(
-            name: setup.name, user: setup.user, deviceID: deviceID, connection: wrapper.map { $0(service, setup.name) } ?? service,
-            inProcessService: service, store: store, clock: clock, autoFetchOnPush: setup.autoFetchOnPush,
-            configuration: DeviceSyncEngine.Configuration(retry: setup.retry, retrySeed: seed), onEvent: onEvent)
     }
 
     private func record(_ event: SyncEvent) {

@@ -1,32 +1,3 @@
-import SyncCore
-
-/// Tunable behaviour of the simulated push service.
-public struct PushConfiguration: Sendable, Hashable {
-    /// How long a notification waits on the server for newer ones of the same
-    /// subscription and collapse key to merge into it before it is sent.
-    public var coalescingWindow: Milliseconds
-    /// How long a sent notification takes to reach the device.
-    public var deliveryLatency: Milliseconds
-    /// The largest payload, in bytes; bigger notifications are pruned.
-    public var payloadLimit: Int
-    /// Most items in one `subscriptions/modify` request.
-    public var maxOperationsPerRequest: Int
-    /// How many events the push layer keeps for ``PushEngine/drainEvents()``;
-    /// older ones are dropped (and counted).
-    public var eventLogLimit: Int
-
-    public init(
-        coalescingWindow: Milliseconds = 200, deliveryLatency: Milliseconds = 50, payloadLimit: Int = CloudNotification.payloadLimit,
-        maxOperationsPerRequest: Int = 400, eventLogLimit: Int = 10_000
-    ) {
-        self.coalescingWindow = max(0, coalescingWindow)
-        self.deliveryLatency = max(0, deliveryLatency)
-        self.payloadLimit = payloadLimit
-        self.maxOperationsPerRequest = maxOperationsPerRequest
-        self.eventLogLimit = max(0, eventLogLimit)
-    }
-}
-
 /// A notification that reached a device.
 public struct Delivery: Sendable, Hashable, CustomStringConvertible {
     public var deviceID: String
@@ -38,6 +9,18 @@ public struct Delivery: Sendable, Hashable, CustomStringConvertible {
     /// When the newest change it stands for was committed.
     public var lastChangeAt: Milliseconds
     public var deliveredAt: Milliseconds
+
+    public init(
+        deviceID: String, user: String, notification: CloudNotification, firstChangeAt: Milliseconds, lastChangeAt: Milliseconds,
+        deliveredAt: Milliseconds
+    ) {
+        self.deviceID = deviceID
+        self.user = user
+        self.notification = notification
+        self.firstChangeAt = firstChangeAt
+        self.lastChangeAt = lastChangeAt
+        self.deliveredAt = deliveredAt
+    }
 
     /// How long the oldest change it stands for waited to be announced.
     public var latency: Milliseconds { deliveredAt - firstChangeAt }
@@ -64,6 +47,14 @@ public struct PendingNotification: Sendable, Hashable {
     public var state: PendingState
     public var firstChangeAt: Milliseconds
     public var lastChangeAt: Milliseconds
+
+    public init(deviceID: String, notification: CloudNotification, state: PendingState, firstChangeAt: Milliseconds, lastChangeAt: Milliseconds) {
+        self.deviceID = deviceID
+        self.notification = notification
+        self.state = state
+        self.firstChangeAt = firstChangeAt
+        self.lastChangeAt = lastChangeAt
+    }
 }
 
 /// Something the push layer did, for the inspector and transcripts.
@@ -99,6 +90,11 @@ public struct PushEvent: Sendable, Hashable, CustomStringConvertible {
     public var time: Milliseconds
     public var kind: Kind
 
+    public init(time: Milliseconds, kind: Kind) {
+        self.time = time
+        self.kind = kind
+    }
+
     public var description: String {
         switch kind {
         case .notificationCreated(let user, let n, let matched):
@@ -129,22 +125,4 @@ public struct PushEvent: Sendable, Hashable, CustomStringConvertible {
             return "\(time) \(id) for \(device): \(detail) (injected fault)"
         }
     }
-}
-
-/// Counters of the push layer's work.
-public struct PushStatistics: Sendable, Hashable {
-    public var commitsObserved = 0
-    /// Zone-level database changes observed (zones created, deleted, shared in or revoked).
-    public var databaseChangesObserved = 0
-    /// Subscriptions looked at while routing commits: only those whose
-    /// database, zone and record type fit the commit.
-    public var candidatesExamined = 0
-    public var notificationsCreated = 0
-    public var coalesced = 0
-    public var heldWhileOffline = 0
-    public var pruned = 0
-    public var deliveries = 0
-    public var droppedEvents = 0
-
-    public init() {}
 }
