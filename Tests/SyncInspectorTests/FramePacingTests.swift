@@ -1,5 +1,6 @@
 import SyncCore
 import SyncSimulation
+import SyncWorlds
 import Testing
 @testable import SyncInspector
 import SyncInspectorWorlds

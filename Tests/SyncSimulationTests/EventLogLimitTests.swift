@@ -1,5 +1,6 @@
 import SyncCore
 import SyncSimulation
+import SyncWorlds
 import Testing
 
 /// A world keeps its last `eventLimit` events, in order, however many
