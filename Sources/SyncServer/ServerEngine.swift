@@ -373,7 +373,8 @@ enum Validation {
         guard name.utf8.count <= 255 else {
             throw CloudError(.invalidArguments, "The record name '\(name.prefix(32))…' is longer than 255 characters.", recordName: name)
         }
-        // Printable ASCII: bytes 32–126 (ASCII's control characters are 0–31 and 127).
+        // Printable ASCII (0x20...0x7E: ASCII less its controls), checked on
+        // the bytes: every save passes here, and Unicode properties are slow.
         guard name.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
             throw CloudError(
                 .invalidArguments, "The record name '\(name)' has a character that is not printable ASCII; record names are ASCII.",

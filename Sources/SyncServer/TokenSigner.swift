@@ -158,19 +158,28 @@ struct TokenSigner {
         return difference == 0
     }
 
+    // (The character swaps work on bytes: `replacingOccurrences` goes
+    // through NSString, and every token read or written passes here.)
+
     static func base64URL(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        var utf8 = Array(Data(bytes).base64EncodedString().utf8)
+        utf8.removeAll { $0 == UInt8(ascii: "=") }
+        for i in utf8.indices {
+            if utf8[i] == UInt8(ascii: "+") { utf8[i] = UInt8(ascii: "-") } else if utf8[i] == UInt8(ascii: "/") { utf8[i] = UInt8(ascii: "_") }
+        }
+        return String(decoding: utf8, as: UTF8.self)
     }
 
     static func decodeBase64URL(_ text: String) -> [UInt8]? {
         guard !text.isEmpty, text.utf8.allSatisfy({ $0 < 128 }) else { return nil }
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        guard !base64.contains("=") || base64.hasSuffix("=") else { return nil }
-        while base64.count % 4 != 0 { base64.append("=") }
-        guard let data = Data(base64Encoded: base64) else { return nil }
+        var base64 = Array(text.utf8)
+        for i in base64.indices {
+            if base64[i] == UInt8(ascii: "-") { base64[i] = UInt8(ascii: "+") } else if base64[i] == UInt8(ascii: "_") { base64[i] = UInt8(ascii: "/") }
+        }
+        let padding = UInt8(ascii: "=")
+        guard !base64.contains(padding) || base64.last == padding else { return nil }
+        while base64.count % 4 != 0 { base64.append(padding) }
+        guard let data = Data(base64Encoded: Data(base64)) else { return nil }
         return Array(data)
     }
 }

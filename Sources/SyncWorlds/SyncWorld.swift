@@ -27,8 +27,14 @@ open class SyncWorld {
     /// What the server holds, as the inspector shows it.
     public let serverObserver: any ServerObserver
     public package(set) var devices: [SyncDevice] = []
-    /// The most recent events, oldest first (at most `eventLimit`).
-    public private(set) var events: [SimulationEvent] = []
+    /// The most recent events, oldest first (at most `eventLimit`; a copy:
+    /// to look at a few of them, ``recentEvents(_:)`` copies nothing).
+    public var events: [SimulationEvent] { Array(eventStorage[firstKeptEvent...]) }
+    /// The kept events start at `firstKeptEvent`; the ones before it are
+    /// dropped all at once when there are `eventLimit` of them, so logging an
+    /// event costs the same however many are kept (not a shift of them all).
+    private var eventStorage: [SimulationEvent] = []
+    private var firstKeptEvent = 0
     /// How many events happened in all (events beyond the limit were dropped from `events`).
     public private(set) var eventCount = 0
     /// How many events the world keeps for display.
@@ -53,9 +59,18 @@ open class SyncWorld {
     package func log(_ kind: SimulationEvent.Kind, device: String?) {
         eventCount += 1
         let event = SimulationEvent(number: eventCount, time: clock.now(), device: device, kind: kind)
-        events.append(event)
-        if events.count > eventLimit { events.removeFirst(events.count - eventLimit) }
+        eventStorage.append(event)
+        if eventStorage.count - firstKeptEvent > eventLimit { firstKeptEvent += 1 }
+        if firstKeptEvent >= eventLimit {
+            eventStorage.removeFirst(firstKeptEvent)
+            firstKeptEvent = 0
+        }
         eventObserver?(event)
+    }
+
+    /// The last `count` of ``events`` (fewer when fewer are kept), oldest first, without copying them.
+    public func recentEvents(_ count: Int) -> ArraySlice<SimulationEvent> {
+        eventStorage[max(firstKeptEvent, eventStorage.count - max(0, count))...]
     }
 
     /// Records a narrative line (scenarios' `say:`, the inspector's notes).

@@ -22,8 +22,14 @@ public final class InspectorController {
     /// Real time, for pacing frames and mapping it to the world's clock
     /// (the wall clock; a ``VirtualClock`` in tests).
     public let realClock: any SyncClock
-    /// Simulation-driven frames come at most this often (keys draw at once).
-    public var frameInterval: Milliseconds = 33
+    /// Frames the world asks for (its clock running, the writer, pushes,
+    /// fetches) come at most this often; a key is answered with a frame at
+    /// once. See ``defaultFrameInterval``.
+    public var frameInterval: Milliseconds = InspectorController.defaultFrameInterval
+    /// 100 ms: a busy world is drawn ten times a second, as htop and k9s
+    /// refresh, so watching 1,000 changes a second costs a small share of a
+    /// core; the world itself moves on, and is read, once a frame.
+    public static let defaultFrameInterval: Milliseconds = 100
     /// On a live world, how long the loop waits for a key before looking for
     /// pushes that arrived (it blocks in between, it does not spin).
     public var liveTick: Milliseconds = 200
@@ -219,7 +225,7 @@ public final class InspectorController {
                 fetchRuns: device.engine.fetchRuns.count, lastError: device.lastError)
         }
         if !snapshot.devices.indices.contains(state.focusedDevice) { state.focusedDevice = 0 }
-        snapshot.events = Array(world.events.suffix(EventLog.keptEvents))
+        snapshot.events = Array(world.recentEvents(EventLog.keptEvents))
         snapshot.eventCount = world.eventCount
         snapshot.faultRules = reading.faultRules
         snapshot.writer = world.writer.map { WriterStatus(isRunning: $0.isRunning, interval: $0.interval, actions: $0.actions) }

@@ -84,6 +84,12 @@ public struct Cell: Hashable, Sendable {
         self.style = style
     }
 
+    /// A cell holding one printable ASCII character (`0x20...0x7E`), as
+    /// `Cell(Character(...))` makes it, without reading Unicode properties.
+    static func ascii(_ byte: UInt8, style: Style) -> Cell {
+        Cell(text: String(Unicode.Scalar(byte)), width: 1, style: style)
+    }
+
     /// A blank cell with the given style.
     public static func blank(_ style: Style = .plain) -> Cell {
         Cell(text: " ", width: 1, style: style)

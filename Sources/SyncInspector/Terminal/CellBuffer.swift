@@ -80,6 +80,15 @@ public struct CellBuffer: Hashable, Sendable {
         guard y >= area.y, y < area.maxY, area.width > 0 else {
             return x + TextWidth.of(text)
         }
+        // Printable ASCII (most of what the panes show): each byte is one
+        // character one column wide, so no grapheme breaking and no width lookups.
+        if TextWidth.isPrintableASCII(text) {
+            for byte in text.utf8 {
+                if column >= area.x && column < area.maxX { put(.ascii(byte, style: style), x: column, y: y) }
+                column += 1
+            }
+            return column
+        }
         for original in text {
             var character = original
             var w = TextWidth.of(character)

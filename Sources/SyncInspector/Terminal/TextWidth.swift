@@ -44,6 +44,12 @@ public enum TextWidth {
         return base
     }
 
+    /// Whether every character of `text` is printable ASCII (`0x20...0x7E`):
+    /// then each byte is one character, one column wide.
+    static func isPrintableASCII(_ text: String) -> Bool {
+        text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+    }
+
     /// Columns a whole string takes (characters that cannot be shown count zero).
     public static func of(_ string: some StringProtocol) -> Int {
         var total = 0
@@ -89,6 +95,13 @@ extension TextWidth {
     /// character; characters that cannot be shown are dropped.
     public static func truncate(_ text: String, to width: Int, ellipsis: Bool = true) -> String {
         guard width > 0 else { return "" }
+        if isPrintableASCII(text) {
+            // One column per byte, nothing to drop.
+            let count = text.utf8.count
+            if count <= width { return text }
+            let kept = String(decoding: text.utf8.prefix(max(0, ellipsis ? width - 1 : width)), as: UTF8.self)
+            return ellipsis ? kept + "…" : kept
+        }
         if of(text) <= width {
             return String(text.filter { of($0) > 0 })
         }

@@ -340,14 +340,19 @@ public final class PushEngine {
     }
 
     /// A UUID-shaped ID from the seeded generator.
+    /// (Written byte by byte: every commit that fires makes one, coalesced or not.)
     private func nextNotificationID() -> String {
-        let hex = random.bytes(16).map { byte in
-            let s = String(byte, radix: 16, uppercase: true)
-            return s.count == 1 ? "0" + s : s
-        }.joined()
-        let c = Array(hex)
-        return [c[0..<8], c[8..<12], c[12..<16], c[16..<20], c[20..<32]].map { String($0) }.joined(separator: "-")
+        var utf8: [UInt8] = []
+        utf8.reserveCapacity(36)
+        for (i, byte) in random.bytes(16).enumerated() {
+            if i == 4 || i == 6 || i == 8 || i == 10 { utf8.append(UInt8(ascii: "-")) }
+            utf8.append(Self.hexDigits[Int(byte >> 4)])
+            utf8.append(Self.hexDigits[Int(byte & 0x0F)])
+        }
+        return String(decoding: utf8, as: UTF8.self)
     }
+
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
     // MARK: Channels
 

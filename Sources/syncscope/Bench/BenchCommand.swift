@@ -69,6 +69,9 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(name: .customLong("live-seconds"), parsing: .unconditional, help: "With --inspector-only: seconds the live loop (and the world alone) runs, 1 to 60.")
     var liveSeconds: Double = 3
 
+    @Flag(name: .customLong("live-only"), help: ArgumentHelp("With --inspector-only: only the live loop's figures (to profile it).", visibility: .hidden))
+    var liveOnly = false
+
     @Option(parsing: .unconditional, help: "With --http: serve nodes on one PostgreSQL database (--store), measured with 1 to this many nodes, 1 to 8; only these figures.")
     var nodes: Int?
 
@@ -115,7 +118,7 @@ struct BenchCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("warning: this is a debug build; figures are meaningful only with `swift run -c release syncscope bench`.\n".utf8))
             #endif
             var results = BenchmarkResults()
-            results.figures = try await InspectorBenchmarkSuite(records: 100_000, liveSeconds: liveSeconds).run()
+            results.figures = try await InspectorBenchmarkSuite(records: 100_000, liveSeconds: liveSeconds, liveOnly: liveOnly).run()
             print(json ? results.json() : results.table())
             return
         }

@@ -21,14 +21,17 @@ struct InspectorBenchmarkSuite {
     var records: Int
     /// Real seconds the live loop runs with the writer at 1,000 changes per second.
     var liveSeconds: Double
+    /// Only the live loop's figures, with the Mac fetching (to profile it).
+    var liveOnly = false
     /// The screen every figure draws.
     var size = Size(width: 160, height: 48)
 
     func run() async throws -> [BenchmarkFigure] {
+        let n = BenchmarkResults.grouped(records)
+        if liveOnly { return liveFigures(try await liveLoop(macFetchesOnPush: true), n: n) }
         let pane = try await recordsPane()
         let live = try await liveLoop(macFetchesOnPush: true)
         let serverOnly = try await liveLoop(macFetchesOnPush: false)
-        let n = BenchmarkResults.grouped(records)
         return [
             BenchmarkFigure(
                 key: "records_update_ms_100k", label: "records pane: one change applied, \(n) records",
@@ -42,6 +45,24 @@ struct InspectorBenchmarkSuite {
             BenchmarkFigure(
                 key: "frame_ms_100k_records", label: "inspector frame, \(n) records, zone changing",
                 value: pane.frameMs, unit: "ms", goal: .atMost(2)),
+        ] + liveFigures(live, n: n) + [
+            BenchmarkFigure(
+                key: "live_cpu_percent_mac_not_fetching", label: "live loop CPU, the Mac on screen not fetching",
+                value: serverOnly.cpuPercent, unit: "%", goal: nil),
+            BenchmarkFigure(
+                key: "live_world_cpu_percent_mac_not_fetching", label: "  the same world and writer, no inspector",
+                value: serverOnly.worldCPUPercent, unit: "%", goal: nil),
+            BenchmarkFigure(
+                key: "live_changes_per_s_mac_not_fetching", label: "  changes the writer made per second",
+                value: serverOnly.changesPerSecond, unit: "/s", goal: nil),
+        ]
+    }
+
+    /// The live loop's figures (the Mac on screen fetching on push).
+    private func liveFigures(
+        _ live: LiveLoopFigures, n: String
+    ) -> [BenchmarkFigure] {
+        [
             BenchmarkFigure(
                 key: "live_cpu_percent", label: "live loop CPU, 1,000 changes/s, \(n) records",
                 value: live.cpuPercent, unit: "%", goal: .atMost(10)),
@@ -57,14 +78,8 @@ struct InspectorBenchmarkSuite {
                 key: "live_record_rebuilds", label: "  rows read from scratch after the first",
                 value: Double(live.rebuilds), unit: "", goal: nil),
             BenchmarkFigure(
-                key: "live_cpu_percent_mac_not_fetching", label: "live loop CPU, the Mac on screen not fetching",
-                value: serverOnly.cpuPercent, unit: "%", goal: nil),
-            BenchmarkFigure(
-                key: "live_world_cpu_percent_mac_not_fetching", label: "  the same world and writer, no inspector",
-                value: serverOnly.worldCPUPercent, unit: "%", goal: nil),
-            BenchmarkFigure(
-                key: "live_changes_per_s_mac_not_fetching", label: "  changes the writer made per second",
-                value: serverOnly.changesPerSecond, unit: "/s", goal: nil),
+                key: "live_mac_fetches_per_s", label: "  fetch runs of the Mac on screen per second (on push)",
+                value: live.macFetchesPerSecond, unit: "/s", goal: nil),
         ]
     }
 
@@ -98,8 +113,13 @@ struct InspectorBenchmarkSuite {
             next += count
         }
         if let error = await simulation.fetch(on: mac).error { throw BenchmarkError("fetch: \(error)") }
-        guard mac.cachedRecords(in: zone).count == records else {
-            throw BenchmarkError("the device cached \(mac.cachedRecords(in: zone).count) records, expected \(records)")
+        // The user's database subscription: the push service tells the Mac
+        // (not the iPhone, which makes the changes) that something changed.
+        if let error = await simulation.subscribe(.database(DatabaseSubscription(subscriptionID: "private-changes")), in: .private, on: mac).error {
+            throw BenchmarkError("subscribe: \(error)")
+        }
+        guard mac.cachedRecordCount(in: zone) == records else {
+            throw BenchmarkError("the device cached \(mac.cachedRecordCount(in: zone)) records, expected \(records)")
         }
         return BigZone(simulation: simulation, iPhone: iPhone, mac: mac, zone: zone)
     }
@@ -209,7 +229,9 @@ struct InspectorBenchmarkSuite {
     // MARK: The live loop
 
     /// The big zone with a writer on the iPhone making a change every
-    /// millisecond; the Mac fetches on push. First the world alone for
+    /// millisecond; the Mac, subscribed to the user's private database,
+    /// fetches on push (a few times a second: pushes coalesce for 200 ms;
+    /// the bench checks that it did). First the world alone for
     /// `liveSeconds` (advanced once a frame, as the loop does), then a fresh
     /// copy of it under the real inspector loop at speed 1 on the Mac, on a
     /// terminal that only diffs frames. CPU is this process's user + system
@@ -217,9 +239,8 @@ struct InspectorBenchmarkSuite {
     ///
     /// With `macFetchesOnPush` false the Mac keeps its copy as it is: every
     /// change reaches the records pane from the server's side only, and the
-    /// world's cost leaves out the Mac's fetches (its in-memory store copies
-    /// the whole zone for every batch it applies).
-    func liveLoop(macFetchesOnPush: Bool) async throws -> (cpuPercent: Double, worldCPUPercent: Double, changesPerSecond: Double, fps: Double, rebuilds: Int) {
+    /// world's cost leaves out the Mac's fetches.
+    func liveLoop(macFetchesOnPush: Bool) async throws -> LiveLoopFigures {
         /// A fresh big zone with the writer: each run starts from the same state
         /// (the writer's own copy grows as it writes, and it reads it for every change).
         func writingWorld() async throws -> (BigZone, DemoWriter) {
@@ -230,19 +251,29 @@ struct InspectorBenchmarkSuite {
             world.simulation.writer = writer
             return (world, writer)
         }
+        /// The Mac must have fetched when it is said to (and not otherwise): the figures say what they measure.
+        func checkFetches(_ runs: Int, seconds: Double) throws {
+            if macFetchesOnPush && runs < Int(seconds) {
+                throw BenchmarkError("the Mac fetched \(runs) times in \(seconds) s on push; expected several a second")
+            }
+            if !macFetchesOnPush && runs > 0 { throw BenchmarkError("the Mac fetched \(runs) times though it does not fetch on push") }
+        }
 
         // The world alone, advanced once a frame as the loop does.
         let (alone, _) = try await writingWorld()
+        let frame = InspectorController.defaultFrameInterval
+        let aloneRunsBefore = alone.mac.engine.fetchRuns.count
         let worldStart = ContinuousClock.now
         let worldCPU = Self.cpuSeconds()
         var last = worldStart
         while ContinuousClock.now.seconds(since: worldStart) < liveSeconds {
-            usleep(33_000)
+            usleep(useconds_t(frame * 1_000))
             let now = ContinuousClock.now
             await alone.simulation.advance(by: Milliseconds(min(500, now.seconds(since: last) * 1000)))
             last = now
         }
         let worldPercent = (Self.cpuSeconds() - worldCPU) / ContinuousClock.now.seconds(since: worldStart) * 100
+        try checkFetches(alone.mac.engine.fetchRuns.count - aloneRunsBefore, seconds: liveSeconds)
 
         // The same world, fresh, under the inspector.
         let (world, writer) = try await writingWorld()
@@ -252,14 +283,29 @@ struct InspectorBenchmarkSuite {
         let backend = HeadlessTerminal(size: size, seconds: liveSeconds)
         let actionsBefore = writer.actions
         let rebuildsBefore = controller.recordListBuilds
+        let runsBefore = world.mac.engine.fetchRuns.count
         let cpuBefore = Self.cpuSeconds()
         let start = ContinuousClock.now
         try await controller.run(backend: backend)
         let wall = ContinuousClock.now.seconds(since: start)
         let cpu = Self.cpuSeconds() - cpuBefore
         let changes = writer.actions - actionsBefore
-        return (cpu / wall * 100, worldPercent, Double(changes) / wall, Double(backend.draws) / wall,
-                controller.recordListBuilds - rebuildsBefore)
+        let runs = world.mac.engine.fetchRuns.count - runsBefore
+        try checkFetches(runs, seconds: liveSeconds)
+        return LiveLoopFigures(
+            cpuPercent: cpu / wall * 100, worldCPUPercent: worldPercent, changesPerSecond: Double(changes) / wall,
+            fps: Double(backend.draws) / wall, rebuilds: controller.recordListBuilds - rebuildsBefore,
+            macFetchesPerSecond: Double(runs) / wall)
+    }
+
+    struct LiveLoopFigures {
+        var cpuPercent: Double
+        var worldCPUPercent: Double
+        var changesPerSecond: Double
+        var fps: Double
+        var rebuilds: Int
+        /// The Mac's fetch runs (each after a push) per second.
+        var macFetchesPerSecond: Double
     }
 
     /// User and system time of this process, in seconds.
