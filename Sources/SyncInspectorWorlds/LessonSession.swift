@@ -75,7 +75,7 @@ public final class LessonSession: InspectorLesson {
     public var title: String { scenario.title ?? scenario.name }
     public var failureMessage: String? { failure?.message }
     /// The runner watches its simulation itself and passes events on.
-    public var eventObserver: ((SimulationEvent) -> Void)? {
+    public var eventObserver: ((WorldEvent) -> Void)? {
         get { runner.simulationEventObserver }
         set { runner.simulationEventObserver = newValue }
     }

@@ -32,7 +32,7 @@ extension ScenarioRunner {
     }
 
     /// A transcript line for each injected fault.
-    func observeFault(_ event: SimulationEvent) {
+    func observeFault(_ event: WorldEvent) {
         switch event.kind {
         case .fault(let fault):
             record(.note(device: event.device, "injected fault: \(fault.operation) \(fault.detail)"))
@@ -52,7 +52,7 @@ extension ScenarioRunner {
     /// which time the connection has already seen the answer. The fault
     /// belongs to the first fetch of its device and operation not yet shown.
     /// Returns false for other events (they are recorded as usual).
-    func recordFaultBeforeItsFetch(_ event: SimulationEvent) -> Bool {
+    func recordFaultBeforeItsFetch(_ event: WorldEvent) -> Bool {
         guard case .fault(let fault) = event.kind, let device = event.device else { return false }
         let observed = tap.drain()
         guard let index = observed.firstIndex(where: { $0.device == device && $0.operation == fault.operation }) else {

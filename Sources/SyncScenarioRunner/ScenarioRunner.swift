@@ -49,7 +49,7 @@ public final class ScenarioRunner {
     public private(set) var firstFailure: ScenarioFailure?
     /// Called with every event of the simulation: the runner observes the
     /// simulation itself, so set this instead of ``Simulation/eventObserver``.
-    public var simulationEventObserver: ((SimulationEvent) -> Void)?
+    public var simulationEventObserver: ((WorldEvent) -> Void)?
     /// Called with every transcript event as it happens.
     public var transcriptObserver: ((TranscriptEvent) -> Void)?
 
@@ -337,7 +337,7 @@ public final class ScenarioRunner {
         transcriptObserver?(event)
     }
 
-    private func observe(_ event: SimulationEvent) {
+    private func observe(_ event: WorldEvent) {
         if recordFaultBeforeItsFetch(event) {
             simulationEventObserver?(event)
             return

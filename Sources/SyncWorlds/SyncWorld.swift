@@ -29,18 +29,18 @@ open class SyncWorld {
     public package(set) var devices: [SyncDevice] = []
     /// The most recent events, oldest first (at most `eventLimit`; a copy:
     /// to look at a few of them, ``recentEvents(_:)`` copies nothing).
-    public var events: [SimulationEvent] { Array(eventStorage[firstKeptEvent...]) }
+    public var events: [WorldEvent] { Array(eventStorage[firstKeptEvent...]) }
     /// The kept events start at `firstKeptEvent`; the ones before it are
     /// dropped all at once when there are `eventLimit` of them, so logging an
     /// event costs the same however many are kept (not a shift of them all).
-    private var eventStorage: [SimulationEvent] = []
+    private var eventStorage: [WorldEvent] = []
     private var firstKeptEvent = 0
     /// How many events happened in all (events beyond the limit were dropped from `events`).
     public private(set) var eventCount = 0
     /// How many events the world keeps for display.
     public let eventLimit: Int
     /// Called for every event as it happens.
-    public var eventObserver: ((SimulationEvent) -> Void)?
+    public var eventObserver: ((WorldEvent) -> Void)?
     /// The demo writer, when one is attached.
     public var writer: DemoWriter?
 
@@ -56,9 +56,9 @@ open class SyncWorld {
 
     package func device(withID deviceID: String) -> SyncDevice? { devices.first { $0.deviceID == deviceID } }
 
-    package func log(_ kind: SimulationEvent.Kind, device: String?) {
+    package func log(_ kind: WorldEvent.Kind, device: String?) {
         eventCount += 1
-        let event = SimulationEvent(number: eventCount, time: clock.now(), device: device, kind: kind)
+        let event = WorldEvent(number: eventCount, time: clock.now(), device: device, kind: kind)
         eventStorage.append(event)
         if eventStorage.count - firstKeptEvent > eventLimit { firstKeptEvent += 1 }
         if firstKeptEvent >= eventLimit {
@@ -69,7 +69,7 @@ open class SyncWorld {
     }
 
     /// The last `count` of ``events`` (fewer when fewer are kept), oldest first, without copying them.
-    public func recentEvents(_ count: Int) -> ArraySlice<SimulationEvent> {
+    public func recentEvents(_ count: Int) -> ArraySlice<WorldEvent> {
         eventStorage[max(firstKeptEvent, eventStorage.count - max(0, count))...]
     }
 

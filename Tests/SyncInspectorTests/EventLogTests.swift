@@ -153,7 +153,7 @@ struct EventLogTests {
             notificationID: "527C9731-CF95-4F8C-D44F-4E2D14EB478A", subscriptionID: "private-changes", containerIdentifier: "c",
             databaseScope: .private))
         let push = PushEvent(time: 1_767_225_600_000, kind: .queued(deviceID: "alice-Mac", notificationID: notification.notificationID, arrivesAt: 1_767_225_600_250))
-        state.snapshot.events = [SimulationEvent(number: 1, time: 1_767_225_600_000, device: nil, kind: .push(push))]
+        state.snapshot.events = [WorldEvent(number: 1, time: 1_767_225_600_000, device: nil, kind: .push(push))]
         state.snapshot.devices = [DeviceSummary(
             name: "Mac", user: "alice", deviceID: "alice-Mac", isOnline: true, autoFetchOnPush: true, pendingChanges: 0, fetchRuns: 0)]
         let frame = InspectorView().render(state, size: state.screenSize)

@@ -330,12 +330,12 @@ struct NewcomerTests {
         #expect(Plural.count(0, "change") == "0 changes")
         #expect(Plural.count(2, "batch") == "2 batches")
         let zone = RecordZoneID(zoneName: "Notes", ownerName: "alice")
-        let dropped = SimulationEvent(number: 1, time: 0, device: "Mac", kind: .sync(.zoneDeleted(
+        let dropped = WorldEvent(number: 1, time: 0, device: "Mac", kind: .sync(.zoneDeleted(
             scope: .private, zoneID: zone, reason: .deleted, recordsRemoved: 1, pendingChangesDropped: 0)))
         #expect("\(dropped)".contains("1 record)"), "\(dropped)")
         let message = try #require(InspectorController.notable(dropped))
         #expect(message.text.hasSuffix("dropped 1 record."), "\(message.text)")
-        let purged = SimulationEvent(number: 2, time: 0, device: "Mac", kind: .sync(.zonePurged(
+        let purged = WorldEvent(number: 2, time: 0, device: "Mac", kind: .sync(.zonePurged(
             scope: .private, zoneID: zone, recordsRemoved: 1, pendingChangesDropped: 0)))
         #expect(InspectorController.notable(purged)?.text.contains("wiped 1 record; it will not upload it again") == true)
     }

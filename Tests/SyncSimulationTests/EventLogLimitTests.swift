@@ -11,7 +11,7 @@ import Testing
         try Simulation(setup: SimulationSetup(seed: 1, users: ["alice"], devices: [.init(name: "iPhone", user: "alice")], eventLimit: limit))
     }
 
-    func texts(_ events: some Sequence<SimulationEvent>) -> [String] {
+    func texts(_ events: some Sequence<WorldEvent>) -> [String] {
         events.map { event in
             guard case .action(let text) = event.kind else { return "not a note: \(event)" }
             return text

@@ -103,7 +103,7 @@ extension InspectorController {
                 await world.advance(by: world.nextEventTime == nil ? 1_000 : 0)
             }
             reanchor()
-            let happened = world.events.suffix(max(0, min(world.eventCount - before, world.events.count)))
+            let happened = world.recentEvents(world.eventCount - before)
             return .clock(.stepped(to: world.clock.now(), lastEvent: happened.last.map { "\($0)" }))
         case .lessonNext:
             guard let lesson else { return .nothing }
@@ -263,7 +263,7 @@ extension InspectorController {
             let eventsBefore = world.eventCount
             await writer.burst(count, on: device, in: world)
             outcome = .done("burst")
-            let requests = world.events.suffix(max(0, min(world.eventCount - eventsBefore, world.events.count))).filter { event in
+            let requests = world.recentEvents(world.eventCount - eventsBefore).filter { event in
                 guard event.device == name, case .sync(.changesSent) = event.kind else { return false }
                 return true
             }.count

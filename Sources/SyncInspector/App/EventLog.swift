@@ -28,7 +28,7 @@ public enum EventCategory: String, CaseIterable, Hashable, Sendable {
         }
     }
 
-    public static func of(_ event: SimulationEvent) -> EventCategory {
+    public static func of(_ event: WorldEvent) -> EventCategory {
         switch event.kind {
         case .push, .delivered, .pushReceived: return .push
         case .action: return .action
@@ -101,7 +101,7 @@ public enum EventLog {
     /// consecutive fetch events fold into one line (until the fetch run ends
     /// or the device does something else), so a fetch does not push the
     /// interesting lines away; Enter opens it.
-    public static func lines(_ events: [SimulationEvent], state: EventLogState) -> [EventLogLine] {
+    public static func lines(_ events: [WorldEvent], state: EventLogState) -> [EventLogLine] {
         // First the items (single events and fetches), then the lines.
         var items: [[Int]] = []
         var openFetch: [String: Int] = [:]  // device → index into items
@@ -140,7 +140,7 @@ public enum EventLog {
     }
 
     /// The index of the line `state` selects, or `nil` when it follows the newest.
-    public static func selectedLine(_ lines: [EventLogLine], events: [SimulationEvent], state: EventLogState) -> Int? {
+    public static func selectedLine(_ lines: [EventLogLine], events: [WorldEvent], state: EventLogState) -> Int? {
         guard let number = state.selectedEvent, !lines.isEmpty else { return nil }
         // The line of that event, else the first line after it (it was filtered out or dropped).
         if let index = lines.firstIndex(where: { events[$0.first].number >= number }) { return index }
@@ -148,7 +148,7 @@ public enum EventLog {
     }
 
     /// The line's words (without the time).
-    public static func text(_ line: EventLogLine, events: [SimulationEvent], devices: [DeviceSummary]) -> String {
+    public static func text(_ line: EventLogLine, events: [WorldEvent], devices: [DeviceSummary]) -> String {
         switch line.kind {
         case .event:
             return text(events[line.first], devices: devices)
@@ -160,13 +160,13 @@ public enum EventLog {
     }
 
     /// One event in words: device names, no UUIDs, no epoch milliseconds.
-    public static func text(_ event: SimulationEvent, devices: [DeviceSummary]) -> String {
+    public static func text(_ event: WorldEvent, devices: [DeviceSummary]) -> String {
         if let fault = InspectorFaults.eventText(event, devices: devices) { return fault }
         return event.readableText { id in devices.first { $0.deviceID == id }?.name ?? id }
     }
 
     /// "iPhone: fetch run #3 (push): 2 tokens, applied 3 saved, 1 deleted in Notes, done · 6 lines".
-    static func fetchSummary(_ events: [SimulationEvent]) -> String {
+    static func fetchSummary(_ events: [WorldEvent]) -> String {
         var run: Int?
         var reason: String?
         var tokens = 0
@@ -311,7 +311,7 @@ public enum EventLog {
     }
 
     /// The table state that shows `lines`: the selected line in view, or the newest lines when following.
-    static func tableState(lines: [EventLogLine], events: [SimulationEvent], state: EventLogState, visibleRows: Int) -> TableState {
+    static func tableState(lines: [EventLogLine], events: [WorldEvent], state: EventLogState, visibleRows: Int) -> TableState {
         guard let selected = selectedLine(lines, events: events, state: state) else {
             return TableState(selection: nil, offset: max(0, lines.count - visibleRows))
         }

@@ -20,7 +20,7 @@ public final class InspectorController {
     public var view: InspectorView
     public var log: InspectorLog?
     /// Real time, for pacing frames and mapping it to the world's clock
-    /// (the wall clock; a ``VirtualClock`` in tests).
+    /// (the wall clock; a `VirtualClock` in tests).
     public let realClock: any SyncClock
     /// Frames the world asks for (its clock running, the writer, pushes,
     /// fetches) come at most this often; a key is answered with a frame at
@@ -35,7 +35,7 @@ public final class InspectorController {
     public var liveTick: Milliseconds = 200
 
     /// What the server holds, as the panes show it: the world's
-    /// ``SyncWorld/serverObserver`` (a test puts a double in its place).
+    /// `SyncWorld.serverObserver` (a test puts a double in its place).
     public var observer: any ServerObserver
     /// Effects waiting to run, in order (one at a time per world).
     var lane: [InspectorEffect] = []
@@ -62,9 +62,9 @@ public final class InspectorController {
     private var anchorReal: Milliseconds = 0
     private var anchorVirtual: Milliseconds = 0
     var repaintRequested = false
-    /// Copies text to the terminal's clipboard (`y`): the backend's, set by ``run(backend:)``.
+    /// Copies text to the terminal's clipboard (`y`): the backend's, set by ``run(backend:executor:)``.
     public var clipboard: ((String) -> Clipboard.Outcome)?
-    /// What the server said at the last read, through ``SyncWorld/serverObserver``
+    /// What the server said at the last read, through `SyncWorld.serverObserver`
     /// (the same path for an in-process server and one over HTTP).
     private(set) var reading = ServerReading()
     /// The records pane's rows, brought up to date with the changes since it last looked.
@@ -341,7 +341,7 @@ public final class InspectorController {
 
     // MARK: Events
 
-    private func observe(_ event: SimulationEvent) {
+    private func observe(_ event: WorldEvent) {
         log?.write("\(Format.clock(event.time)) \(event)")
         guard let name = event.device else { return }
         if case .sync(let sync) = event.kind {
@@ -369,7 +369,7 @@ public final class InspectorController {
     }
 
     /// Events worth a line at the bottom of the screen, whoever caused them.
-    static func notable(_ event: SimulationEvent) -> InspectorMessage? {
+    static func notable(_ event: WorldEvent) -> InspectorMessage? {
         let who = event.device.map { "\($0): " } ?? ""
         guard case .sync(let sync) = event.kind else { return nil }
         switch sync {

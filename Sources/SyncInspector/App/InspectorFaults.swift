@@ -119,7 +119,7 @@ extension InspectorFaults {
     /// narrow pane still shows it: "iPhone: THROTTLED, retry in 3 s (injected
     /// on records/modify)", "push to Mac dropped (injected fault)". `nil` for
     /// other events.
-    static func eventText(_ event: SimulationEvent, devices: [DeviceSummary]) -> String? {
+    static func eventText(_ event: WorldEvent, devices: [DeviceSummary]) -> String? {
         switch event.kind {
         case .fault(let fault):
             return (event.device.map { "\($0): " } ?? "") + "\(fault.detail) (injected on \(fault.operation))"
@@ -133,7 +133,7 @@ extension InspectorFaults {
     }
 
     /// Whether an event is an injected fault (the event log shows it in the warning style).
-    static func isFault(_ event: SimulationEvent) -> Bool {
+    static func isFault(_ event: WorldEvent) -> Bool {
         switch event.kind {
         case .fault: true
         case .push(let push): if case .faultInjected = push.kind { true } else { false }

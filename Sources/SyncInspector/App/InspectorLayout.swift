@@ -194,7 +194,7 @@ enum Format {
 
     /// "250ms", "1.2s", "3m" (the event log's wording).
     static func duration(_ milliseconds: Milliseconds) -> String {
-        SimulationEvent.duration(milliseconds)
+        WorldEvent.duration(milliseconds)
     }
 
     /// "999", "1.2k", "100k".

@@ -35,7 +35,7 @@ public protocol InspectorLesson: AnyObject {
     /// Called with the new world when the lesson built its world again.
     var onRestart: ((SyncWorld) -> Void)? { get set }
     /// Called for every event of the lesson's world (the lesson watches its world itself).
-    var eventObserver: ((SimulationEvent) -> Void)? { get set }
+    var eventObserver: ((WorldEvent) -> Void)? { get set }
 
     /// Every token `device` received, oldest first (the lesson's own fetch steps included).
     func tokenReceipts(for device: SyncDevice) -> [TokenReceipt]

@@ -119,7 +119,7 @@ extension InspectorKeys {
                 return []
             }
             let id = entries[row].notification.notificationID
-            return [.copy(id, what: "notification \(SimulationEvent.tag(id))'s ID")]
+            return [.copy(id, what: "notification \(WorldEvent.tag(id))'s ID")]
         case .events:
             guard let text = EventLog.selectedText(state) else {
                 say("Nothing happened yet to copy.", kind: .warning, state: &state)

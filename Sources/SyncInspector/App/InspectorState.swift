@@ -724,7 +724,7 @@ public struct InspectorSnapshot: Sendable {
     public var notifications: [NotificationEntry] = []
     public var notificationTotal = 0
     /// The latest simulation events, oldest first.
-    public var events: [SimulationEvent] = []
+    public var events: [WorldEvent] = []
     public var eventCount = 0
     public var writer: WriterStatus?
     /// The lesson being played, if any.

@@ -71,7 +71,7 @@ struct DeviceWatch {
         }
     }
 
-    static func line(_ event: SimulationEvent) -> String {
+    static func line(_ event: WorldEvent) -> String {
         "\(time(event.time))  \(event)"
     }
 

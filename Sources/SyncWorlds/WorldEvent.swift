@@ -1,7 +1,7 @@
 import SyncCore
 
 /// Something that happened in a world, stamped with its time (virtual in a `Simulation`).
-public struct SimulationEvent: Sendable, Hashable, CustomStringConvertible {
+public struct WorldEvent: Sendable, Hashable, CustomStringConvertible {
     public enum Kind: Sendable, Hashable {
         /// A device's sync engine did something.
         case sync(SyncEvent)
@@ -32,7 +32,7 @@ public struct SimulationEvent: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         let who = device.map { "\($0): " } ?? ""
         switch kind {
-        case .sync(let event): return who + SimulationEvent.describe(event)
+        case .sync(let event): return who + WorldEvent.describe(event)
         case .push(let event): return "push: \(event)"
         case .delivered(let delivery): return who + "push \(delivery)"
         case .pushReceived(let notification): return who + "push received \(notification)"
@@ -103,7 +103,7 @@ public struct SimulationEvent: Sendable, Hashable, CustomStringConvertible {
 
 // MARK: - Readable text (the inspector's event log)
 
-extension SimulationEvent {
+extension WorldEvent {
     /// The event as a person reads it in the inspector's log: devices by
     /// name (`deviceName` turns a device ID into one), notifications by what
     /// they are about and a four-character tag instead of their UUID, and
