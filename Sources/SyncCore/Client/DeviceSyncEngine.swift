@@ -100,19 +100,16 @@ public final class DeviceSyncEngine {
         eventHandler(event)
     }
 
-    /// CloudKit's owner name for "the current user" (`CKCurrentUserDefaultName`).
-    static let currentUserName = "__defaultOwner__"
-
     /// The database a zone lives in for this user: their own zones are in the
     /// private database, zones other users share with them in the shared one.
     public func scope(of zoneID: RecordZoneID) -> DatabaseScope {
         let owner = zoneID.ownerName
-        return owner == service.userRecordName || owner.isEmpty || owner == Self.currentUserName ? .private : .shared
+        return owner == service.userRecordName || owner.isEmpty || owner == RecordZoneID.currentUserName ? .private : .shared
     }
 
     /// The zone ID with the owner spelled out (`__defaultOwner__` or empty → this user).
     func normalized(_ zoneID: RecordZoneID) -> RecordZoneID {
-        if zoneID.ownerName.isEmpty || zoneID.ownerName == Self.currentUserName {
+        if zoneID.ownerName.isEmpty || zoneID.ownerName == RecordZoneID.currentUserName {
             return RecordZoneID(zoneName: zoneID.zoneName, ownerName: service.userRecordName)
         }
         return zoneID
