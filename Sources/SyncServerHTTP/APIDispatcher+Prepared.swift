@@ -66,7 +66,7 @@ extension APIDispatcher {
     }
 
     /// ``prepare(_:)`` with the `records/modify` plan made by `modifyPlan`
-    /// (from the body's JSON, or from a journal row's binary form: ``JournaledCallBody``).
+    /// (from the body's JSON, or from a journal row's binary form: `JournaledCallBody`).
     static func prepare(_ call: APICall, modifyPlan: (Caller) throws(CloudError) -> ModifyRecordsPlan) -> PreparedCall {
         let parts = call.path.split(separator: "/", omittingEmptySubsequences: true)
         guard parts.count == 7, parts[0] == "database", parts[1] == "1" else { return wholeCall(call) }

@@ -101,7 +101,7 @@ enum CheckpointFormat {
     }
 }
 
-/// Little-endian, length-prefixed binary writing, shared by the checkpoint and the journal's binary rows (``JournaledCallBody``).
+/// Little-endian, length-prefixed binary writing, shared by the checkpoint and the journal's binary rows (`JournaledCallBody`).
 struct BinaryWriter {
     var bytes: [UInt8] = []
 

@@ -8,7 +8,7 @@ import SyncCore
 public enum DataFolderReading {
     /// Reads every journal row (time, path, caller, body) and parses its
     /// body into what it holds: a binary `records/modify` row into its plan
-    /// (``JournaledCallBody``), a JSON row into its wire request. Returns the number of rows.
+    /// (`JournaledCallBody`), a JSON row into its wire request. Returns the number of rows.
     public static func readAndParseJournal(in directory: URL) throws -> Int {
         let queue = try DatabaseQueue(path: directory.appendingPathComponent(Journal.fileName).path)
         defer { try? queue.close() }

@@ -9,7 +9,7 @@ import SyncCore
 ///   choice follow) and the settings the history was made with.
 /// - `journal`: every call that changed the state, in the order it was
 ///   applied, with its time, user, device and a CRC-32 `checksum` of all of
-///   them. The body is in ``JournaledCallBody``'s form: a `records/modify` keeps
+///   them. The body is in `JournaledCallBody`'s form: a `records/modify` keeps
 ///   its decoded plan in binary, any other call its JSON (older rows are
 ///   JSON too, and replay as they are). A call is answered only after its row is committed; rows are
 ///   committed by ``GroupCommitter``, several calls per transaction, in the
@@ -155,7 +155,7 @@ final class Journal: Sendable {
 
     /// What the group committer writes, in engine-step order.
     enum Entry: Sendable {
-        /// One call that changed the state, as row `seq` (kept in ``JournaledCallBody``'s form, encoded by the committing thread).
+        /// One call that changed the state, as row `seq` (kept in `JournaledCallBody`'s form, encoded by the committing thread).
         case row(seq: Int64, time: Milliseconds, call: PreparedCall)
         /// The whole state as of row `throughSeq`, encoded, with its CRC-32 (rows up to it are deleted with it).
         case checkpoint(state: Data, checksum: Int64, throughSeq: Int64, time: Milliseconds)
@@ -345,7 +345,7 @@ enum DataFolderCheck {
 /// commit. A commit itself never flushes (WAL with synchronous=NORMAL:
 /// what a commit wrote survives `kill -9`), so with checkpoints here no
 /// call waits for the disk. A `PASSIVE` checkpoint copies what it can
-/// without blocking the journal's writer; the writer starts the WAL over
+/// without blocking the call committing rows; that commit starts the WAL over
 /// once everything in it is copied.
 final class WALCheckpointer: Sendable {
     /// Commits between two checkpoints: a few hundred pages of WAL.

@@ -296,8 +296,8 @@ public final class ServerHost: Sendable {
         if checkpointAfterStart, let committer {
             // Many rows replayed: a checkpoint of the state they built, so the
             // next start does not replay them again. It is taken now and
-            // encoded and written by the journal's writer, in order with the
-            // rows after it, while the server already answers; a kill -9
+            // encoded on the committer's checkpoint thread and committed in
+            // order with the rows after it, while the server already answers; a kill -9
             // before it is written only means the next start replays them again.
             state.withLock { (state: inout State) in
                 state.checkpointedThrough = committer.enqueueCheckpoint(time: clock.now(), encode: Self.checkpointLater(state.core)).throughSeq
@@ -375,7 +375,7 @@ public final class ServerHost: Sendable {
     }
 
     /// A checkpoint of the state as it is now, whose bytes are made later
-    /// (by the journal's writer, off the state lock). Taking it costs what the
+    /// (on the committer's checkpoint thread, off the state lock). Taking it costs what the
     /// zones and users cost, not the records: the engine's snapshot shares its
     /// collections copy-on-write.
     static func checkpointLater(_ core: ServerCore) -> @Sendable () throws -> Data {
@@ -513,7 +513,7 @@ public final class ServerHost: Sendable {
 
     /// Applies one call, commits it to the journal if it changed anything,
     /// and wakes the long-polls of devices that got notifications. Blocks
-    /// until the journal row is committed; the HTTP layer uses ``performAsync(_:)``.
+    /// until the journal row is committed; the HTTP layer uses `performAsync(_:)`.
     public func perform(_ call: APICall) -> APIAnswer {
         if let postgres { return performBlocking(call, node: postgres) }
         let (call, isImport) = callToApply(call)
