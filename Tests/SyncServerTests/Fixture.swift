@@ -219,3 +219,22 @@ extension Array where Element == DatabaseChange {
         }
     }
 }
+
+extension Fixture {
+    /// A fixture with history worth keeping, for the state-file tests: two
+    /// zones, `records` saves, deletions, an edit, a share, a removed zone, a
+    /// client token and a compaction. Returns the fixture and the kept zone.
+    static func withHistory(records: Int = 30) throws -> (Fixture, RecordZoneID) {
+        let f = try Fixture()
+        let notes = try f.createZone("Notes")
+        let gone = try f.createZone("Gone")
+        try f.saveMany(records, in: notes)
+        try f.delete(["r3", "r7"], in: notes)
+        try f.save("r4", in: notes, ["text": .string("edited")])
+        try f.engine.shareRecordZone(caller: f.alice, database: f.privateDB, zoneID: notes, participants: ["bob"], revoke: false)
+        try f.deleteZone(gone)
+        _ = try f.modify([], in: notes, clientChangeTokenData: Data([1, 2, 3]))
+        try f.engine.compactHistory(caller: f.alice, database: f.privateDB, scope: .private, zoneID: notes, keepLast: 20)
+        return (f, notes)
+    }
+}

@@ -5,21 +5,7 @@ import Testing
 
 /// Export, import, reset and checkpoints of the whole server state.
 @Suite struct StateFileTests {
-    /// A fixture with history worth keeping: zones, saves, a deletion, a
-    /// share, a removed zone and a compaction.
-    func populated() throws -> (Fixture, RecordZoneID) {
-        let f = try Fixture()
-        let notes = try f.createZone("Notes")
-        let gone = try f.createZone("Gone")
-        try f.saveMany(30, in: notes)
-        try f.delete(["r3", "r7"], in: notes)
-        try f.save("r4", in: notes, ["text": .string("edited")])
-        try f.engine.shareRecordZone(caller: f.alice, database: f.privateDB, zoneID: notes, participants: ["bob"], revoke: false)
-        try f.deleteZone(gone)
-        _ = try f.modify([], in: notes, clientChangeTokenData: Data([1, 2, 3]))
-        try f.engine.compactHistory(caller: f.alice, database: f.privateDB, scope: .private, zoneID: notes, keepLast: 20)
-        return (f, notes)
-    }
+    func populated() throws -> (Fixture, RecordZoneID) { try Fixture.withHistory(records: 30) }
 
     @Test func aRestoredCheckpointAnswersOldTokensExactlyAsTheOriginal() throws {
         let (f, notes) = try populated()

@@ -7,20 +7,7 @@ import Testing
 /// state file later (off the lock) is the state as it was when taken,
 /// whatever the engine did in between.
 @Suite struct StateSnapshotTests {
-    /// Zones, saves, deletions, a share, a removed zone, a client token and a compaction.
-    func populated() throws -> (Fixture, RecordZoneID) {
-        let f = try Fixture()
-        let notes = try f.createZone("Notes")
-        let gone = try f.createZone("Gone")
-        try f.saveMany(40, in: notes)
-        try f.delete(["r3", "r7"], in: notes)
-        try f.save("r4", in: notes, ["text": .string("edited")])
-        try f.engine.shareRecordZone(caller: f.alice, database: f.privateDB, zoneID: notes, participants: ["bob"], revoke: false)
-        try f.deleteZone(gone)
-        _ = try f.modify([], in: notes, clientChangeTokenData: Data([1, 2, 3]))
-        try f.engine.compactHistory(caller: f.alice, database: f.privateDB, scope: .private, zoneID: notes, keepLast: 20)
-        return (f, notes)
-    }
+    func populated() throws -> (Fixture, RecordZoneID) { try Fixture.withHistory(records: 40) }
 
     @Test func aSnapshotMadeIntoAFileLaterIsTheStateWhenItWasTaken() throws {
         let (taken, notes) = try populated()
