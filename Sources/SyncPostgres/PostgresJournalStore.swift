@@ -11,8 +11,9 @@ import Synchronization
 public struct JournalRow: Sendable, Equatable {
     /// 1, 2, 3, … with no gaps: the order every node applies the calls in.
     public var position: Int64
-    /// The time the call is applied at, in milliseconds since 1970. Never
-    /// less than the time of the row before it.
+    /// The time the node that appended the call asked for, in milliseconds
+    /// since 1970. It may be before the row ahead of it (nodes' clocks
+    /// disagree); the call is applied at ``appliedTime(after:)``.
     public var time: Int64
     /// The call, encoded by the server (the store never looks inside).
     public var call: Data
@@ -25,13 +26,23 @@ public struct JournalRow: Sendable, Equatable {
         self.call = call
         self.checksum = checksum
     }
+
+    /// The time this row is applied at, given the time the row before it was
+    /// applied at: the later of the two, so the times a journal is applied at
+    /// never go backwards. A function of the journal only: every node, a
+    /// replay and a node reading on from a checkpoint (which keeps the time
+    /// its last row was applied at) apply each row at the same time. Rows
+    /// appended with the time guard of earlier versions are never before the
+    /// row ahead of them, so they apply at their recorded times, as they did.
+    public func appliedTime(after previous: Int64) -> Int64 { max(time, previous) }
 }
 
 /// The whole engine state as of one journal position, in a format the server versions.
 public struct StoredCheckpoint: Sendable, Equatable {
     /// The state includes every row up to and including this position.
     public var throughPosition: Int64
-    /// The time of the row at `throughPosition` (the engine clock there).
+    /// The time the row at `throughPosition` was applied at (the engine clock
+    /// there): the row after it applies at its ``JournalRow/appliedTime(after:)`` this.
     public var time: Int64
     /// The server's version of the `state` encoding.
     public var format: Int
@@ -54,8 +65,9 @@ public struct StoredCheckpoint: Sendable, Equatable {
 /// Tables (in the schema `syncscope`):
 /// - `meta`: `schema_version`, and the server's settings (seed, retention, …)
 ///   shared by every node (``meta()``, ``insertMetaIfAbsent(_:)``).
-/// - `tail`: one row, the last position and its time. An append locks it
-///   (`SELECT … FOR UPDATE`) for the length of its transaction.
+/// - `tail`: one row, the last position and the latest time asked for (the
+///   time the last row applies at). An append's `UPDATE` locks it until the
+///   append commits.
 /// - `journal`: one row per call (``JournalRow``).
 /// - `checkpoint`: the newest checkpoint (``StoredCheckpoint``).
 /// - `delivery_claim`: which poll hands out which notification (see
@@ -70,9 +82,11 @@ public struct StoredCheckpoint: Sendable, Equatable {
 ///   the position after the last committed one. Positions have no gaps (a
 ///   rolled-back append gives its position back) and position order is
 ///   commit order: a reader that sees row N sees every row before it.
-/// - Times never go backwards: a row's time is the later of the time asked
-///   for and the time of the row before it; ``append(time:call:)`` returns
-///   the time it got, which the node must apply the call at.
+/// - A row keeps the time its node asked for; it is applied at the later of
+///   that and the time the row before it was applied at
+///   (``JournalRow/appliedTime(after:)``), so applied times never go
+///   backwards, whichever node's clock is behind, and an append is one
+///   statement that never waits to learn the journal's time first.
 /// - An append is acknowledged only after it commits; the commit sends
 ///   `NOTIFY syncscope_tail` with the new position (``watchTail()``).
 /// - A row whose checksum does not match is never handed out: reading it
@@ -93,11 +107,6 @@ public final class PostgresJournalStore: Sendable {
     let logger: Logger
     /// What this store asked PostgreSQL for, since it was opened.
     public let counters = Counters()
-    /// The latest row time this store appended or read: where its next append's times start.
-    let latestTime = Atomic<Int64>(Int64.min)
-
-    func saw(time: Int64) { latestTime.max(time, ordering: .relaxed) }
-
     private init(url: PostgresStoreURL, client: PostgresClient, logger: Logger) {
         self.url = url
         self.client = client
@@ -376,7 +385,8 @@ public final class PostgresJournalStore: Sendable {
     /// Where one appended call went.
     public struct Appended: Sendable, Equatable {
         public var position: Int64
-        /// The time to apply the call at (see the rule on times).
+        /// The time recorded with the call (the time asked for); it applies at
+        /// ``JournalRow/appliedTime(after:)`` of the row before it.
         public var time: Int64
 
         public init(position: Int64, time: Int64) {
@@ -393,106 +403,39 @@ public final class PostgresJournalStore: Sendable {
     /// Commits several calls in one transaction (group commit), at
     /// consecutive positions in the order given.
     ///
-    /// One statement, one round trip: it advances the counter row (locking
-    /// it until the commit, which orders appends from every node), inserts
-    /// the rows after it and notifies the watchers at commit. The rows'
-    /// times (and so their checksums) are chosen here, never before the
-    /// previous row's: the statement changes nothing when the journal's
-    /// time is past the first of them (another node's clock is ahead), and
-    /// the calls are then sent again at that time.
+    /// One statement, one round trip, never sent again: it advances the
+    /// counter row (locking it until the commit, which orders appends from
+    /// every node), inserts the rows after it and notifies the watchers at
+    /// commit. Each row keeps the time asked for, even when it is before the
+    /// row ahead of it (another node's clock is ahead): a node applies a row
+    /// at ``JournalRow/appliedTime(after:)`` of the row before, which only
+    /// depends on the journal.
     public func append(_ calls: [(time: Int64, call: Data)]) async throws -> [Appended] {
         guard !calls.isEmpty else { return [] }
-        // Not before the latest row this store saw: the time guard then fails only for a row it has not seen.
-        var floor = latestTime.load(ordering: .relaxed)
-        for attempt in 0..<3 {
-            if let appended = try await appendOnce(calls, notBefore: floor) {
-                counters.count(appends: calls.count, retries: attempt)
-                saw(time: appended[appended.count - 1].time)
-                return appended
-            }
-            floor = try await run("reading the journal's time") { connection in
-                var time = Int64.min
-                for try await (t) in try await connection.query("SELECT time FROM syncscope.tail WHERE id = 1", logger: logger).decode(Int64.self) {
-                    time = t
-                }
-                return time
-            }
-        }
-        // Other nodes' clocks keep running ahead: lock the counter row first, then choose the times.
-        let appended = try await appendLocked(calls)
-        counters.count(appends: calls.count, retries: 3, locked: true)
-        saw(time: appended[appended.count - 1].time)
-        return appended
-    }
-
-    /// ``append(_:)`` in several round trips: reads and locks the counter
-    /// row, then inserts the rows at times not before its time.
-    private func appendLocked(_ calls: [(time: Int64, call: Data)]) async throws -> [Appended] {
-        try await transaction("appending to the journal") { connection in
-            var position: Int64 = 0
-            var time: Int64 = 0
-            for try await (p, t) in try await connection.query(
-                "SELECT position, time FROM syncscope.tail WHERE id = 1 FOR UPDATE", logger: logger
-            ).decode((Int64, Int64).self) {
-                position = p
-                time = t
-            }
-            var appended: [Appended] = []
-            appended.reserveCapacity(calls.count)
-            var sql = "INSERT INTO syncscope.journal (position, time, call, checksum) VALUES "
-            var binds = PostgresBindings(capacity: calls.count * 4)
-            for (index, call) in calls.enumerated() {
-                position += 1
-                time = max(time, call.time)
-                appended.append(Appended(position: position, time: time))
-                let base = index * 4
-                sql += (index == 0 ? "" : ", ") + "($\(base + 1), $\(base + 2), $\(base + 3), $\(base + 4))"
-                binds.append(position)
-                binds.append(time)
-                try binds.append(call.call)
-                binds.append(Self.checksum(time: time, call: call.call))
-            }
-            try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
-            try await connection.query("UPDATE syncscope.tail SET position = \(position), time = \(time) WHERE id = 1", logger: logger)
-            // Sent at commit, in commit order.
-            try await connection.query("SELECT pg_notify(\(Self.tailChannel), \(String(position)))", logger: logger)
-            return appended
-        }
-    }
-
-    /// One try of ``append(_:)``: `nil` when the journal's time is past the first row's.
-    private func appendOnce(_ calls: [(time: Int64, call: Data)], notBefore floor: Int64) async throws -> [Appended]? {
-        var times: [Int64] = []
-        times.reserveCapacity(calls.count)
-        var time = floor
-        for call in calls {
-            time = max(time, call.time)
-            times.append(time)
-        }
         let count = Int64(calls.count)
-        var binds = PostgresBindings(capacity: calls.count * 3 + 4)
+        var binds = PostgresBindings(capacity: calls.count * 3 + 3)
         binds.append(count)
-        binds.append(times[times.count - 1])
-        binds.append(times[0])
+        binds.append(calls.map(\.time).max() ?? 0)
         binds.append(Self.tailChannel)
         var values = ""
         for (index, call) in calls.enumerated() {
-            let base = 4 + index * 3
+            let base = 3 + index * 3
             values += (index == 0 ? "" : ", ") + "($\(base + 1)::bigint, $\(base + 2)::bytea, $\(base + 3)::bigint, \(index + 1))"
-            binds.append(times[index])
+            binds.append(call.time)
             try binds.append(call.call)
-            binds.append(Self.checksum(time: times[index], call: call.call))
+            binds.append(Self.checksum(time: call.time, call: call.call))
         }
+        // The tail's time is the latest time asked for so far: the time the last row applies at.
         let sql = """
             WITH bumped AS (
-                UPDATE syncscope.tail SET position = position + $1, time = $2 WHERE id = 1 AND time <= $3 RETURNING position
+                UPDATE syncscope.tail SET position = position + $1, time = GREATEST(time, $2) WHERE id = 1 RETURNING position
             ), inserted AS (
                 INSERT INTO syncscope.journal (position, time, call, checksum)
                 SELECT bumped.position - $1 + r.ord, r.time, r.call, r.checksum
                 FROM bumped, (VALUES \(values)) AS r(time, call, checksum, ord)
                 RETURNING position
             ), notified AS (
-                SELECT pg_notify($4, position::text) FROM bumped
+                SELECT pg_notify($3, position::text) FROM bumped
             )
             SELECT position, (SELECT count(*) FROM inserted), (SELECT count(*) FROM notified) FROM bumped
             """
@@ -508,8 +451,13 @@ public final class PostgresJournalStore: Sendable {
             }
             return last
         }
-        guard let last else { return nil }
-        return times.enumerated().map { Appended(position: last - count + Int64($0.offset) + 1, time: $0.element) }
+        guard let last else {
+            throw PostgresStoreError(
+                .damaged,
+                "The journal in '\(url.database)' at \(url.hostAndPort) has no counter row (syncscope.tail): it was deleted by hand. Restore the database from a copy.")
+        }
+        counters.count(appends: calls.count)
+        return calls.enumerated().map { Appended(position: last - count + Int64($0.offset) + 1, time: $0.element.time) }
     }
 
     /// The last committed position (0 for an empty journal).
@@ -553,7 +501,6 @@ public final class PostgresJournalStore: Sendable {
         }
         counters.rowReads.add(1, ordering: .relaxed)
         counters.rowsRead.add(rows.0.count, ordering: .relaxed)
-        if let last = rows.0.last { saw(time: last.time) }
         guard position >= rows.1 else {
             throw PostgresStoreError(
                 .historyFolded,
@@ -675,13 +622,8 @@ extension PostgresJournalStore {
     public final class Counters: Sendable {
         /// Calls appended.
         public let appended = Atomic<Int>(0)
-        /// Append transactions committed (one per group commit).
+        /// Append statements committed (one per group commit; never sent twice).
         public let commits = Atomic<Int>(0)
-        /// Append statements sent again because another node's row was later
-        /// (the time guard); each costs a round trip and a wait for the counter row.
-        public let timeGuardRetries = Atomic<Int>(0)
-        /// Appends that fell back to locking the counter row first.
-        public let lockedAppends = Atomic<Int>(0)
         /// `rows(after:)` queries and the rows they returned (catching up).
         public let rowReads = Atomic<Int>(0)
         public let rowsRead = Atomic<Int>(0)
@@ -690,20 +632,17 @@ extension PostgresJournalStore {
         /// Times a node restored the checkpoint because the rows it needed were folded (counted by the node).
         public let historyRestores = Atomic<Int>(0)
 
-        func count(appends: Int, retries: Int, locked: Bool = false) {
+        func count(appends: Int) {
             appended.add(appends, ordering: .relaxed)
             commits.add(1, ordering: .relaxed)
-            if retries > 0 { timeGuardRetries.add(retries, ordering: .relaxed) }
-            if locked { lockedAppends.add(1, ordering: .relaxed) }
         }
 
-        /// One line: "N calls in M commits, …".
+        /// One line: "N calls appended in M commits, …" (each commit is one statement).
         public var summary: String {
             let appended = appended.load(ordering: .relaxed)
             let commits = commits.load(ordering: .relaxed)
             let perCommit = commits == 0 ? 0 : Double(appended) / Double(commits)
-            return "\(appended) calls appended in \(commits) commits (\(String(format: "%.1f", perCommit)) a commit), "
-                + "\(timeGuardRetries.load(ordering: .relaxed)) time-guard retries, \(lockedAppends.load(ordering: .relaxed)) locked appends, "
+            return "\(appended) calls appended in \(commits) one-statement commits (\(String(format: "%.1f", perCommit)) a commit), "
                 + "\(rowsRead.load(ordering: .relaxed)) rows read back in \(rowReads.load(ordering: .relaxed)) queries, "
                 + "\(tailReads.load(ordering: .relaxed)) tail reads"
         }

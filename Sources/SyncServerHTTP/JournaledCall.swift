@@ -5,11 +5,16 @@ import SyncCore
 /// for a call that may change the state. The one place that encodes and
 /// decodes a call for a journal of opaque rows.
 ///
-/// Layout (little-endian): the magic `SJC` and format version 1 (one byte),
+/// Layout (little-endian): the magic `SJC` and format version 2 (one byte),
 /// a flags byte (bit 0: server admin, bit 1: server call, bit 2: has an
 /// origin), then length-prefixed (UInt32) UTF-8 fields: method, path, user
 /// (`0xFFFFFFFF` for none), device (same), then, with an origin, its node
 /// and the node's request number (UInt64), then the body's length and bytes.
+///
+/// Versions 1 and 2 are laid out alike and both read back. A version 2 row
+/// may be timed before the row ahead of it (it is applied at
+/// `JournalRow.appliedTime(after:)`); a syncscope that reads version 1
+/// only would apply it at its recorded time instead, so it refuses it.
 ///
 /// Query parameters are not kept: they shape an answer, never the state.
 /// The **origin** names the node that appended the call and its request, so
@@ -25,7 +30,9 @@ struct JournaledCall: Equatable, Sendable {
     var origin: Origin?
 
     static let magic: [UInt8] = [0x53, 0x4A, 0x43]  // "SJC"
-    static let version: UInt8 = 1
+    static let version: UInt8 = 2
+    /// The versions ``decode(_:)`` reads.
+    static let readableVersions: ClosedRange<UInt8> = 1...2
 
     /// A row that does not read back as a call.
     struct Malformed: Error, CustomStringConvertible {
@@ -59,8 +66,11 @@ struct JournaledCall: Equatable, Sendable {
         var reader = Reader(bytes: [UInt8](data))
         guard try reader.take(3) == magic else { throw Malformed(description: "the row is not a SyncScope call (no SJC header)") }
         let version = try reader.byte()
-        guard version == Self.version else {
-            throw Malformed(description: "the row is a call in format version \(version), and this syncscope reads version \(Self.version) only")
+        guard readableVersions.contains(version) else {
+            throw Malformed(
+                description: version > Self.version
+                    ? "the row is a call in format version \(version), written by a later syncscope (this one reads versions 1 and 2): run that version on every node"
+                    : "the row is a call in format version \(version), and this syncscope reads versions 1 and 2")
         }
         let flags = try reader.byte()
         guard let method = try reader.string(), let path = try reader.string() else { throw Malformed(description: "the row has no method or path") }

@@ -13,9 +13,13 @@ import SyncServer
 ///   appended first: one appender per node drains the waiting calls into one
 ///   transaction (group commit), which gives them the next positions in the
 ///   journal's single total order. Then, under the state lock, the node
-///   applies every row up to its own, its own at the time the journal gave
-///   it, and answers from that step. A call is answered only after its row
+///   applies every row up to its own, and answers from its own row's step. A call is answered only after its row
 ///   is committed: `kill -9` of any node loses no acknowledged write.
+/// - **Times.** A row keeps the time its node asked for and is applied at
+///   the later of that and the time the row before it was applied at
+///   (``JournalRow/appliedTime(after:)``): a function of the journal, so
+///   every node applies every row at the same time, whichever node's clock
+///   is behind, and an append never waits to learn the journal's time.
 /// - **Reads** first catch up to the journal's tail: a read on any node
 ///   sees every write acknowledged before it (read-your-writes across nodes).
 /// - **Push deliveries** happen only at journal positions: after each row,
@@ -33,8 +37,12 @@ import SyncServer
 final class PostgresNode: Sendable {
     /// The journal's call format (`callFormat` in `meta`): 1, calls with
     /// JSON bodies; 2, `records/modify` bodies in ``JournaledCallBody``'s
-    /// binary form (other calls as in 1). A node reads both.
-    static let sharedCallFormat = 2
+    /// binary form (other calls as in 1); 3, as 2, with rows that may be
+    /// timed before the row ahead of them (applied at
+    /// ``JournalRow/appliedTime(after:)``; ``JournaledCall`` version 2).
+    /// A node reads all three: rows of 1 and 2 were appended with a time
+    /// never before the row ahead, so they apply at their recorded times.
+    static let sharedCallFormat = 3
 
     let store: PostgresJournalStore
     /// Names this node's calls in the journal (``JournaledCall/Origin``).
@@ -44,6 +52,16 @@ final class PostgresNode: Sendable {
     let gate = Mutex<CatchUpGate>(CatchUpGate())
     let tails = Mutex<TailReaders>(TailReaders())
     let watcher = Mutex<Task<Void, Never>?>(nil)
+    /// The time the last applied row was applied at (the row after it applies
+    /// at ``JournalRow/appliedTime(after:)`` this). Written only under the
+    /// host's state lock, with ``ServerHost/State/applied``.
+    let appliedTime = Atomic<Int64>(0)
+    /// Milliseconds added to this node's wall clock when it times a call
+    /// (tests: a node whose clock runs behind or ahead).
+    let clockOffset = Atomic<Int64>(0)
+
+    /// This node's wall clock: the time it asks for when it appends a call.
+    func now() -> Int64 { SystemClock().now() + clockOffset.load(ordering: .relaxed) }
 
     init(store: PostgresJournalStore) {
         self.store = store
@@ -119,7 +137,7 @@ final class PostgresAppender: Sendable {
 
     init(store: PostgresJournalStore) { self.store = store }
 
-    /// Appends one call; returns its position and time once its transaction commits.
+    /// Appends one call; returns its position and recorded time once its transaction commits.
     func append(time: Int64, call: Data) async -> Outcome {
         await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
             let start = state.withLock { state -> Bool in
@@ -145,10 +163,8 @@ final class PostgresAppender: Sendable {
             }
             guard let batch else { return }
             do {
-                // Timed when sent, not when queued: a call queued while another node committed
-                // later rows would otherwise fail the store's time guard and be sent again.
-                let now = SystemClock().now()
-                let appended = try await store.append(batch.map { (time: max($0.time, now), call: $0.call) })
+                // One statement, never sent again: each row keeps the time its caller asked for.
+                let appended = try await store.append(batch.map { (time: $0.time, call: $0.call) })
                 if let apply = applyCommitted.withLock({ $0 }) {
                     apply(zip(batch, appended).map { JournalRow(position: $1.position, time: $1.time, call: $0.call, checksum: 0) })
                 }
@@ -202,19 +218,21 @@ extension ServerHost {
         switch meta["callFormat"] {
         case String(PostgresNode.sharedCallFormat):
             break
-        case "1":
-            // Format 1 rows (JSON bodies only) read back as they are; from now on
-            // records/modify rows carry binary bodies, which a format-1 node cannot read.
+        case "1", "2":
+            // Format 1 rows (JSON bodies only) and format 2 rows read back as they are; from
+            // now on records/modify rows carry binary bodies, which a format-1 node cannot
+            // read, and rows may be timed before the row ahead of them, which a format-2 node
+            // would apply at other times than the rest (its decoder refuses them: JournaledCall version 2).
             try await store.setMeta(["callFormat": String(PostgresNode.sharedCallFormat)])
             upgraded = true
         case let format:
             throw ServeError(
-                "The journal in '\(store.url.database)' holds calls in format \(format ?? "none"), and this syncscope reads formats 1 and \(PostgresNode.sharedCallFormat); run the syncscope that made it.")
+                "The journal in '\(store.url.database)' holds calls in format \(format ?? "none"), and this syncscope reads formats 1 to \(PostgresNode.sharedCallFormat); run the syncscope that made it.")
         }
         let retention = meta["retention"].flatMap { Int($0) }
         let settings = Settings(retention: retention, coalescingWindow: window)
         var report: [String] = ["store \(store.url)"]
-        if upgraded { report.append("journal calls now in format \(PostgresNode.sharedCallFormat) (stop nodes of an older syncscope)") }
+        if upgraded { report.append("journal calls now in format \(PostgresNode.sharedCallFormat) (stop nodes of an older syncscope: they cannot read the new rows)") }
         if settings != Settings(retention: options.retention, coalescingWindow: options.coalescingWindow), meta["seed"] != proposed["seed"] {
             report.append("the database's settings: \(settings)")
         }
@@ -234,6 +252,7 @@ extension ServerHost {
         var serveOptions = options
         serveOptions.dataDirectory = nil
         let node = PostgresNode(store: store)
+        node.appliedTime.store(clock.now(), ordering: .relaxed)
         let host = ServerHost(options: serveOptions, clock: clock, core: core, postgres: node, applied: applied, adminToken: adminToken)
         node.appender.onCommitted { [weak host] rows in try? host?.apply(rows, node: node) }
         let tail = try await store.tail()
@@ -320,7 +339,7 @@ extension ServerHost {
         let bytes = JournaledCall(call: JournaledCallBody.encode(prepared), origin: .init(node: node.id, request: request)).encoded()
         state.withLock { $0.ownCalls[request] = prepared }
         let appended: PostgresJournalStore.Appended
-        switch await node.appender.append(time: SystemClock().now(), call: bytes) {
+        switch await node.appender.append(time: node.now(), call: bytes) {
         case .success(let place):
             appended = place
         case .failure(let error):
@@ -426,6 +445,7 @@ extension ServerHost {
         try state.withLock { (state: inout State) throws in
             guard state.applied < checkpoint.throughPosition else { return }
             clock.set(checkpoint.time)
+            node.appliedTime.store(checkpoint.time, ordering: .relaxed)
             do { try Self.restore(file, into: state.core) } catch {
                 let failure = "the checkpoint at position \(checkpoint.throughPosition) cannot be restored (\(error))"
                 state.storageFailure = failure
@@ -439,7 +459,7 @@ extension ServerHost {
     }
 
     /// Applies journal rows in order (those already applied are skipped), each at
-    /// its time, delivering what is due after each; wakes the long-polls of
+    /// ``JournalRow/appliedTime(after:)`` the row before it, delivering what is due after each; wakes the long-polls of
     /// devices whose inbox grew, and stores the checkpoints taken on the way.
     func apply(_ rows: [JournalRow], node: PostgresNode) throws {
         let every = Int64(max(1, options.checkpointEvery))
@@ -454,7 +474,8 @@ extension ServerHost {
                     state.storageFailure = failure
                     throw ServeError(failure)
                 }
-                let time = row.time
+                let time = row.appliedTime(after: node.appliedTime.load(ordering: .relaxed))
+                node.appliedTime.store(time, ordering: .relaxed)
                 clock.set(time)
                 let call = journaled.call
                 if call.path != Self.deliverTickPath {
@@ -526,7 +547,7 @@ extension ServerHost {
             }
             guard due else { return }
             let tick = JournaledCall(call: APICall(method: "POST", path: Self.deliverTickPath, isServerCall: true), origin: nil).encoded()
-            if case .success(let place) = await node.appender.append(time: SystemClock().now(), call: tick) {
+            if case .success(let place) = await node.appender.append(time: node.now(), call: tick) {
                 try? await waitUntilApplied(place.position)
             }
         }

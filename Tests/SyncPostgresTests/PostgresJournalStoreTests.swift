@@ -80,7 +80,8 @@ struct PostgresJournalStoreTests {
 
     /// Four nodes, each appending from four connections at once, with clocks
     /// that disagree: one gap-free order, each caller told the position its
-    /// call really got, every node reading the same rows, times never going back.
+    /// call really got, every node reading the same rows, each row keeping the
+    /// time asked for, and the times rows apply at never going back.
     @Test func concurrentAppendsFromSeveralNodesGetOneTotalOrder() async throws {
         let url = try await freshDatabase()
         let nodes = try await (0..<4).asyncMap { _ in try await PostgresJournalStore.open(url, maximumConnections: 4) }
@@ -125,9 +126,12 @@ struct PostgresJournalStoreTests {
         for entry in appended {
             #expect(byPosition[entry.got.position]?.call == entry.call, "the position an append returned holds that call")
             #expect(byPosition[entry.got.position]?.time == entry.got.time)
-            #expect(entry.got.time >= entry.requested, "a call is never applied before the time it asked for")
+            #expect(entry.got.time == entry.requested, "a row keeps the time its node asked for")
         }
-        #expect(zip(rows, rows.dropFirst()).allSatisfy { $0.time <= $1.time }, "times never go backwards in position order")
+        let applied = appliedTimes(rows)
+        #expect(zip(applied, applied.dropFirst()).allSatisfy { $0 <= $1 }, "applied times never go backwards in position order")
+        #expect(zip(rows, applied).allSatisfy { $0.time <= $1 }, "a call is never applied before the time it asked for")
+        #expect(zip(rows, rows.dropFirst()).contains { $0.time > $1.time }, "skewed clocks made some rows timed before the row ahead")
         for node in nodes.dropFirst() {
             #expect(try await allRows(node) == rows, "every node reads the same order")
         }
@@ -194,8 +198,15 @@ struct PostgresJournalStoreTests {
             #expect(error.kind == .historyFolded)
             #expect(error.description.contains("rows up to 2 were folded into the checkpoint"))
         }
-        // Appends go on after the fold.
-        #expect(try await store.append(time: 50, call: call("c4")) == .init(position: 4, time: 300))
+        // Appends go on after the fold; a node reading on from the checkpoint's time
+        // applies row 3 at 300 and row 4 (timed 50) at 300 too.
+        #expect(try await store.append(time: 50, call: call("c4")) == .init(position: 4, time: 50))
+        var applied = checkpoint.time
+        let times = try await store.rows(after: checkpoint.throughPosition).map { row in
+            applied = row.appliedTime(after: applied)
+            return applied
+        }
+        #expect(times == [300, 300])
     }
 
     @Test func aChangedRowOrCheckpointIsNeverHandedOut() async throws {
@@ -417,10 +428,10 @@ struct PostgresJournalStoreTests {
         #expect(left.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
     }
 
-    /// An append timed before a row another node appended is sent again at
-    /// that row's time (counted); a store starts its next appends at the
-    /// latest row time it has seen, so it does not pay that again.
-    @Test func theTimeGuardRetriesAreCountedAndAvoidedOnceTheLaterTimeIsSeen() async throws {
+    /// A node whose clock runs behind appends in one statement, never sent
+    /// again: its rows keep the times it asked for and apply at the time the
+    /// row before them applied at, on every node that reads the journal.
+    @Test func aNodeWhoseClockRunsBehindAppendsInOneStatementAndItsRowsApplyAtThePreviousRowsTime() async throws {
         let url = try await freshDatabase()
         let a = try await PostgresJournalStore.open(url)
         let b = try await PostgresJournalStore.open(url)
@@ -429,15 +440,27 @@ struct PostgresJournalStoreTests {
             b.close()
         }
         _ = try await a.append(time: 1000, call: call("a"))
-        let first = try await b.append(time: 500, call: call("b1"))
-        #expect(first.time == 1000)
-        #expect(b.counters.timeGuardRetries.load(ordering: .relaxed) == 1)
-        let second = try await b.append(time: 600, call: call("b2"))
-        #expect(second == PostgresJournalStore.Appended(position: 3, time: 1000))
-        #expect(b.counters.timeGuardRetries.load(ordering: .relaxed) == 1, "the second append starts at the time it saw")
-        #expect(b.counters.commits.load(ordering: .relaxed) == 2 && b.counters.appended.load(ordering: .relaxed) == 2)
-        #expect(b.counters.summary.contains("2 calls appended in 2 commits"), "\(b.counters.summary)")
-        #expect(try await allRows(a).map(\.time) == [1000, 1000, 1000])
+        #expect(try await b.append(time: 500, call: call("b1")) == PostgresJournalStore.Appended(position: 2, time: 500))
+        let group = try await b.append([(time: 600, call: call("b2")), (time: 1200, call: call("b3")), (time: 900, call: call("b4"))])
+        #expect(group == [.init(position: 3, time: 600), .init(position: 4, time: 1200), .init(position: 5, time: 900)])
+        #expect(b.counters.commits.load(ordering: .relaxed) == 2 && b.counters.appended.load(ordering: .relaxed) == 4)
+        #expect(b.counters.summary.hasPrefix("4 calls appended in 2 one-statement commits"), "\(b.counters.summary)")
+        let rows = try await allRows(a)
+        #expect(rows.map(\.time) == [1000, 500, 600, 1200, 900], "each row keeps the time asked for")
+        #expect(appliedTimes(rows) == [1000, 1000, 1000, 1200, 1200], "each applies at the later of its time and the row before's")
+        #expect(try await allRows(b) == rows)
+        // The counter row keeps the time the last row applies at.
+        let tailTime = try await cluster.psql("SELECT time FROM syncscope.tail", database: url.database)
+        #expect(tailTime.trimmingCharacters(in: .whitespacesAndNewlines) == "1200")
+    }
+}
+
+/// The times rows apply at, from the start of the journal.
+func appliedTimes(_ rows: [JournalRow]) -> [Int64] {
+    var previous: Int64 = 0
+    return rows.map { row in
+        previous = row.appliedTime(after: previous)
+        return previous
     }
 }
 

@@ -62,12 +62,20 @@ struct SharedJournalTests {
     /// `reseeding` (as a checkpoint takes it) the engine's and the push layer's
     /// random choices are in it too, and restart from there: call it once per host.
     func stateBytes(_ host: ServerHost, reseeding: Bool = false) throws -> Data {
-        let file = host.state.withLock { state -> ServerStateFile in
-            var file = reseeding ? state.core.engine.checkpointState() : state.core.engine.exportState()
-            file.push = state.core.push.exportState(includingDevices: true, reseeding: reseeding)
-            return file
-        }
+        try host.state.withLock { state in try stateBytes(state.core, reseeding: reseeding) }
+    }
+
+    func stateBytes(_ core: ServerCore, reseeding: Bool = false) throws -> Data {
+        var file = reseeding ? core.engine.checkpointState() : core.engine.exportState()
+        file.push = core.push.exportState(includingDevices: true, reseeding: reseeding)
         return try CheckpointFormat.encode(file)
+    }
+
+    /// The `modified.timestamp` of the first record in a records/modify or records/lookup answer.
+    func modifiedTime(_ answer: APIAnswer) throws -> Int64 {
+        let object = try JSONSerialization.jsonObject(with: answer.body) as? [String: Any]
+        let record = try #require((object?["records"] as? [[String: Any]])?.first, "\(String(decoding: answer.body, as: UTF8.self))")
+        return try #require(((record["modified"] as? [String: Any])?["timestamp"] as? NSNumber)?.int64Value)
     }
 
     @Test func nodesAgreeByteForByteAndALateNodeRestoresTheCheckpoint() async throws {
@@ -220,7 +228,7 @@ struct SharedJournalTests {
             let a = try await ServerHost.start(options: options, store: url)
             defer { a.stop() }
             let store = try #require(a.postgres?.store)
-            #expect(try await store.meta()["callFormat"] == "2")
+            #expect(try await store.meta()["callFormat"] == "3")
             #expect(await a.performAsync(call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Z"}}}]}"#)).status == 200)
 
             // An older node's rows: format 1, the records/modify body as JSON.
@@ -230,8 +238,8 @@ struct SharedJournalTests {
             }
             let b = try await ServerHost.start(options: options, store: url)
             defer { b.stop() }
-            #expect(b.startupReport.contains("format 2"), "\(b.startupReport)")
-            #expect(try await store.meta()["callFormat"] == "2")
+            #expect(b.startupReport.contains("format 3"), "\(b.startupReport)")
+            #expect(try await store.meta()["callFormat"] == "3")
             for i in 0..<3 { #expect(await (i % 2 == 0 ? a : b).performAsync(save("new\(i)", i)).status == 200) }
             #expect(await b.performAsync(save("old1", 10)).status == 200)
 
@@ -381,6 +389,116 @@ struct SharedJournalTests {
             }
             #expect(state == false)
             #expect(try await online(b) == false)
+        }
+    }
+
+    /// A node whose clock runs an hour behind appends its write in one
+    /// statement (never sent again); the row keeps the time it asked for and
+    /// applies at the time of the row before it, on the node that answered,
+    /// on the other node, and on a node started later from a checkpoint taken
+    /// just before that row (the checkpoint keeps the time it was applied at).
+    @Test func aNodeWhoseClockRunsBehindAppendsInOneStatementAndItsRowAppliesAtThePreviousRowsTimeEverywhere() async throws {
+        try await PostgresCluster.withCluster { cluster in
+            try await cluster.createDatabase("skewed")
+            let url = try PostgresStoreURL(parsing: cluster.url(database: "skewed"), environment: [:])
+            #expect(try await PostgresJournalStore.migrate(url) == .created)
+            let options = ServeOptions(port: 0, dataDirectory: nil, users: ["alice"], coalescingWindow: 0, quiet: true, checkpointEvery: 3)
+            let a = try await ServerHost.start(options: options, store: url)
+            let b = try await ServerHost.start(options: options, store: url)
+            defer {
+                a.stop()
+                b.stop()
+            }
+            let store = try #require(a.postgres?.store)
+            let behind = try #require(b.postgres)
+            behind.clockOffset.store(-3_600_000, ordering: .relaxed)
+            #expect(await a.performAsync(call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Z"}}}]}"#)).status == 200)
+            let ahead = await a.performAsync(save("ahead", 1))
+            #expect(ahead.status == 200)
+            let aheadTime = try modifiedTime(ahead)
+            // Rows 1–3 (alice, the zone, "ahead"): the checkpoint at 3 is the one a late node starts from.
+            #expect(try await store.tail() == 3)
+            let deadline = ContinuousClock.now + .seconds(60)
+            while try await store.checkpoint()?.throughPosition != 3, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(try await store.checkpoint()?.time == aheadTime)
+
+            let commitsBefore = behind.store.counters.commits.load(ordering: .relaxed)
+            let written = await b.performAsync(save("late", 2))
+            #expect(written.status == 200, "\(String(decoding: written.body, as: UTF8.self))")
+            #expect(behind.store.counters.commits.load(ordering: .relaxed) == commitsBefore + 1, "one statement, never sent again")
+            let row = try #require(try await store.rows(after: 3).first)
+            #expect(row.time < aheadTime - 3_500_000, "the row keeps the time the node behind asked for")
+            #expect(try modifiedTime(written) == aheadTime, "the node answers from the time the row applies at")
+
+            let late = try await ServerHost.start(options: options, store: url)
+            defer { late.stop() }
+            #expect(late.startupReport.contains("restored the checkpoint at 3"), "\(late.startupReport)")
+            let tail = try await store.tail()
+            for host in [a, b, late] { try await host.waitUntilApplied(tail) }
+            let lookup = call("records/lookup", #"{"zoneID":{"zoneName":"Z"},"records":[{"recordName":"late"}]}"#)
+            for host in [a, b, late] { #expect(try modifiedTime(await host.performAsync(lookup)) == aheadTime) }
+            #expect(try stateBytes(a) == stateBytes(b))
+            #expect(try stateBytes(late) == stateBytes(a))
+            // The node ahead writes on at its own time, after the row behind.
+            let next = await a.performAsync(save("next", 3))
+            #expect(try modifiedTime(next) >= aheadTime)
+        }
+    }
+
+    /// A journal written by an earlier syncscope (call format 2, rows of
+    /// ``JournaledCall`` version 1 whose times, by the time guard it used,
+    /// never go back) replays byte for byte as it did then, each row at its
+    /// recorded time; the node moves the journal to format 3.
+    @Test func aJournalOfTheEarlierFormatReplaysByteForByteAtItsRecordedTimes() async throws {
+        try await PostgresCluster.withCluster { cluster in
+            try await cluster.createDatabase("earlier")
+            let url = try PostgresStoreURL(parsing: cluster.url(database: "earlier"), environment: [:])
+            #expect(try await PostgresJournalStore.migrate(url) == .created)
+            let store = try await PostgresJournalStore.open(url)
+            defer { store.close() }
+            try await store.setMeta(["seed": "42", "retention": "none", "coalescingWindow": "0", "adminToken": "admin-earlier", "callFormat": "2"])
+            let start: Int64 = 1_700_000_000_000
+            var calls: [APICall] = [
+                .server("addUser", DispatcherInternal.AddUser(name: "alice")),
+                call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Z"}}}]}"#),
+                call("subscriptions/modify", #"{"operations":[{"operationType":"create","subscription":{"subscriptionID":"all","subscriptionType":"database"}}]}"#),
+                APICall(method: "POST", path: "/device/1/\(container)/development/tokens/create", body: Data(#"{"apnsEnvironment":"development"}"#.utf8), user: "alice"),
+            ]
+            for i in 0..<8 { calls.append(save("r\(i % 3)", i)) }
+            var rows: [(time: Int64, call: Data)] = []
+            for (index, call) in calls.enumerated() {
+                var bytes = JournaledCall(call: call, origin: nil).encoded()
+                bytes[bytes.startIndex + 3] = 1  // the version an earlier syncscope wrote
+                // Never going back; some rows share a time.
+                rows.append((time: start + Int64(index / 2) * 1500, call: bytes))
+            }
+            _ = try await store.append(Array(rows.prefix(5)))
+            _ = try await store.append(Array(rows.dropFirst(5)))
+
+            // As the earlier syncscope applied it: each row at its recorded time.
+            let journal = try await store.rows(after: 0)
+            #expect(journal.count == calls.count)
+            let clock = CallClock()
+            let core = ServerHost.makeCore(seed: 42, settings: .init(retention: nil, coalescingWindow: 0), clock: clock)
+            for row in journal {
+                clock.set(row.time)
+                var dispatcher = APIDispatcher(core: core, now: row.time, baseURL: "http://127.0.0.1:0")
+                dispatcher.answering = false
+                _ = dispatcher.step(try JournaledCallBody.decode(try JournaledCall.decode(row.call).call))
+                if let next = core.push.nextDeliveryTime, next <= row.time { _ = core.push.deliverDue(now: row.time) }
+            }
+
+            let options = ServeOptions(port: 0, dataDirectory: nil, users: ["alice"], coalescingWindow: 0, quiet: true)
+            let node = try await ServerHost.start(options: options, store: url)
+            defer { node.stop() }
+            #expect(node.startupReport.contains("format 3"), "\(node.startupReport)")
+            #expect(try await store.meta()["callFormat"] == "3")
+            #expect(try await store.tail() == Int64(calls.count), "nothing was added: alice was there")
+            #expect(try stateBytes(node) == stateBytes(core))
+            // r0 was last saved by row 11 (r0 = 6), recorded at start + 5 × 1,500 ms.
+            let read = await node.performAsync(call("records/lookup", #"{"zoneID":{"zoneName":"Z"},"records":[{"recordName":"r0"}]}"#))
+            #expect(String(decoding: read.body, as: UTF8.self).contains(#""value":6"#), "\(String(decoding: read.body, as: UTF8.self))")
+            #expect(try modifiedTime(read) == start + 7500)
         }
     }
 }

@@ -21,7 +21,7 @@ import SyncServerHTTP
 /// generator share the machine's cores: with fewer cores than nodes + 1 the
 /// read-scaling ratio is bounded by the cores and the bench says so instead
 /// of judging it against the goal. Each node's journal counters (calls per
-/// commit, time-guard retries, rows read back) come from its stop line.
+/// commit, rows read back, tail reads) come from its stop line.
 struct NodesBenchmarks {
     var store: PostgresStoreURL
     var nodes: Int
