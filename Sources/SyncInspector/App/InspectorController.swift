@@ -251,9 +251,7 @@ public final class InspectorController {
         let preferred = entries.first { !$0.1.zoneID.isDefaultZone && $0.1.scope != .public } ?? entries.first
         if state.selectedZone == nil || !entries.contains(where: { $0.1.key == state.selectedZone })
             || (!state.zoneChosen && preferred?.1.key != state.selectedZone) {
-            state.selectedZone = preferred?.1.key
-            state.selectedRecordName = nil
-            state.recordTable = TableState()
+            state.showZone(preferred?.1.key)
         }
         if let index = entries.first(where: { $0.1.key == state.selectedZone })?.0 {
             state.zoneTable.select(index, rowCount: snapshot.zones.count, visibleRows: layout.visibleRows(of: .zones))

@@ -575,12 +575,7 @@ public enum InspectorKeys {
             guard items.indices.contains(index), let entry = items[index].entry else { return }
             table.select(index, rowCount: items.count, visibleRows: visible)
             state.zoneTable = table
-            state.zoneChosen = true
-            if state.selectedZone != entry.key {
-                state.selectedZone = entry.key
-                state.selectedRecordName = nil
-                state.recordTable = TableState()
-            }
+            state.chooseZone(entry.key)
         case .records:
             guard state.recordTable.handle(normalized, rowCount: state.snapshot.records.count, visibleRows: visible) else { return }
             state.selectedRecordName = state.record?.name

@@ -49,12 +49,7 @@ extension InspectorKeys {
             let items = state.snapshot.zones
             guard let index = target(state.zoneTable, count: items.count), let entry = items[index].entry else { return }
             state.zoneTable.select(index, rowCount: items.count, visibleRows: visible)
-            state.zoneChosen = true
-            if state.selectedZone != entry.key {
-                state.selectedZone = entry.key
-                state.selectedRecordName = nil
-                state.recordTable = TableState()
-            }
+            state.chooseZone(entry.key)
         case .records:
             let count = state.snapshot.records.count
             guard let index = target(state.recordTable, count: count) else { return }

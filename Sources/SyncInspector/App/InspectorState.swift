@@ -134,6 +134,21 @@ public struct InspectorState: Sendable {
     /// The selected record, by name (rows are sorted by name, numbers by value).
     public var selectedRecordName: String?
     public var recordTable = TableState()
+
+    /// Shows `zone`'s records: another zone than the one shown starts its
+    /// records list afresh (no selection, scrolled to the top).
+    mutating func showZone(_ zone: ZoneKey?) {
+        guard selectedZone != zone else { return }
+        selectedZone = zone
+        selectedRecordName = nil
+        recordTable = TableState()
+    }
+
+    /// The person picked `zone` (it is no longer chosen for them).
+    mutating func chooseZone(_ zone: ZoneKey) {
+        zoneChosen = true
+        showZone(zone)
+    }
     /// The selected token as an index into the device's whole history
     /// (0: the first it ever received); `nil` follows the newest.
     public var tokenSelection: Int?
