@@ -131,9 +131,11 @@ public final class InMemoryLocalStore: LocalStore {
             throw error
         }
         for k in replacedZones { sortedNames[k] = nil }
-        for (k, names) in touchedNames where sortedNames[k] != nil {
+        for (k, names) in touchedNames {
+            guard let i = sortedNames.index(forKey: k) else { continue }
+            let records = state.records[k]
             for name in names {
-                if state.records[k]?[name] != nil { sortedNames[k]?.insert(name) } else { sortedNames[k]?.remove(name) }
+                if records?[name] != nil { sortedNames.values[i].insert(name) } else { sortedNames.values[i].remove(name) }
             }
         }
     }
@@ -147,19 +149,39 @@ public final class InMemoryLocalStore: LocalStore {
             undo.append(.zone(k, state.zones[k]))
             state.zones[k] = zone
         }
+        // Whether the zone last asked about keeps its names in order: a batch
+        // mostly touches one zone, so its key is hashed once here, not once per record.
+        var lastOrderedZone: (key: ZoneKey, isOrdered: Bool)?
+        func keepsOrder(_ k: ZoneKey) -> Bool {
+            guard !sortedNames.isEmpty else { return false }
+            if let last = lastOrderedZone, last.key == k { return last.isOrdered }
+            let isOrdered = sortedNames[k] != nil
+            lastOrderedZone = (k, isOrdered)
+            return isOrdered
+        }
+        // One lookup of the zone per record; its dictionary is changed in place.
         func setRecord(_ k: ZoneKey, _ name: String, _ entry: RecordEntry?) {
-            if state.records[k] == nil {
-                guard entry != nil else { return }
+            let old: RecordEntry?
+            if let i = state.records.index(forKey: k) {
+                if let entry {
+                    old = state.records.values[i].updateValue(entry, forKey: name)
+                } else {
+                    old = state.records.values[i].removeValue(forKey: name)
+                }
+                undo.append(.record(k, name, old))
+                if state.records.values[i].isEmpty {
+                    undo.append(.zoneRecords(k, [:]))
+                    state.records.remove(at: i)
+                }
+            } else {
+                guard let entry else { return }
                 undo.append(.zoneRecords(k, nil))
+                undo.append(.record(k, name, nil))
+                state.records[k] = [name: entry]
             }
-            undo.append(.record(k, name, state.records[k]?[name]))
-            state.records[k, default: [:]][name] = entry
-            if state.staleNames[k]?.remove(name) != nil { undo.append(.staleName(k, name)) }
-            touchedNames[k, default: []].insert(name)
-            if state.records[k]?.isEmpty == true {
-                undo.append(.zoneRecords(k, [:]))
-                state.records[k] = nil
-            }
+            if !state.staleNames.isEmpty, state.staleNames[k]?.remove(name) != nil { undo.append(.staleName(k, name)) }
+            // Only zones read by offset keep their names in order (see `apply`).
+            if keepsOrder(k) { touchedNames[k, default: []].insert(name) }
         }
         func setPending(_ pendingKey: PendingChange.Key, _ value: (sequence: Int64, change: PendingChange)?) {
             undo.append(.pending(pendingKey, state.pending[pendingKey]))
