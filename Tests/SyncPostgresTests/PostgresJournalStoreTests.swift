@@ -40,6 +40,12 @@ struct PostgresJournalStoreTests {
         return url
     }
 
+    /// Two stores on one fresh database, as two nodes would open it; the caller closes them.
+    func twoNodes() async throws -> (PostgresStoreURL, PostgresJournalStore, PostgresJournalStore) {
+        let url = try await freshDatabase()
+        return (url, try await PostgresJournalStore.open(url), try await PostgresJournalStore.open(url))
+    }
+
     func call(_ text: String) -> Data { Data(text.utf8) }
 
     /// Every row from the start, page by page.
@@ -139,13 +145,8 @@ struct PostgresJournalStoreTests {
     }
 
     @Test func anAppendOnOneNodeWakesAWatcherOnAnother() async throws {
-        let url = try await freshDatabase()
-        let writer = try await PostgresJournalStore.open(url)
-        let watcher = try await PostgresJournalStore.open(url)
-        defer {
-            writer.close()
-            watcher.close()
-        }
+        let (_, writer, watcher) = try await twoNodes()
+        defer { writer.close(); watcher.close() }
         _ = try await writer.append(time: 1, call: call("before"))
         let watch = try await watcher.watchTail()
         let seen = try await withDeadline(seconds: 60) { () -> [Int64]? in
@@ -261,13 +262,8 @@ struct PostgresJournalStoreTests {
 
     /// A device's notifications go to one poll at a time, whichever node it reaches.
     @Test func aNotificationIsHandedToOnePollAtATime() async throws {
-        let url = try await freshDatabase()
-        let a = try await PostgresJournalStore.open(url)
-        let b = try await PostgresJournalStore.open(url)
-        defer {
-            a.close()
-            b.close()
-        }
+        let (_, a, b) = try await twoNodes()
+        defer { a.close(); b.close() }
         let ids = (1...40).map { String(format: "n%02d", $0) }
         // Two polls of one device, on two nodes, at once.
         async let onA = a.claimDeliveries(device: "d1", notificationIDs: ids, claimant: "A/1", now: 1000, leaseMilliseconds: 30_000)
@@ -404,13 +400,8 @@ struct PostgresJournalStoreTests {
     }
 
     @Test func pollLeasesFromEveryNodeTellWhetherADeviceIsPolling() async throws {
-        let url = try await freshDatabase()
-        let a = try await PostgresJournalStore.open(url)
-        let b = try await PostgresJournalStore.open(url)
-        defer {
-            a.close()
-            b.close()
-        }
+        let (url, a, b) = try await twoNodes()
+        defer { a.close(); b.close() }
         #expect(try await b.livePollsUntil(device: "d", now: 0) == nil)
         // A poll open on node a, until its deadline and grace period (1,000).
         try await a.openPoll(device: "d", poll: "a/1", until: 1000)
@@ -432,13 +423,8 @@ struct PostgresJournalStoreTests {
     /// again: its rows keep the times it asked for and apply at the time the
     /// row before them applied at, on every node that reads the journal.
     @Test func aNodeWhoseClockRunsBehindAppendsInOneStatementAndItsRowsApplyAtThePreviousRowsTime() async throws {
-        let url = try await freshDatabase()
-        let a = try await PostgresJournalStore.open(url)
-        let b = try await PostgresJournalStore.open(url)
-        defer {
-            a.close()
-            b.close()
-        }
+        let (url, a, b) = try await twoNodes()
+        defer { a.close(); b.close() }
         _ = try await a.append(time: 1000, call: call("a"))
         #expect(try await b.append(time: 500, call: call("b1")) == PostgresJournalStore.Appended(position: 2, time: 500))
         let group = try await b.append([(time: 600, call: call("b2")), (time: 1200, call: call("b3")), (time: 900, call: call("b4"))])
