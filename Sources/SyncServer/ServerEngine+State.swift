@@ -216,6 +216,17 @@ public struct ServerStateSnapshot: Sendable {
     let containers: [Container]
     let assets: [String: Data]
 
+    /// The records and tombstones it holds, in every zone: what encoding it
+    /// costs (counted per zone, without touching a record).
+    public var recordCount: Int {
+        func count(_ zone: Zone) -> Int { zone.records.count + zone.tombstones.count }
+        return containers.reduce(0) { total, container in
+            container.users.values.reduce(total + count(container.publicZone)) { total, databases in
+                databases.privateZones.values.reduce(total) { $0 + count($1) }
+            }
+        }
+    }
+
     /// The state file: every list sorted, so the same state always gives the same bytes.
     public func file() -> ServerStateFile {
         let containerFiles = containers.sorted {

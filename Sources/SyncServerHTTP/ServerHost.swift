@@ -22,7 +22,12 @@ public struct ServeOptions: Sendable {
     public var seed: UInt64?
     /// Requests are logged unless `quiet`.
     public var quiet: Bool
-    /// Journal rows after which the server writes a checkpoint.
+    /// Journal rows after which the server writes a checkpoint, at the
+    /// least. A checkpoint costs what the state holds, so the server waits for
+    /// as many rows as half the records (and tombstones) its latest checkpoint
+    /// held when that is more: the checkpoints' cost per row stays the same
+    /// however large the state grows, and a restart replays at most that many
+    /// rows after reading the checkpoint.
     public var checkpointEvery: Int
     /// A device not polling for this long counts as offline: the push
     /// service then keeps only its latest notification.
@@ -138,6 +143,9 @@ public final class ServerHost: Sendable {
         /// Set when the journal could not be written: the server stops changing anything.
         var storageFailure: String?
         var rowsSinceCheckpoint = 0
+        /// The records (and tombstones) the latest checkpoint held: the next
+        /// one waits for at least half as many rows (see ``ServeOptions/checkpointEvery``).
+        var recordsAtCheckpoint = 0
         var openPolls: [String: Int] = [:]
         var lastPollEnd: [String: Milliseconds] = [:]
         var timerAt: Milliseconds?
@@ -300,7 +308,7 @@ public final class ServerHost: Sendable {
             // order with the rows after it, while the server already answers; a kill -9
             // before it is written only means the next start replays them again.
             state.withLock { (state: inout State) in
-                state.checkpointedThrough = committer.enqueueCheckpoint(time: clock.now(), encode: Self.checkpointLater(state.core)).throughSeq
+                _ = queueCheckpoint(committer, time: clock.now(), &state)
             }
         }
 
@@ -378,14 +386,14 @@ public final class ServerHost: Sendable {
     /// (on the committer's checkpoint thread, off the state lock). Taking it costs what the
     /// zones and users cost, not the records: the engine's snapshot shares its
     /// collections copy-on-write.
-    static func checkpointLater(_ core: ServerCore) -> @Sendable () throws -> Data {
+    static func checkpointLater(_ core: ServerCore) -> (records: Int, encode: @Sendable () throws -> Data) {
         let snapshot = core.engine.checkpointSnapshot()
         let push = core.push.exportState(includingDevices: true, reseeding: true)
-        return {
+        return (snapshot.recordCount, {
             var file = snapshot.file()
             file.push = push
             return try CheckpointFormat.encode(file)
-        }
+        })
     }
 
     /// The records the `records/modify` rows after `seq` save, by zone (read
@@ -610,17 +618,22 @@ public final class ServerHost: Sendable {
         guard let committer else { return outcome }
         _ = committer.enqueueRow(time: time, call: prepared)
         state.rowsSinceCheckpoint += 1
-        if state.rowsSinceCheckpoint >= options.checkpointEvery {
-            state.checkpointedThrough = enqueueCheckpoint(committer, time: time, &state)
-            state.rowsSinceCheckpoint = 0
+        if state.rowsSinceCheckpoint >= max(options.checkpointEvery, state.recordsAtCheckpoint / 2) {
+            _ = queueCheckpoint(committer, time: time, &state)
         }
         return outcome
     }
 
     /// Queues a checkpoint of the state as it is now (taken under the lock;
-    /// encoded on the committer's checkpoint thread and committed after the rows it holds); returns the last row it holds.
-    private func enqueueCheckpoint(_ committer: GroupCommitter, time: Milliseconds, _ state: inout State) -> Int64 {
-        committer.enqueueCheckpoint(time: time, encode: Self.checkpointLater(state.core)).throughSeq
+    /// encoded on the committer's checkpoint thread and committed after the
+    /// rows it holds) and starts counting rows towards the next one.
+    private func queueCheckpoint(_ committer: GroupCommitter, time: Milliseconds, _ state: inout State) -> GroupCommitter.CheckpointTicket {
+        let (records, encode) = Self.checkpointLater(state.core)
+        let (ticket, through) = committer.enqueueCheckpoint(time: time, encode: encode)
+        state.checkpointedThrough = through
+        state.rowsSinceCheckpoint = 0
+        state.recordsAtCheckpoint = records
+        return ticket
     }
 
     /// Delivers what is due; returns the devices to wake and when to look again.
@@ -662,15 +675,18 @@ public final class ServerHost: Sendable {
         try UsersFile(users: users.map { UsersFile.User(name: $0.name, webAuthToken: $0.webAuthToken) }).write(to: directory)
     }
 
+    /// The last journal row the latest checkpoint holds, the rows queued
+    /// since, and the records that checkpoint held (what decides when the next one is taken).
+    var checkpointProgress: (through: Int64, rowsSince: Int, recordsHeld: Int) {
+        state.withLock { ($0.checkpointedThrough, $0.rowsSinceCheckpoint, $0.recordsAtCheckpoint) }
+    }
+
     /// Writes a checkpoint, so the next start has nothing to replay.
     public func checkpointNow() {
         guard postgres == nil, let committer else { return }
         let ticket = state.withLock { (state: inout State) -> GroupCommitter.CheckpointTicket? in
             guard state.storageFailure == nil, committer.lastSeq > state.checkpointedThrough else { return nil }
-            let (ticket, through) = committer.enqueueCheckpoint(time: clock.tick(), encode: Self.checkpointLater(state.core))
-            state.checkpointedThrough = through
-            state.rowsSinceCheckpoint = 0
-            return ticket
+            return queueCheckpoint(committer, time: clock.tick(), &state)
         }
         if let ticket { _ = committer.waitUntilDurableBlocking(ticket) }
     }
@@ -690,8 +706,7 @@ public final class ServerHost: Sendable {
             guard !state.stopped else { return false }
             state.stopped = true
             if state.storageFailure == nil, committer.failure == nil, committer.lastSeq > state.checkpointedThrough {
-                state.checkpointedThrough = committer.enqueueCheckpoint(time: clock.tick(), encode: Self.checkpointLater(state.core)).throughSeq
-                state.rowsSinceCheckpoint = 0
+                _ = queueCheckpoint(committer, time: clock.tick(), &state)
             }
             return true
         }

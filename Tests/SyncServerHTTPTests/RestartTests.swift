@@ -186,6 +186,52 @@ import Testing
         #expect(export(host) == state)
     }
 
+    /// A checkpoint costs what the state holds, so once the state holds more
+    /// records than `checkpointEvery` rows, the next checkpoint waits for half
+    /// as many rows as the last one held records (not `checkpointEvery`), and
+    /// is written as of exactly that row.
+    @Test func aCheckpointWaitsForHalfAsManyRowsAsTheLastOneHeldRecords() async throws {
+        let directory = folder()
+        defer { try? manager.removeItem(at: directory) }
+        let host = try ServerHost(options: options(directory, checkpointEvery: 5))
+        makeZone(host)
+        let operations = (0..<300).map { #"{"operationType":"create","record":{"recordName":"b\#($0)","recordType":"Note","fields":{"n":{"value":\#($0)}}}}"# }
+        #expect(host.perform(call("records/modify", #"{"zoneID":{"zoneName":"Notes"},"operations":[\#(operations.joined(separator: ","))]}"#)).status == 200)
+        var saves = 0
+        while host.checkpointProgress.recordsHeld == 0, saves < 10 {
+            #expect(host.perform(save("s\(saves)", saves)).status == 200)
+            saves += 1
+        }
+        let first = host.checkpointProgress
+        #expect(first.recordsHeld >= 300, "\(first)")
+        let wait = first.recordsHeld / 2
+        for i in 1..<wait {
+            #expect(host.perform(save("t\(i)", i)).status == 200)
+            guard host.checkpointProgress.through == first.through else {
+                Issue.record("a checkpoint after \(i) rows, before the \(wait) that \(first.recordsHeld) records call for")
+                return
+            }
+        }
+        #expect(host.checkpointProgress.rowsSince == wait - 1)
+        #expect(host.perform(save("last", 0)).status == 200)
+        let second = host.checkpointProgress
+        #expect(second.through == first.through + Int64(wait))
+        #expect(second.rowsSince == 0)
+        #expect(second.recordsHeld >= first.recordsHeld + wait - 1)
+        // It reaches the disk as of that row: the rows it holds are gone from the journal.
+        let queue = try database(directory)
+        defer { try? queue.close() }
+        let deadline = Date().addingTimeInterval(60)
+        var stored: Int64 = 0
+        while stored != second.through, Date() < deadline {
+            stored = try await queue.read { db in try Int64.fetchOne(db, sql: "SELECT throughSeq FROM checkpoint WHERE id = 1") } ?? 0
+            if stored != second.through { try await Task.sleep(for: .milliseconds(5)) }
+        }
+        #expect(stored == second.through)
+        let left = try await queue.read { db in try Int64.fetchOne(db, sql: "SELECT COUNT(*) FROM journal WHERE seq <= ?", arguments: [second.through]) }
+        #expect(left == 0)
+    }
+
     /// Many calls at once: their rows share transactions, and the journal's
     /// order is the order the engine applied them, so a replay gives the same state.
     @Test(arguments: [20_000, 25])
