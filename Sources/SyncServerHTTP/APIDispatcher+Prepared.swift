@@ -45,6 +45,9 @@ struct StepOutcome: Sendable {
     var answer: @Sendable () -> APIAnswer
     /// The answer's JSON is encoded by ``answer``, after the lock (``APIDispatcher/wholeStep(_:)``).
     var encodesAfterStep = false
+    /// The body types a ``PreparedCall/Route/whole`` step decoded under the
+    /// lock, not ahead (none, unless the ahead table misses a route).
+    var bodiesDecodedUnderLock: [String] = []
 
     init(changedState: Bool, answer: @escaping @Sendable () -> APIAnswer) {
         self.changedState = changedState

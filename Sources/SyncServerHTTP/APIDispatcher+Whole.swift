@@ -77,10 +77,14 @@ struct DecodedBody: Sendable {
     }
 }
 
-/// Where a route's `encode` leaves the value to encode after the lock.
-/// Made for one step and read once, under the same lock: never shared.
+/// What a ``PreparedCall/Route/whole`` step left for after the lock: the
+/// value its route's `encode` kept, and the body types its route had to
+/// decode under the lock because ``DecodedBody/decodingAhead(_:)`` did not
+/// know them (the two path tables disagree: `PreparedRoutesTests` fails on
+/// any). Made for one step and read once, under the same lock: never shared.
 final class DeferredEncoding {
     var encode: (@Sendable () throws(CloudError) -> Data)?
+    var decodedUnderLock: [String] = []
 }
 
 extension APIDispatcher {
@@ -96,21 +100,27 @@ extension APIDispatcher {
         var dispatcher = self
         dispatcher.decodedBody = prepared.decodedBody
         let deferred = DeferredEncoding()
-        if answering { dispatcher.deferredEncoding = deferred }
+        dispatcher.deferredEncoding = deferred
         let answer = dispatcher.answer(prepared.call)
-        guard let encode = deferred.encode, answer.status == 200, answer.body.isEmpty else { return StepOutcome(answer) }
+        guard let encode = deferred.encode, answer.status == 200, answer.body.isEmpty else {
+            var outcome = StepOutcome(answer)
+            outcome.bodiesDecodedUnderLock = deferred.decodedUnderLock
+            return outcome
+        }
         var outcome = StepOutcome(changedState: answer.changedState) {
             var encoded = answer
             do throws(CloudError) { encoded.body = try encode() } catch { return .error(error) }
             return encoded
         }
         outcome.encodesAfterStep = true
+        outcome.bodiesDecodedUnderLock = deferred.decodedUnderLock
         return outcome
     }
 
     /// A route's body: the one decoded ahead when there is one, else decoded now.
     func decodeRequest<T: Decodable>(_ type: T.Type, _ call: APICall) throws(CloudError) -> T {
         if let decoded = decodedBody?.value(T.self) { return try decoded.get() }
+        deferredEncoding?.decodedUnderLock.append(String(describing: T.self))
         return try Self.decodeBody(type, call)
     }
 

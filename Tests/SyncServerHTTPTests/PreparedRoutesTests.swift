@@ -43,11 +43,12 @@ import Testing
         /// In one piece, as before: decoded, applied and encoded together.
         func whole(_ call: APICall) -> APIAnswer { dispatcher().answer(call) }
 
-        /// In three steps; returns whether the encoding was left for after the step.
-        func prepared(_ call: APICall) -> (APIAnswer, deferred: Bool) {
+        /// In three steps; returns whether the encoding was left for after the
+        /// step, and the body types the step had to decode under the lock.
+        func prepared(_ call: APICall) -> (APIAnswer, deferred: Bool, decodedUnderLock: [String]) {
             let prepared = APIDispatcher.prepare(call)
             let outcome = dispatcher().step(prepared)
-            return (outcome.answer(), deferred: outcome.encodesAfterStep && prepared.decodedBody != nil)
+            return (outcome.answer(), deferred: outcome.encodesAfterStep && prepared.decodedBody != nil, outcome.bodiesDecodedUnderLock)
         }
 
         /// As the journal's replay applies a row: no answer worded.
@@ -120,9 +121,11 @@ import Testing
         var deferred = 0
         for call in Self.script {
             let expected = whole.whole(call)
-            let (answer, wasDeferred) = prepared.prepared(call)
+            let (answer, wasDeferred, decodedUnderLock) = prepared.prepared(call)
             if wasDeferred { deferred += 1 }
             let what = "\(call.method) \(call.path) \(String(decoding: call.body, as: UTF8.self))"
+            // The path → body type table of `DecodedBody.decodingAhead` knows every route that reads a body.
+            #expect(decodedUnderLock.isEmpty, "\(what) decoded \(decodedUnderLock) under the lock: DecodedBody.decodingAhead misses its route")
             #expect(answer.status == expected.status, "\(what)")
             #expect(
                 answer.body == expected.body,
