@@ -171,6 +171,9 @@ public final class PushEngine {
     public func handle(_ commit: Commit) {
         guard !commit.changes.isEmpty else { return }
         statistics.commitsObserved += 1
+        // No subscription anywhere: nothing to route (a server without
+        // subscribers pays nothing per commit here).
+        guard store.count > 0 else { return }
         let now = commit.time
         let types = Set(commit.changes.map(\.recordType)).sorted()
         let typeFilters: [String?] = [nil] + types
