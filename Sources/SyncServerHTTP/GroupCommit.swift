@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 import SyncCore
 
@@ -22,7 +25,8 @@ import SyncCore
 ///   blocking caller (start-up, the server's own calls) never waits for a
 ///   suspended task to lead; it leads itself when nobody commits.
 /// - Checkpoints are taken under the state lock, then encoded on a thread of
-///   their own (a row never waits for one to be encoded), and committed after
+///   their own at a lower priority (a row never waits for one to be encoded,
+///   and under load the calls get the cores first), and committed after
 ///   the rows they hold, deleting them. Their tickets are counted apart
 ///   (``CheckpointTicket``).
 /// - When a transaction fails, every call in it and after it is answered
@@ -83,6 +87,9 @@ final class GroupCommitter: Sendable {
     }
 
     private let state: Mutex<State>
+    /// `State.queued`, readable without the lock: the server reads it on
+    /// every call, under its own state lock, where rows are queued.
+    private let queuedRows: Atomic<Int64>
     /// Wakes blocked callers at the end of a transaction.
     private let progress = NSCondition()
     /// Wakes the checkpoint encoder: a checkpoint queued, or stopping.
@@ -93,7 +100,11 @@ final class GroupCommitter: Sendable {
     init(journal: Journal, lastSeq: Int64) {
         self.journal = journal
         state = Mutex(State(seq: lastSeq))
-        let thread = Thread { [self] in encodeCheckpoints() }
+        queuedRows = Atomic(0)
+        let thread = Thread { [self] in
+            Self.yieldCoresToCalls()
+            encodeCheckpoints()
+        }
         thread.name = "syncscope checkpoints"
         thread.start()
     }
@@ -103,7 +114,7 @@ final class GroupCommitter: Sendable {
 
     /// The ticket of the last row queued: an answer that saw the state waits
     /// for it (call under the state lock, where rows are queued).
-    var lastRowTicket: Int64 { state.withLock { $0.queued } }
+    var lastRowTicket: Int64 { queuedRows.load(ordering: .acquiring) }
 
     /// The number of the last journal row queued.
     var lastSeq: Int64 { state.withLock { $0.seq } }
@@ -116,6 +127,7 @@ final class GroupCommitter: Sendable {
             state.seq += 1
             state.queued += 1
             state.pending.append(.row(seq: state.seq, time: time, call: call))
+            queuedRows.store(state.queued, ordering: .releasing)
             return state.queued
         }
     }
@@ -342,6 +354,16 @@ final class GroupCommitter: Sendable {
     }
 
     // MARK: Checkpoints
+
+    /// The checkpoint thread runs at a lower priority (nice 10 on Linux, a
+    /// per-thread setting there): under load the cores go to the calls
+    /// waiting for answers first, and the checkpoint still gets its share
+    /// (about a tenth of a busy core) and finishes; on an idle machine it runs at full speed.
+    private static func yieldCoresToCalls() {
+        #if os(Linux)
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+        #endif
+    }
 
     /// The checkpoint thread: encodes each queued checkpoint (off the state
     /// lock, and without holding back any row), queues it behind the rows
