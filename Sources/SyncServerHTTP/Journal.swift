@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import Synchronization
 import SyncCore
 
@@ -185,10 +186,7 @@ final class Journal: Sendable {
                 case .row(let seq, let time, _):
                     let row = rows[next]
                     next += 1
-                    try insert.execute(arguments: [
-                        seq, time, row.call.method, row.call.path, row.call.user, row.call.deviceID, row.call.body, row.call.isServerAdmin ? 1 : 0,
-                        row.checksum,
-                    ])
+                    try Self.insert(row.call, seq: seq, time: time, checksum: row.checksum, with: insert, in: db)
                 case .checkpoint(let state, let checksum, let through, let time):
                     try db.execute(
                         sql: "INSERT OR REPLACE INTO checkpoint (id, throughSeq, time, state, checksum) VALUES (1, ?, ?, ?, ?)",
@@ -198,6 +196,37 @@ final class Journal: Sendable {
             }
         }
         walCheckpointer.committed(checkpoint: entries.contains { if case .checkpoint = $0 { true } else { false } })
+    }
+
+    /// One row, bound and stepped with SQLite's own calls: the values bound as
+    /// GRDB binds them (text and blobs copied, no row read back), without
+    /// building a `StatementArguments` of boxed values for every row (a commit
+    /// holds several rows, and every saved call is one).
+    private static func insert(_ call: APICall, seq: Int64, time: Milliseconds, checksum: Int64, with statement: Statement, in db: Database) throws {
+        let handle = statement.sqliteStatement
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        func text(_ index: CInt, _ value: String?) -> CInt {
+            guard let value else { return sqlite3_bind_null(handle, index) }
+            return sqlite3_bind_text(handle, index, value, -1, sqliteTransient)
+        }
+        let codes: [CInt] = [
+            sqlite3_bind_int64(handle, 1, seq),
+            sqlite3_bind_int64(handle, 2, time),
+            text(3, call.method),
+            text(4, call.path),
+            text(5, call.user),
+            text(6, call.deviceID),
+            call.body.withUnsafeBytes { sqlite3_bind_blob(handle, 7, $0.baseAddress, CInt($0.count), sqliteTransient) },
+            sqlite3_bind_int64(handle, 8, call.isServerAdmin ? 1 : 0),
+            sqlite3_bind_int64(handle, 9, checksum),
+        ]
+        var code = codes.first { $0 != SQLITE_OK } ?? sqlite3_step(handle)
+        if code == SQLITE_ROW { code = SQLITE_MISUSE }
+        sqlite3_reset(handle)
+        guard code == SQLITE_DONE else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: statement.sql)
+        }
     }
 
     /// The number of the last row ever written (deleted rows count: a number is never used twice).
@@ -335,6 +364,9 @@ enum DataFolderCheck {
             "\(directory.appendingPathComponent(Journal.fileName).path) holds no state, but users.json shows this folder was used: the database was truncated or replaced, or its -wal file was deleted. Restore the database (with its -wal file) from a copy, or start with --recover to begin again with an empty state in this folder.")
     }
 }
+
+/// SQLite's "copy this value now" destructor (`SQLITE_TRANSIENT`), which C defines as a cast of -1.
+private let sqliteTransient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
 
 /// Copies the journal's WAL back into the database file (an SQLite
 /// checkpoint) on a connection and a thread of its own.
