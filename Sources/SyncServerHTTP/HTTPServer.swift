@@ -91,37 +91,43 @@ struct APIResponder: HTTPResponder {
     let limits: ConnectionLimits
 
     static let deviceHeader = HTTPField.Name("X-SyncScope-Device")!
+    static let jsonContentType = "application/json; charset=utf-8"
+    /// The headers of a 200 answer that is not a long-poll's.
+    static let jsonHeaders: HTTPFields = [.contentType: jsonContentType]
 
     func respond(to request: Request, context: ServeRequestContext) async throws -> Response {
         let started = ContinuousClock.now
         let method = request.method.rawValue
-        var shownPath = String(request.uri.path.prefix(200))
+        let rawPath = request.uri.path
+        // What the log line shows (cut to 200 characters when it is written).
+        var shownPath = rawPath
         var caller = Identity.anonymous
-        let device = request.headers[Self.deviceHeader]
+        let requestHeaders = RequestHeaders(request.headers)
+        let device = requestHeaders.device
         var answer: APIAnswer
         var poll: ServerHost.PollResult?
         var tokenIn: ServerChangeToken?
         var tokenOut: ServerChangeToken?
         var faulted: ServerHost.FaultedAnswer?
         do {
-            let (parts, path) = try Self.canonicalPath(request.uri.path)
-            shownPath = String(path.prefix(200))
+            let (parts, path) = try Self.canonicalPath(rawPath)
+            shownPath = path
             guard method == "GET" || method == "POST" else {
                 throw Refusal(
                     status: 405,
                     CloudError(.invalidArguments, "The API takes GET and POST, not \(method.prefix(20)); \(path) answers \(Self.isWebcourier(parts) ? "GET" : "POST").")
                 )
             }
-            // The query is parsed once; the headers are looked up once each.
+            // The query is parsed once; the headers are read in one pass (``RequestHeaders``).
             let query = request.uri.queryParameters
             let queryToken = query["ckWebAuthToken"].map(String.init)
-            let authorization = request.headers[.authorization]
+            let authorization = requestHeaders.authorization
             if host.postgres != nil {
                 await host.catchUpForUnknownToken(queryToken ?? authorization.map { String($0.split(separator: " ").last ?? "") })
             }
             caller = try authenticate(queryToken: queryToken, authorization: authorization)
             // An asset upload URL takes the file's bytes as they are (any content type).
-            if !Self.isAssetUpload(parts) { try checkContentType(request, caller: caller) }
+            if !Self.isAssetUpload(parts) { try Self.checkContentType(requestHeaders, caller: caller) }
             if let device {
                 try Self.checkDevice(device)
                 if let owner = host.owner(ofDevice: device), owner != caller.user {
@@ -170,15 +176,19 @@ struct APIResponder: HTTPResponder {
             case .serverAdmin: who = "(server admin)"
             }
             logger.info(
-                "\(method.prefix(20)) \(shownPath) user=\(who) device=\(device.map { String($0.prefix(64)) } ?? "-")\(tokens) → \(answer.status)\(error) \(String(format: "%.2f", ms)) ms\(faulted?.note.map { " [\($0)]" } ?? "")")
+                "\(method.prefix(20)) \(shownPath.prefix(200)) user=\(who) device=\(device.map { String($0.prefix(64)) } ?? "-")\(tokens) → \(answer.status)\(error) \(String(format: "%.2f", ms)) ms\(faulted?.note.map { " [\($0)]" } ?? "")")
         }
         if faulted?.dropConnection == true { return Self.droppedConnection() }
+        let status = HTTPResponse.Status(code: answer.status)
+        // The common answer: a JSON body and nothing else to say in the headers.
+        if poll == nil, answer.status == 200 {
+            return Response(status: status, headers: Self.jsonHeaders, body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
+        }
         var headers = HTTPFields()
         // A long-poll whose time is up with nothing waiting answers an empty body, as Apple's web courier does.
-        if poll == nil || !answer.body.isEmpty { headers[.contentType] = "application/json; charset=utf-8" }
-        if answer.status == 405 { headers[.allow] = "GET, POST" }
-        if let retryAfter = answer.wireError?.retryAfter { headers[.retryAfter] = String(Int(retryAfter.rounded(.up))) }
-        let status = HTTPResponse.Status(code: answer.status)
+        if poll == nil || !answer.body.isEmpty { headers.append(HTTPField(name: .contentType, value: Self.jsonContentType)) }
+        if answer.status == 405 { headers.append(HTTPField(name: .allow, value: "GET, POST")) }
+        if let retryAfter = answer.wireError?.retryAfter { headers.append(HTTPField(name: .retryAfter, value: String(Int(retryAfter.rounded(.up))))) }
         guard let poll, !poll.notificationIDs.isEmpty else {
             return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
         }
@@ -220,6 +230,47 @@ struct APIResponder: HTTPResponder {
     /// takes, and the path as the API sees it; any other spelling is a 400
     /// that says what is wrong. A path with nothing to decode is its own canonical form.
     static func canonicalPath(_ raw: String) throws(CloudError) -> (parts: [String], path: String) {
+        if let parts = plainPathSegments(raw) { return (parts, raw) }
+        return try canonicalPathDecoding(raw)
+    }
+
+    /// The segments of a path with nothing to decode or refuse: ASCII, starting
+    /// with '/', no '%' or '\\', no empty, `.` or `..` segment. `nil` for any
+    /// other path (``canonicalPathDecoding(_:)`` reads it, or says what is wrong).
+    static func plainPathSegments(_ raw: String) -> [String]? {
+        let slash = UInt8(ascii: "/")
+        let dot = UInt8(ascii: ".")
+        let bytes = raw.utf8
+        guard bytes.first == slash else { return nil }
+        var segments: [String] = []
+        segments.reserveCapacity(8)
+        var start = bytes.index(after: bytes.startIndex)
+        var index = start
+        var length = 0
+        var dots = 0
+        while true {
+            let atEnd = index == bytes.endIndex
+            let byte = atEnd ? slash : bytes[index]
+            if byte == slash {
+                // An empty segment, or a dot one.
+                guard length > 0, dots != length || length > 2 else { return nil }
+                segments.append(String(raw[start..<index]))
+                if atEnd { return segments }
+                index = bytes.index(after: index)
+                start = index
+                length = 0
+                dots = 0
+                continue
+            }
+            guard byte < 0x80, byte != UInt8(ascii: "%"), byte != UInt8(ascii: "\\") else { return nil }
+            length += 1
+            if byte == dot { dots += 1 }
+            index = bytes.index(after: index)
+        }
+    }
+
+    /// ``canonicalPath(_:)`` for a path that is not plain: each segment percent-decoded or refused.
+    static func canonicalPathDecoding(_ raw: String) throws(CloudError) -> (parts: [String], path: String) {
         let slash = UInt8(ascii: "/")
         let bytes = raw.utf8
         guard bytes.first == slash else {
@@ -280,11 +331,10 @@ struct APIResponder: HTTPResponder {
     private func authenticate(queryToken: String?, authorization: String?) throws(CloudError) -> Identity {
         var token = queryToken
         if token == nil, let header = authorization {
-            let parts = header.split(separator: " ", maxSplits: 1)
-            guard parts.count == 2, Self.isASCIICaseInsensitive(parts[0], "bearer") else {
+            guard let bearer = Self.bearerToken(header) else {
                 throw CloudError(.authenticationFailed, "The Authorization header must be 'Bearer TOKEN'.")
             }
-            token = Self.trimmingWhitespace(parts[1])
+            token = bearer
         }
         guard let token else { return .anonymous }
         if host.isAdminToken(token) { return .serverAdmin }
@@ -294,6 +344,48 @@ struct APIResponder: HTTPResponder {
                 "This token is no user's web auth token and not the server admin token; syncscope serve prints both at start-up (also in users.json and admin.json in its data folder).")
         }
         return .user(user)
+    }
+
+    /// The token of an `Authorization: Bearer TOKEN` header (the scheme in
+    /// any case, the token without the whitespace around it), or `nil` when
+    /// the header is not of that form. An ASCII header is read byte by byte;
+    /// any other goes the general way (split into characters), with the same result.
+    static func bearerToken(_ header: String) -> String? {
+        if let parts = asciiSchemeAndRest(header) {
+            guard let rest = parts.rest, isASCIICaseInsensitive(parts.scheme, "bearer") else { return nil }
+            return trimmingWhitespace(rest)
+        }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, isASCIICaseInsensitive(parts[0], "bearer") else { return nil }
+        return trimmingWhitespace(parts[1])
+    }
+
+    /// `header.split(separator: " ", maxSplits: 1)` for an ASCII header
+    /// without a carriage return (its characters are its bytes): the first
+    /// word after any leading spaces, and what follows the space after it
+    /// (`nil` when nothing does). `nil` for any other header.
+    static func asciiSchemeAndRest(_ header: String) -> (scheme: Substring, rest: Substring?)? {
+        let space = UInt8(ascii: " ")
+        let bytes = header.utf8
+        var index = bytes.startIndex
+        var schemeStart: String.Index?
+        var schemeEnd: String.Index?
+        while index != bytes.endIndex {
+            let byte = bytes[index]
+            guard byte < 0x80, byte != UInt8(ascii: "\r") else { return nil }
+            if schemeEnd == nil {
+                if byte == space {
+                    if schemeStart != nil { schemeEnd = index }
+                } else if schemeStart == nil {
+                    schemeStart = index
+                }
+            }
+            bytes.formIndex(after: &index)
+        }
+        guard let schemeStart else { return (header[header.endIndex...], nil) }
+        guard let schemeEnd else { return (header[schemeStart...], nil) }
+        let restStart = bytes.index(after: schemeEnd)
+        return (header[schemeStart..<schemeEnd], restStart == bytes.endIndex ? nil : header[restStart...])
     }
 
     /// Whether `text` is `lowercase` (ASCII letters) in any case.
@@ -316,12 +408,12 @@ struct APIResponder: HTTPResponder {
 
     /// A request with a body must say it is JSON: `application/json`, or
     /// `text/plain` together with valid credentials (what Apple's clients send).
-    private func checkContentType(_ request: Request, caller: Identity) throws {
-        let contentType = request.headers[.contentType]
+    static func checkContentType(_ headers: RequestHeaders, caller: Identity) throws {
+        let contentType = headers.contentType
         // The common case: exactly what the API asks for, whatever the body.
         if contentType == "application/json" || contentType == "application/json; charset=utf-8" { return }
-        let length = request.headers[.contentLength].flatMap { Int($0) ?? Int($0.trimmingCharacters(in: .whitespaces)) }
-        let hasBody = request.headers[.transferEncoding] != nil || (length ?? 0) > 0
+        let length = headers.contentLength.flatMap { Int($0) ?? Int($0.trimmingCharacters(in: .whitespaces)) }
+        let hasBody = headers.transferEncoding != nil || (length ?? 0) > 0
         guard hasBody else { return }
         guard let contentType else {
             throw Refusal(status: 415, CloudError(.invalidArguments, "The request has a body but no Content-Type; send the JSON body with 'Content-Type: application/json'."))
@@ -351,8 +443,7 @@ struct APIResponder: HTTPResponder {
     }
 
     static func checkDevice(_ device: String) throws(CloudError) {
-        guard !device.isEmpty, device.utf8.count <= 255,
-              !device.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        guard !device.isEmpty, device.utf8.count <= 255, !TextChecks.containsControlCharacter(device)
         else {
             throw CloudError(.invalidArguments, "X-SyncScope-Device must be 1 to 255 bytes without control characters.")
         }
