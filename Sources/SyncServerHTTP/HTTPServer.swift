@@ -96,7 +96,8 @@ struct APIResponder: HTTPResponder {
     static let jsonHeaders: HTTPFields = [.contentType: jsonContentType]
 
     func respond(to request: Request, context: ServeRequestContext) async throws -> Response {
-        let started = ContinuousClock.now
+        // For the log line only.
+        let started = quiet ? nil : ContinuousClock.now
         let method = request.method.rawValue
         let rawPath = request.uri.path
         // What the log line shows (cut to 200 characters when it is written).
@@ -163,7 +164,7 @@ struct APIResponder: HTTPResponder {
         } catch {
             answer = .error(CloudError(.invalidArguments, "The request could not be read: the connection failed or the body is malformed."))
         }
-        if !quiet {
+        if let started {
             let elapsed = ContinuousClock.now - started
             let ms = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
             let tokens = (tokenIn != nil || tokenOut != nil)
