@@ -121,7 +121,7 @@ struct APIResponder: HTTPResponder {
             }
             // The query is parsed once; the headers are read in one pass (``RequestHeaders``).
             let query = request.uri.queryParameters
-            let queryToken = query["ckWebAuthToken"].map(String.init)
+            let queryToken = query.isEmpty ? nil : query["ckWebAuthToken"].map(String.init)
             let authorization = requestHeaders.authorization
             if host.postgres != nil {
                 await host.catchUpForUnknownToken(queryToken ?? authorization.map { String($0.split(separator: " ").last ?? "") })
@@ -239,34 +239,30 @@ struct APIResponder: HTTPResponder {
     /// with '/', no '%' or '\\', no empty, `.` or `..` segment. `nil` for any
     /// other path (``canonicalPathDecoding(_:)`` reads it, or says what is wrong).
     static func plainPathSegments(_ raw: String) -> [String]? {
-        let slash = UInt8(ascii: "/")
-        let dot = UInt8(ascii: ".")
-        let bytes = raw.utf8
-        guard bytes.first == slash else { return nil }
-        var segments: [String] = []
-        segments.reserveCapacity(8)
-        var start = bytes.index(after: bytes.startIndex)
-        var index = start
-        var length = 0
-        var dots = 0
-        while true {
-            let atEnd = index == bytes.endIndex
-            let byte = atEnd ? slash : bytes[index]
-            if byte == slash {
-                // An empty segment, or a dot one.
-                guard length > 0, dots != length || length > 2 else { return nil }
-                segments.append(String(raw[start..<index]))
-                if atEnd { return segments }
-                index = bytes.index(after: index)
-                start = index
-                length = 0
-                dots = 0
-                continue
+        var raw = raw
+        return raw.withUTF8 { bytes -> [String]? in
+            let slash = UInt8(ascii: "/")
+            let dot = UInt8(ascii: ".")
+            guard bytes.first == slash else { return nil }
+            var segments: [String] = []
+            segments.reserveCapacity(8)
+            var start = 1
+            var dots = 0
+            for index in 1...bytes.count {
+                let byte = index == bytes.count ? slash : bytes[index]
+                if byte == slash {
+                    // An empty segment, or a dot one.
+                    let length = index - start
+                    guard length > 0, dots != length || length > 2 else { return nil }
+                    segments.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+                    start = index + 1
+                    dots = 0
+                } else {
+                    guard byte < 0x80, byte != UInt8(ascii: "%"), byte != UInt8(ascii: "\\") else { return nil }
+                    if byte == dot { dots += 1 }
+                }
             }
-            guard byte < 0x80, byte != UInt8(ascii: "%"), byte != UInt8(ascii: "\\") else { return nil }
-            length += 1
-            if byte == dot { dots += 1 }
-            index = bytes.index(after: index)
+            return segments
         }
     }
 
@@ -349,44 +345,60 @@ struct APIResponder: HTTPResponder {
 
     /// The token of an `Authorization: Bearer TOKEN` header (the scheme in
     /// any case, the token without the whitespace around it), or `nil` when
-    /// the header is not of that form. An ASCII header is read byte by byte;
-    /// any other goes the general way (split into characters), with the same result.
+    /// the header is not of that form. An ASCII header is read byte by byte
+    /// (``asciiBearerToken(_:)``); any other goes the general way (split into
+    /// characters), with the same result.
     static func bearerToken(_ header: String) -> String? {
-        if let parts = asciiSchemeAndRest(header) {
-            guard let rest = parts.rest, isASCIICaseInsensitive(parts.scheme, "bearer") else { return nil }
-            return trimmingWhitespace(rest)
+        switch asciiBearerToken(header) {
+        case .token(let token): return token
+        case .refused: return nil
+        case .notASCII: break
         }
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, isASCIICaseInsensitive(parts[0], "bearer") else { return nil }
         return trimmingWhitespace(parts[1])
     }
 
-    /// `header.split(separator: " ", maxSplits: 1)` for an ASCII header
-    /// without a carriage return (its characters are its bytes): the first
-    /// word after any leading spaces, and what follows the space after it
-    /// (`nil` when nothing does). `nil` for any other header.
-    static func asciiSchemeAndRest(_ header: String) -> (scheme: Substring, rest: Substring?)? {
-        let space = UInt8(ascii: " ")
-        let bytes = header.utf8
-        var index = bytes.startIndex
-        var schemeStart: String.Index?
-        var schemeEnd: String.Index?
-        while index != bytes.endIndex {
-            let byte = bytes[index]
-            guard byte < 0x80, byte != UInt8(ascii: "\r") else { return nil }
-            if schemeEnd == nil {
-                if byte == space {
-                    if schemeStart != nil { schemeEnd = index }
-                } else if schemeStart == nil {
-                    schemeStart = index
+    enum ASCIIBearer: Equatable {
+        case token(String)
+        /// Not `Bearer TOKEN`.
+        case refused
+        /// Not ASCII (or holding a carriage return): read it by characters.
+        case notASCII
+    }
+
+    /// ``bearerToken(_:)`` for an ASCII header, whose characters are its
+    /// bytes: the first word after any leading spaces must be `bearer` in any
+    /// case, followed by a space and something; the token is that something
+    /// without the spaces and tabs around it (`CharacterSet.whitespaces` in ASCII).
+    static func asciiBearerToken(_ header: String) -> ASCIIBearer {
+        var header = header
+        return header.withUTF8 { bytes -> ASCIIBearer in
+            let space = UInt8(ascii: " ")
+            let tab = UInt8(ascii: "\t")
+            var schemeStart = -1
+            var schemeEnd = -1
+            for index in bytes.indices {
+                let byte = bytes[index]
+                guard byte < 0x80, byte != UInt8(ascii: "\r") else { return .notASCII }
+                if schemeEnd < 0 {
+                    if byte == space {
+                        if schemeStart >= 0 { schemeEnd = index }
+                    } else if schemeStart < 0 {
+                        schemeStart = index
+                    }
                 }
             }
-            bytes.formIndex(after: &index)
+            guard schemeStart >= 0, schemeEnd >= 0, schemeEnd + 1 < bytes.count, schemeEnd - schemeStart == 6 else { return .refused }
+            for (offset, letter) in "bearer".utf8.enumerated() where bytes[schemeStart + offset] | 0x20 != letter {
+                return .refused
+            }
+            var start = schemeEnd + 1
+            var end = bytes.count
+            while start < end, bytes[start] == space || bytes[start] == tab { start += 1 }
+            while end > start, bytes[end - 1] == space || bytes[end - 1] == tab { end -= 1 }
+            return .token(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
         }
-        guard let schemeStart else { return (header[header.endIndex...], nil) }
-        guard let schemeEnd else { return (header[schemeStart...], nil) }
-        let restStart = bytes.index(after: schemeEnd)
-        return (header[schemeStart..<schemeEnd], restStart == bytes.endIndex ? nil : header[restStart...])
     }
 
     /// Whether `text` is `lowercase` (ASCII letters) in any case.

@@ -72,21 +72,26 @@ enum TextChecks {
     /// `path.split(separator: "/")` (empty pieces left out): an ASCII path is
     /// cut at its '/' bytes, any other goes the general way (by characters).
     static func pathSegments(_ path: String) -> [Substring] {
-        let bytes = path.utf8
-        var segments: [Substring] = []
-        segments.reserveCapacity(8)
-        var start = bytes.startIndex
-        var index = start
-        while index != bytes.endIndex {
-            let byte = bytes[index]
-            if byte >= 0x80 { return path.split(separator: "/") }
-            if byte == UInt8(ascii: "/") {
-                if start != index { segments.append(path[start..<index]) }
-                start = bytes.index(after: index)
+        var bytesOfPath = path
+        let segments = bytesOfPath.withUTF8 { bytes -> [Substring]? in
+            let utf8 = path.utf8
+            func piece(_ start: Int, _ end: Int) -> Substring {
+                path[utf8.index(utf8.startIndex, offsetBy: start)..<utf8.index(utf8.startIndex, offsetBy: end)]
             }
-            bytes.formIndex(after: &index)
+            var segments: [Substring] = []
+            segments.reserveCapacity(8)
+            var start = 0
+            for index in bytes.indices {
+                let byte = bytes[index]
+                if byte >= 0x80 { return nil }
+                if byte == UInt8(ascii: "/") {
+                    if start != index { segments.append(piece(start, index)) }
+                    start = index + 1
+                }
+            }
+            if start != bytes.count { segments.append(piece(start, bytes.count)) }
+            return segments
         }
-        if start != bytes.endIndex { segments.append(path[start...]) }
-        return segments
+        return segments ?? path.split(separator: "/")
     }
 }

@@ -61,8 +61,10 @@ import Darwin
         }
         #expect(APIResponder.bearerToken("bearer  tok ") == "tok")
         #expect(APIResponder.bearerToken("Bearer \u{301}abc") == nil)
-        #expect(APIResponder.asciiSchemeAndRest("Bearer t\u{00E9}st") == nil)
-        #expect(APIResponder.asciiSchemeAndRest("Bearer abc")?.rest == "abc")
+        #expect(APIResponder.asciiBearerToken("Bearer t\u{00E9}st") == .notASCII)
+        #expect(APIResponder.asciiBearerToken("bEARER \t abc\t ") == .token("abc"))
+        #expect(APIResponder.asciiBearerToken("Basic abc") == .refused)
+        #expect(APIResponder.asciiBearerToken("Bearer   ") == .token(""))
     }
 
     // MARK: Paths
