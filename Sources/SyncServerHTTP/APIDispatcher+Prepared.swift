@@ -70,15 +70,14 @@ extension APIDispatcher {
     static func prepare(_ call: APICall, modifyPlan: (Caller) throws(CloudError) -> ModifyRecordsPlan) -> PreparedCall {
         let parts = TextChecks.pathSegments(call.path)
         guard parts.count == 7, parts[0] == "database", parts[1] == "1" else { return wholeCall(call) }
-        let operation = String(parts[5]) + "/" + String(parts[6])
+        let operation = parts[5] + "/" + parts[6]
         let saving = operation == "records/modify"
         let fetching = !saving && operation == "changes/zone"
         let reading = !saving && !fetching && Self.readOperations.contains(operation)
         guard saving || fetching || reading else { return wholeCall(call) }
         do throws(CloudError) {
             let db = DatabaseID(
-                container: try parseContainer(String(parts[2])), environment: try parseEnvironment(String(parts[3])),
-                scope: try parseScope(String(parts[4])))
+                container: try parseContainer(parts[2]), environment: try parseEnvironment(parts[3]), scope: try parseScope(parts[4]))
             if reading { return PreparedCall(call: call, route: try readRoute(operation, call, db)) }
             if saving {
                 try checkCallMethod(call)

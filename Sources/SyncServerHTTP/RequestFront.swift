@@ -69,29 +69,25 @@ enum TextChecks {
         return text.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 
-    /// `path.split(separator: "/")` (empty pieces left out): an ASCII path is
-    /// cut at its '/' bytes, any other goes the general way (by characters).
-    static func pathSegments(_ path: String) -> [Substring] {
+    /// `path.split(separator: "/")` (empty pieces left out), as strings: an
+    /// ASCII path is cut at its '/' bytes, any other goes the general way (by characters).
+    static func pathSegments(_ path: String) -> [String] {
         var bytesOfPath = path
-        let segments = bytesOfPath.withUTF8 { bytes -> [Substring]? in
-            let utf8 = path.utf8
-            func piece(_ start: Int, _ end: Int) -> Substring {
-                path[utf8.index(utf8.startIndex, offsetBy: start)..<utf8.index(utf8.startIndex, offsetBy: end)]
-            }
-            var segments: [Substring] = []
+        let segments = bytesOfPath.withUTF8 { bytes -> [String]? in
+            var segments: [String] = []
             segments.reserveCapacity(8)
             var start = 0
             for index in bytes.indices {
                 let byte = bytes[index]
                 if byte >= 0x80 { return nil }
                 if byte == UInt8(ascii: "/") {
-                    if start != index { segments.append(piece(start, index)) }
+                    if start != index { segments.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)) }
                     start = index + 1
                 }
             }
-            if start != bytes.count { segments.append(piece(start, bytes.count)) }
+            if start != bytes.count { segments.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self)) }
             return segments
         }
-        return segments ?? path.split(separator: "/")
+        return segments ?? path.split(separator: "/").map(String.init)
     }
 }
