@@ -71,17 +71,16 @@ extension APIDispatcher {
     /// ``prepare(_:)`` with the `records/modify` plan made by `modifyPlan`
     /// (from the body's JSON, or from a journal row's binary form: `JournaledCallBody`).
     static func prepare(_ call: APICall, modifyPlan: (Caller) throws(CloudError) -> ModifyRecordsPlan) -> PreparedCall {
-        let parts = call.path.split(separator: "/", omittingEmptySubsequences: true)
+        let parts = TextChecks.pathSegments(call.path)
         guard parts.count == 7, parts[0] == "database", parts[1] == "1" else { return wholeCall(call) }
-        let operation = String(parts[5]) + "/" + String(parts[6])
+        let operation = parts[5] + "/" + parts[6]
         let saving = operation == "records/modify"
-        let fetching = operation == "changes/zone"
-        let reading = ["zones/list", "changes/database", "records/lookup", "records/query"].contains(operation)
+        let fetching = !saving && operation == "changes/zone"
+        let reading = !saving && !fetching && Self.readOperations.contains(operation)
         guard saving || fetching || reading else { return wholeCall(call) }
         do throws(CloudError) {
             let db = DatabaseID(
-                container: try parseContainer(String(parts[2])), environment: try parseEnvironment(String(parts[3])),
-                scope: try parseScope(String(parts[4])))
+                container: try parseContainer(parts[2]), environment: try parseEnvironment(parts[3]), scope: try parseScope(parts[4]))
             if reading { return PreparedCall(call: call, route: try readRoute(operation, call, db)) }
             if saving {
                 try checkCallMethod(call)
@@ -95,6 +94,8 @@ extension APIDispatcher {
             return PreparedCall(call: call, route: .refused(.error(error)))
         }
     }
+
+    private static let readOperations: Set<String> = ["zones/list", "changes/database", "records/lookup", "records/query"]
 
     /// The read routes, checked in the same order as ``answer(_:)`` checks them.
     private static func readRoute(_ operation: String, _ call: APICall, _ db: DatabaseID) throws(CloudError) -> PreparedCall.Route {

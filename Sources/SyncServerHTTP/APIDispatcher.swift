@@ -59,8 +59,7 @@ struct APIDispatcher {
     }
 
     static func parseContainer(_ text: String) throws(CloudError) -> String {
-        guard !text.isEmpty, text.utf8.count <= 255,
-              !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        guard !text.isEmpty, text.utf8.count <= 255, !TextChecks.containsControlCharacter(text)
         else {
             throw CloudError(.invalidArguments, "The container name must be 1 to 255 bytes without control characters.")
         }

@@ -91,37 +91,44 @@ struct APIResponder: HTTPResponder {
     let limits: ConnectionLimits
 
     static let deviceHeader = HTTPField.Name("X-SyncScope-Device")!
+    static let jsonContentType = "application/json; charset=utf-8"
+    /// The headers of a 200 answer that is not a long-poll's.
+    static let jsonHeaders: HTTPFields = [.contentType: jsonContentType]
 
     func respond(to request: Request, context: ServeRequestContext) async throws -> Response {
-        let started = ContinuousClock.now
+        // For the log line only.
+        let started = quiet ? nil : ContinuousClock.now
         let method = request.method.rawValue
-        var shownPath = String(request.uri.path.prefix(200))
+        let rawPath = request.uri.path
+        // What the log line shows (cut to 200 characters when it is written).
+        var shownPath = rawPath
         var caller = Identity.anonymous
-        let device = request.headers[Self.deviceHeader]
+        let requestHeaders = RequestHeaders(request.headers)
+        let device = requestHeaders.device
         var answer: APIAnswer
         var poll: ServerHost.PollResult?
         var tokenIn: ServerChangeToken?
         var tokenOut: ServerChangeToken?
         var faulted: ServerHost.FaultedAnswer?
         do {
-            let (parts, path) = try Self.canonicalPath(request.uri.path)
-            shownPath = String(path.prefix(200))
+            let (parts, path) = try Self.canonicalPath(rawPath)
+            shownPath = path
             guard method == "GET" || method == "POST" else {
                 throw Refusal(
                     status: 405,
                     CloudError(.invalidArguments, "The API takes GET and POST, not \(method.prefix(20)); \(path) answers \(Self.isWebcourier(parts) ? "GET" : "POST").")
                 )
             }
-            // The query is parsed once; the headers are looked up once each.
+            // The query is parsed once; the headers are read in one pass (``RequestHeaders``).
             let query = request.uri.queryParameters
-            let queryToken = query["ckWebAuthToken"].map(String.init)
-            let authorization = request.headers[.authorization]
+            let queryToken = query.isEmpty ? nil : query["ckWebAuthToken"].map(String.init)
+            let authorization = requestHeaders.authorization
             if host.postgres != nil {
                 await host.catchUpForUnknownToken(queryToken ?? authorization.map { String($0.split(separator: " ").last ?? "") })
             }
             caller = try authenticate(queryToken: queryToken, authorization: authorization)
             // An asset upload URL takes the file's bytes as they are (any content type).
-            if !Self.isAssetUpload(parts) { try checkContentType(request, caller: caller) }
+            if !Self.isAssetUpload(parts) { try Self.checkContentType(requestHeaders, caller: caller) }
             if let device {
                 try Self.checkDevice(device)
                 if let owner = host.owner(ofDevice: device), owner != caller.user {
@@ -157,7 +164,7 @@ struct APIResponder: HTTPResponder {
         } catch {
             answer = .error(CloudError(.invalidArguments, "The request could not be read: the connection failed or the body is malformed."))
         }
-        if !quiet {
+        if let started {
             let elapsed = ContinuousClock.now - started
             let ms = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
             let tokens = (tokenIn != nil || tokenOut != nil)
@@ -170,15 +177,19 @@ struct APIResponder: HTTPResponder {
             case .serverAdmin: who = "(server admin)"
             }
             logger.info(
-                "\(method.prefix(20)) \(shownPath) user=\(who) device=\(device.map { String($0.prefix(64)) } ?? "-")\(tokens) → \(answer.status)\(error) \(String(format: "%.2f", ms)) ms\(faulted?.note.map { " [\($0)]" } ?? "")")
+                "\(method.prefix(20)) \(shownPath.prefix(200)) user=\(who) device=\(device.map { String($0.prefix(64)) } ?? "-")\(tokens) → \(answer.status)\(error) \(String(format: "%.2f", ms)) ms\(faulted?.note.map { " [\($0)]" } ?? "")")
         }
         if faulted?.dropConnection == true { return Self.droppedConnection() }
+        let status = HTTPResponse.Status(code: answer.status)
+        // The common answer: a JSON body and nothing else to say in the headers.
+        if poll == nil, answer.status == 200 {
+            return Response(status: status, headers: Self.jsonHeaders, body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
+        }
         var headers = HTTPFields()
         // A long-poll whose time is up with nothing waiting answers an empty body, as Apple's web courier does.
-        if poll == nil || !answer.body.isEmpty { headers[.contentType] = "application/json; charset=utf-8" }
-        if answer.status == 405 { headers[.allow] = "GET, POST" }
-        if let retryAfter = answer.wireError?.retryAfter { headers[.retryAfter] = String(Int(retryAfter.rounded(.up))) }
-        let status = HTTPResponse.Status(code: answer.status)
+        if poll == nil || !answer.body.isEmpty { headers.append(HTTPField(name: .contentType, value: Self.jsonContentType)) }
+        if answer.status == 405 { headers.append(HTTPField(name: .allow, value: "GET, POST")) }
+        if let retryAfter = answer.wireError?.retryAfter { headers.append(HTTPField(name: .retryAfter, value: String(Int(retryAfter.rounded(.up))))) }
         guard let poll, !poll.notificationIDs.isEmpty else {
             return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
         }
@@ -220,6 +231,43 @@ struct APIResponder: HTTPResponder {
     /// takes, and the path as the API sees it; any other spelling is a 400
     /// that says what is wrong. A path with nothing to decode is its own canonical form.
     static func canonicalPath(_ raw: String) throws(CloudError) -> (parts: [String], path: String) {
+        if let parts = plainPathSegments(raw) { return (parts, raw) }
+        return try canonicalPathDecoding(raw)
+    }
+
+    /// The segments of a path with nothing to decode or refuse: ASCII, starting
+    /// with '/', no '%' or '\\', no empty, `.` or `..` segment. `nil` for any
+    /// other path (``canonicalPathDecoding(_:)`` reads it, or says what is wrong).
+    static func plainPathSegments(_ raw: String) -> [String]? {
+        var raw = raw
+        return raw.withUTF8 { bytes -> [String]? in
+            let slash = UInt8(ascii: "/")
+            let dot = UInt8(ascii: ".")
+            guard bytes.first == slash else { return nil }
+            var segments: [String] = []
+            segments.reserveCapacity(8)
+            var start = 1
+            var dots = 0
+            for index in 1...bytes.count {
+                let byte = index == bytes.count ? slash : bytes[index]
+                if byte == slash {
+                    // An empty segment, or a dot one.
+                    let length = index - start
+                    guard length > 0, dots != length || length > 2 else { return nil }
+                    segments.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+                    start = index + 1
+                    dots = 0
+                } else {
+                    guard byte < 0x80, byte != UInt8(ascii: "%"), byte != UInt8(ascii: "\\") else { return nil }
+                    if byte == dot { dots += 1 }
+                }
+            }
+            return segments
+        }
+    }
+
+    /// ``canonicalPath(_:)`` for a path that is not plain: each segment percent-decoded or refused.
+    static func canonicalPathDecoding(_ raw: String) throws(CloudError) -> (parts: [String], path: String) {
         let slash = UInt8(ascii: "/")
         let bytes = raw.utf8
         guard bytes.first == slash else {
@@ -280,11 +328,10 @@ struct APIResponder: HTTPResponder {
     private func authenticate(queryToken: String?, authorization: String?) throws(CloudError) -> Identity {
         var token = queryToken
         if token == nil, let header = authorization {
-            let parts = header.split(separator: " ", maxSplits: 1)
-            guard parts.count == 2, Self.isASCIICaseInsensitive(parts[0], "bearer") else {
+            guard let bearer = Self.bearerToken(header) else {
                 throw CloudError(.authenticationFailed, "The Authorization header must be 'Bearer TOKEN'.")
             }
-            token = Self.trimmingWhitespace(parts[1])
+            token = bearer
         }
         guard let token else { return .anonymous }
         if host.isAdminToken(token) { return .serverAdmin }
@@ -294,6 +341,64 @@ struct APIResponder: HTTPResponder {
                 "This token is no user's web auth token and not the server admin token; syncscope serve prints both at start-up (also in users.json and admin.json in its data folder).")
         }
         return .user(user)
+    }
+
+    /// The token of an `Authorization: Bearer TOKEN` header (the scheme in
+    /// any case, the token without the whitespace around it), or `nil` when
+    /// the header is not of that form. An ASCII header is read byte by byte
+    /// (``asciiBearerToken(_:)``); any other goes the general way (split into
+    /// characters), with the same result.
+    static func bearerToken(_ header: String) -> String? {
+        switch asciiBearerToken(header) {
+        case .token(let token): return token
+        case .refused: return nil
+        case .notASCII: break
+        }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, isASCIICaseInsensitive(parts[0], "bearer") else { return nil }
+        return trimmingWhitespace(parts[1])
+    }
+
+    enum ASCIIBearer: Equatable {
+        case token(String)
+        /// Not `Bearer TOKEN`.
+        case refused
+        /// Not ASCII (or holding a carriage return): read it by characters.
+        case notASCII
+    }
+
+    /// ``bearerToken(_:)`` for an ASCII header, whose characters are its
+    /// bytes: the first word after any leading spaces must be `bearer` in any
+    /// case, followed by a space and something; the token is that something
+    /// without the spaces and tabs around it (`CharacterSet.whitespaces` in ASCII).
+    static func asciiBearerToken(_ header: String) -> ASCIIBearer {
+        var header = header
+        return header.withUTF8 { bytes -> ASCIIBearer in
+            let space = UInt8(ascii: " ")
+            let tab = UInt8(ascii: "\t")
+            var schemeStart = -1
+            var schemeEnd = -1
+            for index in bytes.indices {
+                let byte = bytes[index]
+                guard byte < 0x80, byte != UInt8(ascii: "\r") else { return .notASCII }
+                if schemeEnd < 0 {
+                    if byte == space {
+                        if schemeStart >= 0 { schemeEnd = index }
+                    } else if schemeStart < 0 {
+                        schemeStart = index
+                    }
+                }
+            }
+            guard schemeStart >= 0, schemeEnd >= 0, schemeEnd + 1 < bytes.count, schemeEnd - schemeStart == 6 else { return .refused }
+            for (offset, letter) in "bearer".utf8.enumerated() where bytes[schemeStart + offset] | 0x20 != letter {
+                return .refused
+            }
+            var start = schemeEnd + 1
+            var end = bytes.count
+            while start < end, bytes[start] == space || bytes[start] == tab { start += 1 }
+            while end > start, bytes[end - 1] == space || bytes[end - 1] == tab { end -= 1 }
+            return .token(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
+        }
     }
 
     /// Whether `text` is `lowercase` (ASCII letters) in any case.
@@ -316,12 +421,12 @@ struct APIResponder: HTTPResponder {
 
     /// A request with a body must say it is JSON: `application/json`, or
     /// `text/plain` together with valid credentials (what Apple's clients send).
-    private func checkContentType(_ request: Request, caller: Identity) throws {
-        let contentType = request.headers[.contentType]
+    static func checkContentType(_ headers: RequestHeaders, caller: Identity) throws {
+        let contentType = headers.contentType
         // The common case: exactly what the API asks for, whatever the body.
         if contentType == "application/json" || contentType == "application/json; charset=utf-8" { return }
-        let length = request.headers[.contentLength].flatMap { Int($0) ?? Int($0.trimmingCharacters(in: .whitespaces)) }
-        let hasBody = request.headers[.transferEncoding] != nil || (length ?? 0) > 0
+        let length = headers.contentLength.flatMap { Int($0) ?? Int($0.trimmingCharacters(in: .whitespaces)) }
+        let hasBody = headers.transferEncoding != nil || (length ?? 0) > 0
         guard hasBody else { return }
         guard let contentType else {
             throw Refusal(status: 415, CloudError(.invalidArguments, "The request has a body but no Content-Type; send the JSON body with 'Content-Type: application/json'."))
@@ -351,8 +456,7 @@ struct APIResponder: HTTPResponder {
     }
 
     static func checkDevice(_ device: String) throws(CloudError) {
-        guard !device.isEmpty, device.utf8.count <= 255,
-              !device.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        guard !device.isEmpty, device.utf8.count <= 255, !TextChecks.containsControlCharacter(device)
         else {
             throw CloudError(.invalidArguments, "X-SyncScope-Device must be 1 to 255 bytes without control characters.")
         }

@@ -23,6 +23,12 @@ public struct RecordFields: Sendable, Hashable, RandomAccessCollection, Expressi
         for field in fields { self[field.name] = field.value }
     }
 
+    /// Fields already sorted by name, each name once (checked in debug builds).
+    init(sortedUniqueFields fields: [Field]) {
+        assert(zip(fields, fields.dropFirst()).allSatisfy { $0.name < $1.name }, "fields not sorted by name, or a name twice")
+        storage = fields
+    }
+
     public init(_ dictionary: [String: FieldValue]) {
         storage = dictionary.map { Field(name: $0.key, value: $0.value) }.sorted { $0.name < $1.name }
     }

@@ -155,7 +155,8 @@ public struct WireField: Codable, Sendable, Hashable {
     }
 
     private static func scalar(_ type: FieldType, _ value: JSONValue, _ context: FieldContext, index: Int?) throws(CloudError) -> FieldValue {
-        let what = index.map { "item \($0) (\(value))" } ?? "the value \(value)"
+        // Worded only for an error: describing the value costs more than converting it.
+        var what: String { index.map { "item \($0) (\(value))" } ?? "the value \(value)" }
         func mismatch(_ expected: String) -> CloudError {
             context.error("\(what) is not a valid \(type.rawValue): expected \(expected)")
         }

@@ -79,7 +79,11 @@ public struct WireRecord: Codable, Sendable, Hashable {
 
     /// The fields sent with the value `null`: a save removes them.
     public var fieldNamesWithoutValue: [String] {
-        (fields ?? [:]).filter { $0.value.hasNoValue }.keys.sorted()
+        guard let fields else { return [] }
+        var names: [String] = []
+        for (name, field) in fields where field.hasNoValue { names.append(name) }
+        if names.count > 1 { names.sort() }
+        return names
     }
 }
 
@@ -91,11 +95,14 @@ extension Record {
     public init(_ wire: WireRecord, zoneID: RecordZoneID) throws(CloudError) {
         var fields = RecordFields()
         if let wireFields = wire.fields {
-            // Sorted, so that with several bad fields the error is always about the same one.
-            for name in wireFields.keys.sorted() {
-                guard let field = wireFields[name], !field.hasNoValue else { continue }  // null: no value
-                fields[name] = try field.fieldValue(name: name, recordName: wire.recordName)
+            // Sorted, so that with several bad fields the error is always about
+            // the same one; in that order they make the fields' sorted storage.
+            var sorted: [Field] = []
+            sorted.reserveCapacity(wireFields.count)
+            for (name, field) in wireFields.sorted(by: { $0.key < $1.key }) where !field.hasNoValue {  // null: no value
+                sorted.append(Field(name: name, value: try field.fieldValue(name: name, recordName: wire.recordName)))
             }
+            fields = RecordFields(sortedUniqueFields: sorted)
         }
         self.init(
             recordID: RecordID(recordName: wire.recordName, zoneID: zoneID),
