@@ -25,8 +25,8 @@ import SyncCore
 ///   blocking caller (start-up, the server's own calls) never waits for a
 ///   suspended task to lead; it leads itself when nobody commits.
 /// - Checkpoints are taken under the state lock, then encoded on a thread of
-///   their own at a lower priority (a row never waits for one to be encoded,
-///   and under load the calls get the cores first), and committed after
+///   their own at the lowest priority (a row never waits for one to be encoded,
+///   and the calls get the cores first), and committed after
 ///   the rows they hold, deleting them. Their tickets are counted apart
 ///   (``CheckpointTicket``).
 /// - When a transaction fails, every call in it and after it is answered
@@ -118,6 +118,9 @@ final class GroupCommitter: Sendable {
 
     /// The number of the last journal row queued.
     var lastSeq: Int64 { state.withLock { $0.seq } }
+
+    /// A checkpoint is queued and not yet committed (being encoded, or waiting for its transaction).
+    var checkpointUnderWay: Bool { state.withLock { $0.checkpointsQueued > $0.checkpointsDurable } }
 
     /// Queues one changed call as the next journal row; returns its ticket.
     /// Call under the state lock. Wakes nobody: the call waiting for it commits it (or joins a transaction under way).
@@ -355,13 +358,14 @@ final class GroupCommitter: Sendable {
 
     // MARK: Checkpoints
 
-    /// The checkpoint thread runs at a lower priority (nice 10 on Linux, a
-    /// per-thread setting there): under load the cores go to the calls
-    /// waiting for answers first, and the checkpoint still gets its share
-    /// (about a tenth of a busy core) and finishes; on an idle machine it runs at full speed.
+    /// The checkpoint thread runs at the lowest priority (nice 19 on Linux, a
+    /// per-thread setting there): it encodes while the cores have nothing
+    /// else to do, the calls waiting for answers go first, and on cores kept
+    /// busy it still gets a small share and finishes (the server queues no
+    /// other periodic checkpoint meanwhile: ``checkpointUnderWay``).
     private static func yieldCoresToCalls() {
         #if os(Linux)
-        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
         #endif
     }
 

@@ -27,7 +27,8 @@ public struct ServeOptions: Sendable {
     /// as many rows as half the records (and tombstones) its latest checkpoint
     /// held when that is more: the checkpoints' cost per row stays the same
     /// however large the state grows, and a restart replays at most that many
-    /// rows after reading the checkpoint.
+    /// rows after reading the checkpoint (more only while the previous
+    /// checkpoint is still being written: one is queued at a time).
     public var checkpointEvery: Int
     /// A device not polling for this long counts as offline: the push
     /// service then keeps only its latest notification.
@@ -618,7 +619,8 @@ public final class ServerHost: Sendable {
         guard let committer else { return outcome }
         _ = committer.enqueueRow(time: time, call: prepared)
         state.rowsSinceCheckpoint += 1
-        if state.rowsSinceCheckpoint >= max(options.checkpointEvery, state.recordsAtCheckpoint / 2) {
+        // One periodic checkpoint at a time: a second one queued behind it would hold another snapshot for nothing.
+        if state.rowsSinceCheckpoint >= max(options.checkpointEvery, state.recordsAtCheckpoint / 2), !committer.checkpointUnderWay {
             _ = queueCheckpoint(committer, time: time, &state)
         }
         return outcome
