@@ -136,23 +136,12 @@ final class RawConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !refused, !closing else { return }
         if awaitingHead, headerDeadline == nil {
-            let now = NIODeadline.now()
-            let deadline = now + limits.headerTimeout
+            let deadline = NIODeadline.now() + limits.headerTimeout
             headerDeadline = deadline
             if headerTimer == nil { scheduleHeaderTimer(context, at: deadline) }
-            // A request usually arrives whole in one read: its head is parsed
-            // within this call, and ``RequestGuard`` takes this time as the
-            // head's instead of reading the clock again.
-            readTime = now
-            context.fireChannelRead(data)
-            readTime = nil
-            return
         }
         context.fireChannelRead(data)
     }
-
-    /// The clock read at the start of the read under way, when it started a request's head.
-    private(set) var readTime: NIODeadline?
 
     private func scheduleHeaderTimer(_ context: ChannelHandlerContext, at deadline: NIODeadline) {
         headerTimer = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [weak self] in
@@ -253,7 +242,7 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
         switch unwrapInboundIn(data) {
         case .head:
             raw.headArrived()
-            let deadline = (raw.readTime ?? .now()) + limits.bodyTimeout
+            let deadline = NIODeadline.now() + limits.bodyTimeout
             bodyDeadline = deadline
             if bodyTimer == nil { scheduleBodyTimer(context, at: deadline) }
         case .body:
