@@ -239,31 +239,16 @@ struct APIResponder: HTTPResponder {
     /// with '/', no '%' or '\\', no empty, `.` or `..` segment. `nil` for any
     /// other path (``canonicalPathDecoding(_:)`` reads it, or says what is wrong).
     static func plainPathSegments(_ raw: String) -> [String]? {
-        var raw = raw
-        return raw.withUTF8 { bytes -> [String]? in
-            let slash = UInt8(ascii: "/")
-            let dot = UInt8(ascii: ".")
-            guard bytes.first == slash else { return nil }
-            var segments: [String] = []
-            segments.reserveCapacity(8)
-            var start = 1
-            var dots = 0
-            for index in 1...bytes.count {
-                let byte = index == bytes.count ? slash : bytes[index]
-                if byte == slash {
-                    // An empty segment, or a dot one.
-                    let length = index - start
-                    guard length > 0, dots != length || length > 2 else { return nil }
-                    segments.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
-                    start = index + 1
-                    dots = 0
-                } else {
-                    guard byte < 0x80, byte != UInt8(ascii: "%"), byte != UInt8(ascii: "\\") else { return nil }
-                    if byte == dot { dots += 1 }
-                }
-            }
-            return segments
+        let slash = UInt8(ascii: "/")
+        var previous = UInt8(0)
+        for byte in raw.utf8 {
+            // Not ASCII, something to decode, or an empty segment.
+            guard byte < 0x80, byte != UInt8(ascii: "%"), byte != UInt8(ascii: "\\"), byte != slash || previous != slash else { return nil }
+            previous = byte
         }
+        guard raw.utf8.first == slash, previous != slash else { return nil }
+        let segments = TextChecks.pathSegments(raw)
+        return segments.contains { $0 == "." || $0 == ".." } ? nil : segments
     }
 
     /// ``canonicalPath(_:)`` for a path that is not plain: each segment percent-decoded or refused.
