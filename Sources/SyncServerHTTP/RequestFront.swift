@@ -37,15 +37,6 @@ struct RequestHeaders: Equatable {
         }
     }
 
-    /// What `HTTPFields`' subscript reads for these names, one lookup each: the slow way, for tests to compare with.
-    init(lookingUpEachIn fields: HTTPFields) {
-        device = fields[APIResponder.deviceHeader]
-        authorization = fields[.authorization]
-        contentType = fields[.contentType]
-        contentLength = fields[.contentLength]
-        transferEncoding = fields[.transferEncoding]
-    }
-
     private static func add(_ value: String, to slot: inout String?) {
         if let earlier = slot {
             slot = earlier + ", " + value

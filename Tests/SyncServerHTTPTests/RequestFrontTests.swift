@@ -199,3 +199,12 @@ import Darwin
         #expect(first?["serverErrorCode"] as? String == "NOT_FOUND", "\(lookup.text)")
     }
 }
+
+extension RequestHeaders {
+    /// What `HTTPFields`' subscript reads for these names, one lookup each: the slow way, to compare with.
+    init(lookingUpEachIn fields: HTTPFields) {
+        self.init(
+            device: fields[APIResponder.deviceHeader], authorization: fields[.authorization], contentType: fields[.contentType],
+            contentLength: fields[.contentLength], transferEncoding: fields[.transferEncoding])
+    }
+}
