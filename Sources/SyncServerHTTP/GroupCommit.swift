@@ -60,8 +60,7 @@ final class GroupCommitter: Sendable {
         var pending: [Journal.Entry] = []
         /// The number of the last journal row queued.
         var seq: Int64
-        /// Rows queued and rows committed, since start-up (tickets).
-        var queued: Int64 = 0
+        /// Rows committed since start-up (tickets; the rows queued are counted in `queuedRows`).
         var durable: Int64 = 0
         /// A thread is running a transaction now.
         var committing = false
@@ -87,8 +86,9 @@ final class GroupCommitter: Sendable {
     }
 
     private let state: Mutex<State>
-    /// `State.queued`, readable without the lock: the server reads it on
-    /// every call, under its own state lock, where rows are queued.
+    /// Rows queued since start-up: the last one's ticket. Moved only under
+    /// `state`'s lock (``enqueueRow(time:call:)``), read without it: the
+    /// server reads it on every call, under its own state lock, where rows are queued.
     private let queuedRows: Atomic<Int64>
     /// Wakes blocked callers at the end of a transaction.
     private let progress = NSCondition()
@@ -128,10 +128,8 @@ final class GroupCommitter: Sendable {
     func enqueueRow(time: Milliseconds, call: PreparedCall) -> Int64 {
         state.withLock { state -> Int64 in
             state.seq += 1
-            state.queued += 1
             state.pending.append(.row(seq: state.seq, time: time, call: call))
-            queuedRows.store(state.queued, ordering: .releasing)
-            return state.queued
+            return queuedRows.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue
         }
     }
 
@@ -222,7 +220,7 @@ final class GroupCommitter: Sendable {
         encoderWork.unlock()
         // The encoder commits every checkpoint queued before it stops.
         encoderFinished.wait()
-        let (lastRow, lastCheckpoint) = state.withLock { ($0.queued, $0.checkpointsQueued) }
+        let (lastRow, lastCheckpoint) = state.withLock { (queuedRows.load(ordering: .acquiring), $0.checkpointsQueued) }
         _ = waitUntilDurableBlocking(lastRow)
         _ = waitUntilDurableBlocking(CheckpointTicket(number: lastCheckpoint))
         let (failure, waiters) = state.withLock { state -> (String?, [Waiter]) in
