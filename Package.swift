@@ -12,6 +12,7 @@ let package = Package(
     products: [
         .executable(name: "syncscope", targets: ["syncscope"]),
         .library(name: "SyncCore", targets: ["SyncCore"]),
+        .library(name: "SyncWire", targets: ["SyncWire"]),
         .library(name: "SyncSQLiteStore", targets: ["SyncSQLiteStore"]),
         .library(name: "SyncServer", targets: ["SyncServer"]),
         .library(name: "SyncNetwork", targets: ["SyncNetwork"]),
@@ -31,6 +32,8 @@ let package = Package(
     ],
     targets: [
         .target(name: "SyncCore", swiftSettings: swiftSettings),
+        // The wire format: the JSON parser and codec, JSONValue and the Wire* bodies of the HTTP API.
+        .target(name: "SyncWire", dependencies: ["SyncCore"], swiftSettings: swiftSettings),
         // A device's local cache in an SQLite file (GRDB); the core and the server engine do not link SQLite.
         .target(
             name: "SyncSQLiteStore",
@@ -39,7 +42,7 @@ let package = Package(
         ),
         .target(
             name: "SyncServer",
-            dependencies: ["SyncCore", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["SyncCore", "SyncWire", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         // The scenario and lesson file format: model and parser (no runner).
@@ -74,12 +77,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // The CloudService client over HTTP (URLSession); never links the server.
-        .target(name: "SyncNetwork", dependencies: ["SyncCore"], swiftSettings: swiftSettings),
+        .target(name: "SyncNetwork", dependencies: ["SyncCore", "SyncWire"], swiftSettings: swiftSettings),
         // `syncscope serve`: the HTTP API over the engine, journaled in SQLite.
         .target(
             name: "SyncServerHTTP",
             dependencies: [
-                "SyncCore", "SyncServer", "SyncPostgres",
+                "SyncCore", "SyncWire", "SyncServer", "SyncPostgres",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -104,13 +107,13 @@ let package = Package(
         // Runs scenarios and lessons on a simulation, step by step, checking their expectations.
         .target(
             name: "SyncScenarioRunner",
-            dependencies: ["SyncScenario", "SyncSimulation", "SyncWorlds", "SyncCore", "SyncServer", "SyncScopeAssets"],
+            dependencies: ["SyncScenario", "SyncSimulation", "SyncWorlds", "SyncCore", "SyncWire", "SyncServer", "SyncScopeAssets"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "syncscope",
             dependencies: [
-                "SyncCore", "SyncServer", "SyncNetwork", "SyncServerHTTP", "SyncPostgres", "SyncWorlds", "SyncSimulation", "SyncRemoteWorld",
+                "SyncCore", "SyncWire", "SyncServer", "SyncNetwork", "SyncServerHTTP", "SyncPostgres", "SyncWorlds", "SyncSimulation", "SyncRemoteWorld",
                 "SyncScenario", "SyncScenarioRunner", "SyncScopeAssets", "SyncInspector", "SyncInspectorWorlds",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -140,8 +143,8 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "SyncCoreTests", dependencies: ["SyncCore", "SyncServer", "SyncSQLiteStore"], swiftSettings: swiftSettings),
-        .testTarget(name: "SyncServerTests", dependencies: ["SyncCore", "SyncServer"], swiftSettings: swiftSettings),
+        .testTarget(name: "SyncCoreTests", dependencies: ["SyncCore", "SyncWire", "SyncServer", "SyncSQLiteStore"], swiftSettings: swiftSettings),
+        .testTarget(name: "SyncServerTests", dependencies: ["SyncCore", "SyncWire", "SyncServer"], swiftSettings: swiftSettings),
         .testTarget(
             name: "SyncInspectorTests",
             dependencies: [
@@ -165,7 +168,7 @@ let package = Package(
             name: "EndToEndTests", dependencies: ["syncscope", "SyncCore", "SyncNetwork", "SyncWorlds", "SyncSimulation", "SyncRemoteWorld", "SyncTestSupport"], exclude: ["Goldens", "PyiCloud"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "SyncServerHTTPTests", dependencies: ["SyncServerHTTP", "SyncPostgres", "SyncServer", "SyncNetwork", "SyncCore", "SyncTestSupport"],
+            name: "SyncServerHTTPTests", dependencies: ["SyncServerHTTP", "SyncPostgres", "SyncServer", "SyncNetwork", "SyncCore", "SyncWire", "SyncTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "SyncPostgresTests", dependencies: ["SyncPostgres", "SyncTestSupport"],

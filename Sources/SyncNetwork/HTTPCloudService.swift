@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import SyncCore
+import SyncWire
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

@@ -1,5 +1,6 @@
 import Foundation
 import SyncCore
+import SyncWire
 import SyncServer
 
 /// Apple's paths that do not fit `/database/1/{c}/{e}/{database}/{a}/{b}`:

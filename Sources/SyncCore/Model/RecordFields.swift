@@ -24,7 +24,7 @@ public struct RecordFields: Sendable, Hashable, RandomAccessCollection, Expressi
     }
 
     /// Fields already sorted by name, each name once (checked in debug builds).
-    init(sortedUniqueFields fields: [Field]) {
+    package init(sortedUniqueFields fields: [Field]) {
         assert(zip(fields, fields.dropFirst()).allSatisfy { $0.name < $1.name }, "fields not sorted by name, or a name twice")
         storage = fields
     }

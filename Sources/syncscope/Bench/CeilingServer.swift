@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import Synchronization
 import SyncCore
+import SyncWire
 
 /// The limit that `bench --http` compares the server with, measured in the
 /// same run: a bare Hummingbird 2 server in this process that reads the same

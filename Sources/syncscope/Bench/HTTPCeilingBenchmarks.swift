@@ -1,5 +1,6 @@
 import Foundation
 import SyncCore
+import SyncWire
 
 /// Network-mode figures measured beside their limit in the same run: the
 /// server and ``CeilingServer`` get the same request bytes from the same

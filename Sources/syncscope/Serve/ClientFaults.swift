@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SyncCore
+import SyncWire
 import SyncServer
 import Yams
 

@@ -1,3 +1,5 @@
+import SyncCore
+
 /// A zone ID on the wire: `{"zoneName": "Notes", "ownerRecordName": "alice"}`.
 ///
 /// `ownerRecordName` may be left out on input; it then means the caller.

@@ -1,3 +1,5 @@
+import SyncCore
+
 /// A query filter on the wire: `{"comparator", "fieldName", "fieldValue": {"value", "type"?}}`.
 public struct WireQueryFilter: Codable, Sendable, Hashable {
     public var comparator: String

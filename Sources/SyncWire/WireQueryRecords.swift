@@ -1,3 +1,5 @@
+import SyncCore
+
 /// `records/query`: `{"query": {"recordType", "filterBy"?, "sortBy"?},
 /// "zoneID"?, "zoneWide"?, "resultsLimit"?, "continuationMarker"?,
 /// "desiredKeys"?, "numbersAsStrings"?}`.

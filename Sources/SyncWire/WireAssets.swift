@@ -1,3 +1,5 @@
+import SyncCore
+
 /// `assets/upload`: `{"zoneID"?, "tokens": [{"recordName"?, "recordType", "fieldName"}]}`.
 public struct WireAssetsUploadRequest: Codable, Sendable, Hashable {
     public struct Token: Codable, Sendable, Hashable {

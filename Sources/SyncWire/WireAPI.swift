@@ -1,3 +1,5 @@
+import SyncCore
+
 /// The request and answer bodies of the HTTP API (CloudKit Web Services'
 /// shapes; the package's API reference documents each), shared by the server
 /// and the network client.

@@ -1,3 +1,5 @@
+import SyncCore
+
 /// A push notification in the form Apple's push service delivers it, and
 /// Apple's web courier answers a long-poll with: `{"aps": {…}, "ck": {…}}`.
 ///

@@ -1,3 +1,5 @@
+import SyncCore
+
 /// A record on the wire: `{"recordName", "recordType", "recordChangeTag",
 /// "fields", "created", "modified", "deleted"}`.
 ///

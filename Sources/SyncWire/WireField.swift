@@ -1,4 +1,5 @@
 import Foundation
+import SyncCore
 
 /// A field on the wire: `{"value": V, "type": T}`.
 ///

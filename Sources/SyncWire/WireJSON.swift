@@ -1,4 +1,5 @@
 import Foundation
+import SyncCore
 
 /// Encodes and decodes wire dictionaries the one way the project does:
 /// keys sorted and slashes unescaped, so the same value always gives the same

@@ -1,3 +1,5 @@
+import SyncCore
+
 /// An error on the wire, in place of a result item or as a whole body:
 /// `{"serverErrorCode", "reason", "recordName"?, "zoneID"?, "subscriptionID"?,
 /// "retryAfter"?}`, plus two keys of ours: `syncscopeErrorCode` (the

@@ -1,4 +1,5 @@
 import Foundation
+import SyncCore
 
 /// One zone of a `changes/zone` answer: `{"zoneID", "syncToken",
 /// "moreComing", "records": [...], "clientChangeTokenData"?}`.

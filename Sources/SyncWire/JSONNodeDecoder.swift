@@ -1,4 +1,5 @@
 import Foundation
+import SyncCore
 
 /// A `Decoder` over a parsed ``JSONNode``: the wire decoder.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import SyncCore
 
 /// A parsed JSON document as the wire decoder walks it.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import SyncCore
 
 /// Any JSON value, kept exactly as it came: the raw material of wire
 /// dictionaries whose meaning depends on a neighbouring key (a field's
