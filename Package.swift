@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "syncscope", targets: ["syncscope"]),
         .library(name: "SyncCore", targets: ["SyncCore"]),
         .library(name: "SyncWire", targets: ["SyncWire"]),
+        .library(name: "SyncClient", targets: ["SyncClient"]),
         .library(name: "SyncSQLiteStore", targets: ["SyncSQLiteStore"]),
         .library(name: "SyncServer", targets: ["SyncServer"]),
         .library(name: "SyncNetwork", targets: ["SyncNetwork"]),
@@ -34,10 +35,12 @@ let package = Package(
         .target(name: "SyncCore", swiftSettings: swiftSettings),
         // The wire format: the JSON parser and codec, JSONValue and the Wire* bodies of the HTTP API.
         .target(name: "SyncWire", dependencies: ["SyncCore"], swiftSettings: swiftSettings),
+        // The client engine: DeviceSyncEngine, the fetch operations, the token cache, the LocalStore protocol.
+        .target(name: "SyncClient", dependencies: ["SyncCore"], swiftSettings: swiftSettings),
         // A device's local cache in an SQLite file (GRDB); the core and the server engine do not link SQLite.
         .target(
             name: "SyncSQLiteStore",
-            dependencies: ["SyncCore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["SyncCore", "SyncClient", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -48,7 +51,7 @@ let package = Package(
         // The scenario and lesson file format: model and parser (no runner).
         .target(
             name: "SyncScenario",
-            dependencies: ["SyncCore", .product(name: "Yams", package: "Yams")],
+            dependencies: ["SyncCore", "SyncClient", .product(name: "Yams", package: "Yams")],
             swiftSettings: swiftSettings
         ),
         // Lessons and the inspector's demo world, loaded at run time (Bundle.module).
@@ -61,19 +64,19 @@ let package = Package(
         ),
         // What a world is, whatever its server: SyncWorld (devices, their actions and events),
         // SyncDevice, ServerObserver (what the server holds, read), the demo writer. No server in it.
-        .target(name: "SyncWorlds", dependencies: ["SyncCore"], swiftSettings: swiftSettings),
+        .target(name: "SyncWorlds", dependencies: ["SyncCore", "SyncClient"], swiftSettings: swiftSettings),
         // The in-process world: Simulation (the simulated server, devices, a virtual clock, push
         // delivery) and InProcessServerObserver, which reads the engine directly.
         .target(
             name: "SyncSimulation",
-            dependencies: ["SyncCore", "SyncWorlds", "SyncServer", "SyncSQLiteStore"],
+            dependencies: ["SyncCore", "SyncClient", "SyncWorlds", "SyncServer", "SyncSQLiteStore"],
             swiftSettings: swiftSettings
         ),
         // The network world: one device on a running `syncscope serve` over HTTP (long-poll
         // push, an SQLite cache), and the server read through its HTTP API. Never links the server.
         .target(
             name: "SyncRemoteWorld",
-            dependencies: ["SyncCore", "SyncWorlds", "SyncNetwork", "SyncSQLiteStore"],
+            dependencies: ["SyncCore", "SyncClient", "SyncWorlds", "SyncNetwork", "SyncSQLiteStore"],
             swiftSettings: swiftSettings
         ),
         // The CloudService client over HTTP (URLSession); never links the server.
@@ -107,13 +110,13 @@ let package = Package(
         // Runs scenarios and lessons on a simulation, step by step, checking their expectations.
         .target(
             name: "SyncScenarioRunner",
-            dependencies: ["SyncScenario", "SyncSimulation", "SyncWorlds", "SyncCore", "SyncWire", "SyncServer", "SyncScopeAssets"],
+            dependencies: ["SyncScenario", "SyncSimulation", "SyncWorlds", "SyncCore", "SyncWire", "SyncClient", "SyncServer", "SyncScopeAssets"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "syncscope",
             dependencies: [
-                "SyncCore", "SyncWire", "SyncServer", "SyncNetwork", "SyncServerHTTP", "SyncPostgres", "SyncWorlds", "SyncSimulation", "SyncRemoteWorld",
+                "SyncCore", "SyncWire", "SyncClient", "SyncServer", "SyncNetwork", "SyncServerHTTP", "SyncPostgres", "SyncWorlds", "SyncSimulation", "SyncRemoteWorld",
                 "SyncScenario", "SyncScenarioRunner", "SyncScopeAssets", "SyncInspector", "SyncInspectorWorlds",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -130,7 +133,7 @@ let package = Package(
         // world through SyncWorld and its ServerObserver; it neither runs scenarios nor links the server.
         .target(
             name: "SyncInspector",
-            dependencies: ["SyncCore", "SyncWorlds", "CNcurses"],
+            dependencies: ["SyncCore", "SyncClient", "SyncWorlds", "CNcurses"],
             swiftSettings: swiftSettings
         ),
         // The in-process worlds the inspector opens, built on the server and the scenario runner: the
@@ -138,12 +141,12 @@ let package = Package(
         .target(
             name: "SyncInspectorWorlds",
             dependencies: [
-                "SyncInspector", "SyncCore", "SyncWorlds", "SyncServer", "SyncSimulation", "SyncScenario", "SyncScenarioRunner",
+                "SyncInspector", "SyncCore", "SyncClient", "SyncWorlds", "SyncServer", "SyncSimulation", "SyncScenario", "SyncScenarioRunner",
                 "SyncScopeAssets",
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "SyncCoreTests", dependencies: ["SyncCore", "SyncWire", "SyncServer", "SyncSQLiteStore"], swiftSettings: swiftSettings),
+        .testTarget(name: "SyncCoreTests", dependencies: ["SyncCore", "SyncWire", "SyncClient", "SyncServer", "SyncSQLiteStore"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncServerTests", dependencies: ["SyncCore", "SyncWire", "SyncServer"], swiftSettings: swiftSettings),
         .testTarget(
             name: "SyncInspectorTests",
@@ -165,7 +168,7 @@ let package = Package(
         .target(name: "SyncTestSupport", path: "Tests/SyncTestSupport", swiftSettings: swiftSettings),
         // Runs the built `syncscope` binary as a person would.
         .testTarget(
-            name: "EndToEndTests", dependencies: ["syncscope", "SyncCore", "SyncNetwork", "SyncWorlds", "SyncSimulation", "SyncRemoteWorld", "SyncTestSupport"], exclude: ["Goldens", "PyiCloud"],
+            name: "EndToEndTests", dependencies: ["syncscope", "SyncCore", "SyncClient", "SyncNetwork", "SyncWorlds", "SyncSimulation", "SyncRemoteWorld", "SyncTestSupport"], exclude: ["Goldens", "PyiCloud"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "SyncServerHTTPTests", dependencies: ["SyncServerHTTP", "SyncPostgres", "SyncServer", "SyncNetwork", "SyncCore", "SyncWire", "SyncTestSupport"],

@@ -1,4 +1,5 @@
 import SyncCore
+import SyncClient
 import SyncScenario
 
 /// Why a scenario run stopped being right: a check that did not hold, or a

@@ -7,7 +7,7 @@ import SyncCore
 /// `{"recordName", "deleted": true}`, as Apple's servers send it: no
 /// `recordType`, no `fields` — clients tell a deletion from a record by that
 /// shape, and take a deleted record's type from their own cache (see
-/// ``CacheTypedCloudService``). The record's zone is the zone of the request
+/// `CacheTypedCloudService` in SyncClient). The record's zone is the zone of the request
 /// or answer around it; `zoneID` is written only where records of several
 /// zones share one answer (a `zoneWide` query).
 public struct WireRecord: Codable, Sendable, Hashable {

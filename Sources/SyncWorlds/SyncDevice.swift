@@ -1,5 +1,6 @@
 import Foundation
 import SyncCore
+import SyncClient
 
 /// What a device action came to.
 public enum ActionOutcome: Sendable, Hashable {

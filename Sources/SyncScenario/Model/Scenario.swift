@@ -1,4 +1,5 @@
 import SyncCore
+import SyncClient
 
 /// A scenario: who takes part (users, devices, subscriptions), how the
 /// simulated server behaves, and the steps to run, in order.

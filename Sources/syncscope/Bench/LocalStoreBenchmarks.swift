@@ -1,5 +1,6 @@
 import Foundation
 import SyncCore
+import SyncClient
 
 /// What a device pays, in the in-memory store, for one change in a large
 /// zone: applying a one-record batch (the record and the zone token), and

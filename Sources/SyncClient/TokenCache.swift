@@ -1,4 +1,5 @@
 import Foundation
+import SyncCore
 
 /// A device's cache of change tokens.
 ///

@@ -1,3 +1,5 @@
+import SyncCore
+
 extension DeviceSyncEngine {
     /// Sends the queued local changes: zone deletions, then zone creations
     /// (also for zones that records are saved into and the server does not

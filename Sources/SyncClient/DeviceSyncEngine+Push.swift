@@ -1,3 +1,5 @@
+import SyncCore
+
 /// Why a fetch run was scheduled.
 public enum FetchReason: String, Sendable, Hashable {
     /// A push notification said something changed.

@@ -1,3 +1,5 @@
+import SyncCore
+
 /// A ``LocalStore`` in memory: for simulations and tests.
 ///
 /// A batch is applied in place while an undo log keeps the value each step

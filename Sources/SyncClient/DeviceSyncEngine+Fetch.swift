@@ -1,3 +1,5 @@
+import SyncCore
+
 extension DeviceSyncEngine {
     static let databaseOperationName = "changes/database"
     static let zoneOperationName = "changes/zone"

@@ -1,4 +1,5 @@
 import Foundation
+import SyncCore
 
 /// A connection that tells the type of a deleted record from the device's
 /// own cache.

@@ -1,3 +1,5 @@
+import SyncCore
+
 /// Errors the client side of sync raises itself (server errors are ``CloudError``).
 public enum SyncClientError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The operation stopped after its `batchLimit` of batches (or the sync

@@ -1,3 +1,5 @@
+import SyncCore
+
 /// A device's local cache: records, change tokens (database and zone tokens
 /// apart), the zones it knows, and the queue of local changes not yet sent.
 ///

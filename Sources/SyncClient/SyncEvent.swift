@@ -1,3 +1,5 @@
+import SyncCore
+
 /// A change token a device received and cached, for the inspector's
 /// per-device token history.
 public struct TokenReceipt: Sendable, Hashable {

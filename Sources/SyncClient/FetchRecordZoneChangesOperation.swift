@@ -1,4 +1,5 @@
 import Foundation
+import SyncCore
 
 /// Fetches the record changes of one or more zones since their tokens,
 /// mirroring `CKFetchRecordZoneChangesOperation`.

@@ -1,3 +1,5 @@
+import SyncCore
+
 /// One device's sync engine, modelled on `CKSyncEngine`: it fetches the
 /// server's changes into the device's ``LocalStore`` and sends the device's
 /// queued local changes.

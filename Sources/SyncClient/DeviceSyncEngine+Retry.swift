@@ -1,4 +1,5 @@
 import Foundation
+import SyncCore
 
 /// How a ``DeviceSyncEngine`` retries requests that failed for a reason
 /// that may pass: `requestRateLimited`, `zoneBusy`, `serviceUnavailable`,

@@ -1,3 +1,5 @@
+import SyncCore
+
 /// Fetches which zones of a database changed since a token, mirroring
 /// `CKFetchDatabaseChangesOperation`.
 ///

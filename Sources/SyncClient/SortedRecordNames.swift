@@ -1,3 +1,5 @@
+import SyncCore
+
 /// The record names of one zone in ascending order, kept in short sorted
 /// chunks so that adding or removing a name costs the size of a chunk and
 /// finding the name at an offset costs the number of chunks, not a sort of
