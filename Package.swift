@@ -11,6 +11,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "syncscope", targets: ["syncscope"]),
+        .executable(name: "syncscope-bench", targets: ["syncscope-bench"]),
         .library(name: "SyncCore", targets: ["SyncCore"]),
         .library(name: "SyncWire", targets: ["SyncWire"]),
         .library(name: "SyncClient", targets: ["SyncClient"]),
@@ -116,11 +117,26 @@ let package = Package(
         .executableTarget(
             name: "syncscope",
             dependencies: [
-                "SyncCore", "SyncWire", "SyncClient", "SyncServer", "SyncNetwork", "SyncServerHTTP", "SyncPostgres", "SyncWorlds", "SyncSimulation", "SyncRemoteWorld",
+                "SyncCore", "SyncWire", "SyncServer", "SyncNetwork", "SyncServerHTTP", "SyncPostgres", "SyncWorlds", "SyncSimulation", "SyncRemoteWorld",
                 "SyncScenario", "SyncScenarioRunner", "SyncScopeAssets", "SyncInspector", "SyncInspectorWorlds",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The benchmarks (`swift run -c release syncscope-bench`), apart from the user's tool: they
+        // run servers in process, a bare Hummingbird ceiling, a NIO load generator and PostgreSQL nodes.
+        .executableTarget(
+            name: "syncscope-bench",
+            dependencies: [
+                "SyncCore", "SyncWire", "SyncClient", "SyncServer", "SyncNetwork", "SyncServerHTTP", "SyncPostgres", "SyncWorlds",
+                "SyncSimulation", "SyncInspector", "SyncInspectorWorlds",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -168,7 +184,7 @@ let package = Package(
         .target(name: "SyncTestSupport", path: "Tests/SyncTestSupport", swiftSettings: swiftSettings),
         // Runs the built `syncscope` binary as a person would.
         .testTarget(
-            name: "EndToEndTests", dependencies: ["syncscope", "SyncCore", "SyncClient", "SyncNetwork", "SyncWorlds", "SyncSimulation", "SyncRemoteWorld", "SyncTestSupport"], exclude: ["Goldens", "PyiCloud"],
+            name: "EndToEndTests", dependencies: ["syncscope", "syncscope-bench", "SyncCore", "SyncClient", "SyncNetwork", "SyncWorlds", "SyncSimulation", "SyncRemoteWorld", "SyncTestSupport"], exclude: ["Goldens", "PyiCloud"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "SyncServerHTTPTests", dependencies: ["SyncServerHTTP", "SyncPostgres", "SyncServer", "SyncNetwork", "SyncCore", "SyncWire", "SyncTestSupport"],

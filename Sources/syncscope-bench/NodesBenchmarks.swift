@@ -8,7 +8,7 @@ import SyncPostgres
 import SyncServerHTTP
 
 /// `bench --http --nodes N --store postgres://…`: for 1 … N nodes, that many
-/// `syncscope serve --store` processes (this executable, each on its own
+/// `syncscope serve --store` processes (the `syncscope` of the same build, each on its own
 /// loopback port, started fresh for each count) on one PostgreSQL database:
 /// saves/s and `changes/zone` records/s with the load spread over the
 /// nodes, and push latency from a save on node 1 to a long-poll on the last
@@ -331,17 +331,23 @@ final class NodeProcess: Sendable {
         self.watch = watch
     }
 
-    /// This executable (the bench runs the serve command it was built with).
-    static var executable: URL {
+    /// The `syncscope` built next to this executable (`swift build -c release` builds both): the
+    /// bench runs the serve command of the same build.
+    static func syncscopeExecutable() throws -> URL {
         let link = "/proc/self/exe"
-        if let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: link) { return URL(fileURLWithPath: resolved) }
-        return Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+        let bench = (try? FileManager.default.destinationOfSymbolicLink(atPath: link)).map(URL.init(fileURLWithPath:))
+            ?? Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+        let syncscope = bench.deletingLastPathComponent().appendingPathComponent("syncscope")
+        guard FileManager.default.isExecutableFile(atPath: syncscope.path) else {
+            throw BenchmarkError("--nodes runs `syncscope serve` nodes, and there is no syncscope beside this program (\(syncscope.path)); build both first: swift build -c release")
+        }
+        return syncscope
     }
 
     /// Starts a node on a free loopback port and waits (bounded) for its banner.
     static func start(store: PostgresStoreURL) async throws -> NodeProcess {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = try syncscopeExecutable()
         process.arguments = ["serve", "--store", store.description, "--port", "0", "--user", "bench", "--coalescing-window", "0", "--quiet"]
         var environment = ProcessInfo.processInfo.environment
         environment["SYNCSCOPE_STORE"] = nil

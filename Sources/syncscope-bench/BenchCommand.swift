@@ -3,13 +3,16 @@ import Foundation
 import SyncCore
 import SyncPostgres
 
+/// `syncscope-bench`: the benchmarks, a program of their own so that the user's
+/// `syncscope` does not carry them.
+@main
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "bench",
+        commandName: "syncscope-bench",
         abstract: "Measure the simulated server's costs (build with -c release).",
         discussion: """
             Each figure is measured in one run, with ratios so that machine noise cancels. \
-            Run it as: swift run -c release syncscope bench [--json]. \
+            Run it as: swift run -c release syncscope-bench [--json]. \
             With --http (a throwaway server in this process) or --server URL (a running syncscope serve on \
             this machine, with --coalescing-window 0 for the push figure), it measures network mode instead.
             """
@@ -115,7 +118,7 @@ struct BenchCommand: AsyncParsableCommand {
     func run() async throws {
         if inspectorOnly {
             #if DEBUG
-            FileHandle.standardError.write(Data("warning: this is a debug build; figures are meaningful only with `swift run -c release syncscope bench`.\n".utf8))
+            FileHandle.standardError.write(Data("warning: this is a debug build; figures are meaningful only with `swift run -c release syncscope-bench`.\n".utf8))
             #endif
             var results = BenchmarkResults()
             results.figures = try await InspectorBenchmarkSuite(records: 100_000, liveSeconds: liveSeconds, liveOnly: liveOnly).run()
@@ -127,7 +130,7 @@ struct BenchCommand: AsyncParsableCommand {
             return
         }
         #if DEBUG
-        FileHandle.standardError.write(Data("warning: this is a debug build; figures are meaningful only with `swift run -c release syncscope bench`.\n".utf8))
+        FileHandle.standardError.write(Data("warning: this is a debug build; figures are meaningful only with `swift run -c release syncscope-bench`.\n".utf8))
         #endif
         let suite = BenchmarkSuite(largeZoneRecords: records, saveRecords: saveRecords, routingSaves: routingSaves, burstSaves: burstSaves)
         let results = try await suite.run()
@@ -145,7 +148,7 @@ struct BenchCommand: AsyncParsableCommand {
 
     func runHTTP() async throws {
         #if DEBUG
-        FileHandle.standardError.write(Data("warning: this is a debug build; figures are meaningful only with `swift run -c release syncscope bench`.\n".utf8))
+        FileHandle.standardError.write(Data("warning: this is a debug build; figures are meaningful only with `swift run -c release syncscope-bench`.\n".utf8))
         #endif
         if nodes != nil, let store = try nodesStore() {
             var results = BenchmarkResults()
@@ -186,7 +189,7 @@ struct BenchCommand: AsyncParsableCommand {
         do {
             results = try await suite.run()
         } catch let error as CloudError {
-            throw ClientFailure(error)
+            throw BenchFailure(error: error)
         }
         if server == nil, !savesOnly { results.figures += try RestartBenchmarks(records: restartRecords).run() }
         print(json ? results.json() : results.table())
