@@ -1,6 +1,6 @@
 import SyncCore
 
-/// Errors the client side of sync raises itself (server errors are ``CloudError``).
+/// Errors the client side of sync raises itself (server errors are `CloudError`).
 public enum SyncClientError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The operation stopped after its `batchLimit` of batches (or the sync
     /// engine's `stopAfterBatches`), as if the app had been killed there.

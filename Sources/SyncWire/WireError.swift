@@ -3,7 +3,7 @@ import SyncCore
 /// An error on the wire, in place of a result item or as a whole body:
 /// `{"serverErrorCode", "reason", "recordName"?, "zoneID"?, "subscriptionID"?,
 /// "retryAfter"?}`, plus two keys of ours: `syncscopeErrorCode` (the
-/// ``CloudError/Code`` raw value, since several codes share a
+/// `CloudError.Code` raw value, since several codes share a
 /// `serverErrorCode`) and, for `CONFLICT`, `serverRecord`.
 ///
 /// Our key is deliberately not `ckErrorCode`: CloudKit JS takes a body's
@@ -18,7 +18,7 @@ public struct WireError: Codable, Sendable, Hashable {
     public var subscriptionID: String?
     /// Seconds to wait before retrying.
     public var retryAfter: Double?
-    /// Ours: the ``CloudError/Code`` raw value. Encoded as `syncscopeErrorCode`.
+    /// Ours: the `CloudError.Code` raw value. Encoded as `syncscopeErrorCode`.
     public var ckErrorCode: String?
     public var serverRecord: WireRecord?
 
