@@ -452,11 +452,6 @@ extension DeviceSyncEngine {
     }
 }
 
-/// A local-store failure, kept apart from server errors so it stops the fetch.
-struct StoreError: Error {
-    var underlying: any Error
-}
-
 private final class DatabaseFetchState {
     var changes: [DatabaseChange] = []
     var batchIndex = 0

@@ -1,13 +1,3 @@
-/// One named field of a record.
-public struct Field: Sendable, Hashable {
-    public var name: String
-    public var value: FieldValue
-
-    public init(name: String, value: FieldValue) {
-        self.name = name
-        self.value = value
-    }
-}
 
 /// The fields of a record, kept sorted by name.
 ///
