@@ -2,85 +2,6 @@ import Foundation
 import SyncCore
 import SyncServer
 
-/// One measured figure, with its goal when it has one.
-struct BenchmarkFigure {
-    enum Goal {
-        case atMost(Double)
-        case atLeast(Double)
-    }
-
-    var key: String
-    var label: String
-    var value: Double
-    var unit: String
-    var goal: Goal?
-
-    var met: Bool? {
-        switch goal {
-        case .atMost(let limit)?: value <= limit
-        case .atLeast(let floor)?: value >= floor
-        case nil: nil
-        }
-    }
-}
-
-struct BenchmarkResults {
-    var figures: [BenchmarkFigure] = []
-
-    func table() -> String {
-        var lines = [pad("figure", 50) + " " + pad("value", 17) + " " + pad("goal", 13), String(repeating: "-", count: 88)]
-        for figure in figures {
-            let value = (figure.unit.isEmpty ? Self.count(figure.value) : Self.format(figure.value) + " " + figure.unit)
-            let goal: String
-            switch figure.goal {
-            case .atMost(let v)?: goal = "≤ \(Self.format(v))"
-            case .atLeast(let v)?: goal = "≥ \(Self.format(v))"
-            case nil: goal = ""
-            }
-            let verdict = figure.met.map { $0 ? "met" : "MISSED" } ?? ""
-            lines.append(pad(figure.label, 50) + " " + pad(value, 17) + " " + pad(goal, 13) + " " + verdict)
-        }
-        return lines.joined(separator: "\n")
-    }
-
-    func json() -> String {
-        let body = figures.map { "\"\($0.key)\": \(Self.jsonNumber($0.value))" }.joined(separator: ", ")
-        return "{\(body)}"
-    }
-
-    private func pad(_ s: String, _ width: Int) -> String {
-        s.count >= width ? s : s + String(repeating: " ", count: width - s.count)
-    }
-
-    static func format(_ v: Double) -> String {
-        guard v.isFinite else { return "n/a" }
-        if v >= 1000 { return grouped(Int(v.rounded())) }
-        if v >= 10 { return String(format: "%.1f", v) }
-        return String(format: "%.3f", v)
-    }
-
-    /// A count: a whole number, grouped.
-    static func count(_ v: Double) -> String {
-        v.isFinite ? grouped(Int(v.rounded())) : "n/a"
-    }
-
-    /// 1234567 → "1,234,567", so that large figures read at a glance.
-    static func grouped(_ n: Int) -> String {
-        let digits = String(n.magnitude)
-        var out = ""
-        for (i, c) in digits.enumerated() {
-            if i > 0, (digits.count - i) % 3 == 0 { out.append(",") }
-            out.append(c)
-        }
-        return n < 0 ? "-" + out : out
-    }
-
-    static func jsonNumber(_ v: Double) -> String {
-        guard v.isFinite else { return "null" }
-        return String(format: "%.6g", v)
-    }
-}
-
 /// The server benchmarks of the sync-core issue.
 struct BenchmarkSuite {
     var largeZoneRecords: Int
@@ -239,42 +160,6 @@ struct BenchmarkSuite {
             guard dictionary.count == saveRecords else { throw BenchmarkError("dictionary lost records") }
         }
         return (Double(saveRecords) / engineBest, Double(saveRecords) / dictionaryBest)
-    }
-}
-
-struct BenchmarkError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = "benchmark failed: " + description }
-}
-
-extension ContinuousClock.Instant {
-    /// Seconds from `start` to this instant (benchmarks time with the standard monotonic clock).
-    func seconds(since start: Self) -> Double {
-        let elapsed = (self - start).components
-        return Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
-    }
-}
-
-/// Resident memory of this process, from /proc (Linux).
-enum ProcessMemory {
-    static func residentBytes() -> Int { field("VmRSS:") }
-    static func peakResidentBytes() -> Int { field("VmHWM:") }
-
-    /// Resets VmHWM to the current RSS so the peak measures what follows.
-    static func resetPeak() {
-        if let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") {
-            handle.write(Data("5".utf8))
-            try? handle.close()
-        }
-    }
-
-    private static func field(_ name: String) -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
-        for line in status.split(separator: "\n") where line.hasPrefix(name) {
-            let digits = line.split(separator: " ").compactMap { Int($0) }
-            return (digits.first ?? 0) * 1024
-        }
-        return 0
     }
 }
 
