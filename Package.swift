@@ -75,7 +75,9 @@ let package = Package(
         ),
         // The CloudService client over HTTP (URLSession); never links the server.
         .target(name: "SyncNetwork", dependencies: ["SyncCore"], swiftSettings: swiftSettings),
-        // `syncscope serve`: the HTTP API over the engine, journaled in SQLite.
+        // `syncscope serve`: the HTTP API over the engine, behind one storage boundary (ServerStore):
+        // a data folder (SQLite), a journal several nodes share (PostgreSQL, or an in-memory double
+        // with faults for the tests), or memory only.
         .target(
             name: "SyncServerHTTP",
             dependencies: [

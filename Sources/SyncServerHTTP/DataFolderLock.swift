@@ -40,6 +40,11 @@ final class DataFolderLock: Sendable {
         self.descriptor = descriptor
     }
 
+    /// Lets go of the folder now (a clean stop), before this lock is freed.
+    func release() {
+        _ = flock(descriptor, LOCK_UN)
+    }
+
     deinit {
         // Closing the descriptor releases the lock.
         close(descriptor)

@@ -123,10 +123,12 @@ struct APIResponder: HTTPResponder {
             let query = request.uri.queryParameters
             let queryToken = query.isEmpty ? nil : query["ckWebAuthToken"].map(String.init)
             let authorization = requestHeaders.authorization
-            if host.postgres != nil {
-                await host.catchUpForUnknownToken(queryToken ?? authorization.map { String($0.split(separator: " ").last ?? "") })
+            do { caller = try authenticate(queryToken: queryToken, authorization: authorization) } catch {
+                // A token this node does not know may belong to a user another node (on a
+                // shared journal) added just now: catch up, then ask again.
+                try? await host.catchUp()
+                caller = try authenticate(queryToken: queryToken, authorization: authorization)
             }
-            caller = try authenticate(queryToken: queryToken, authorization: authorization)
             // An asset upload URL takes the file's bytes as they are (any content type).
             if !Self.isAssetUpload(parts) { try Self.checkContentType(requestHeaders, caller: caller) }
             if let device {

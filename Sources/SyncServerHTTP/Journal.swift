@@ -117,8 +117,10 @@ final class Journal: Sendable {
         }
     }
 
-    /// Writes everything back into the database file and closes it (a clean stop).
+    /// Writes everything back into the database file and closes it (a clean
+    /// stop), then lets go of the folder: another server may open it at once.
     func close() throws {
+        defer { lock.release() }
         walCheckpointer.close()
         try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
         try queue.close()
@@ -188,10 +190,7 @@ final class Journal: Sendable {
                     next += 1
                     try Self.insert(row.call, seq: seq, time: time, checksum: row.checksum, with: insert, in: db)
                 case .checkpoint(let state, let checksum, let through, let time):
-                    try db.execute(
-                        sql: "INSERT OR REPLACE INTO checkpoint (id, throughSeq, time, state, checksum) VALUES (1, ?, ?, ?, ?)",
-                        arguments: [through, time, state, checksum])
-                    try db.execute(sql: "DELETE FROM journal WHERE seq <= ?", arguments: [through])
+                    try Self.storeCheckpoint(state, checksum: checksum, through: through, time: time, in: db)
                 }
             }
         }
@@ -241,13 +240,14 @@ final class Journal: Sendable {
 
     struct Checkpoint {
         var throughSeq: Int64
+        var time: Milliseconds
         var state: Data
     }
 
     func checkpoint() throws -> Checkpoint? {
         let found = try queue.read { db in
-            try Row.fetchOne(db, sql: "SELECT throughSeq, state, checksum FROM checkpoint WHERE id = 1").map {
-                (Checkpoint(throughSeq: $0["throughSeq"], state: $0["state"]), $0["checksum"] as Int64?)
+            try Row.fetchOne(db, sql: "SELECT throughSeq, time, state, checksum FROM checkpoint WHERE id = 1").map {
+                (Checkpoint(throughSeq: $0["throughSeq"], time: $0["time"], state: $0["state"]), $0["checksum"] as Int64?)
             }
         }
         guard let (checkpoint, checksum) = found else { return nil }
@@ -267,18 +267,27 @@ final class Journal: Sendable {
         try queue.read { db in try Int64.fetchOne(db, sql: "SELECT throughSeq FROM checkpoint WHERE id = 1") ?? 0 }
     }
 
-    /// Stores a checkpoint as of every row up to now, and deletes those rows, in one transaction.
-    func writeCheckpoint(_ state: Data, time: Milliseconds) throws {
+    /// Stores a checkpoint as of row `through` (every row up to it), and
+    /// deletes those rows, in one transaction; ``checkpointMetaKey`` in `meta`
+    /// says how far it goes (so a checkpoint that goes missing is missed).
+    func writeCheckpoint(_ state: Data, through: Int64, time: Milliseconds) throws {
         var crc = CRC32()
         crc.add(state)
         try queue.write { db in
-            let through = try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(seq), 0) FROM journal") ?? 0
-            let previous = try Int64.fetchOne(db, sql: "SELECT throughSeq FROM checkpoint WHERE id = 1") ?? 0
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO checkpoint (id, throughSeq, time, state, checksum) VALUES (1, ?, ?, ?, ?)",
-                arguments: [max(through, previous), time, state, Int64(crc.value)])
-            try db.execute(sql: "DELETE FROM journal WHERE seq <= ?", arguments: [through])
+            try Self.storeCheckpoint(state, checksum: Int64(crc.value), through: through, time: time, in: db)
         }
+    }
+
+    /// The `meta` key that holds the last row the newest checkpoint holds:
+    /// written with every checkpoint, in the same transaction.
+    static let checkpointMetaKey = "checkpointThrough"
+
+    private static func storeCheckpoint(_ state: Data, checksum: Int64, through: Int64, time: Milliseconds, in db: Database) throws {
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO checkpoint (id, throughSeq, time, state, checksum) VALUES (1, ?, ?, ?, ?)",
+            arguments: [through, time, state, checksum])
+        try db.execute(sql: "DELETE FROM journal WHERE seq <= ?", arguments: [through])
+        try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", arguments: [checkpointMetaKey, String(through)])
     }
 
     /// Deletes row `seq` and every row after it (`serve --recover`).
@@ -293,10 +302,10 @@ final class Journal: Sendable {
             isServerAdmin: (row["admin"] as Int64?) == 1, isServerCall: path.hasPrefix("/internal/"))
     }
 
-    /// Every row after `seq`, oldest first, each checked against its checksum
-    /// before `body` gets it; stops at the first damaged row and returns it
-    /// with the number of rows replayed.
-    func replay(after seq: Int64, _ body: (Milliseconds, APICall) throws -> Void) throws -> (replayed: Int, damaged: DamagedRow?) {
+    /// Every row after `seq`, oldest first (its number, time and call), each
+    /// checked against its checksum before `body` gets it; stops at the first
+    /// damaged row and returns it with the number of rows replayed.
+    func replay(after seq: Int64, _ body: (Int64, Milliseconds, APICall) throws -> Void) throws -> (replayed: Int, damaged: DamagedRow?) {
         try queue.read { db in
             let rows = try Row.fetchCursor(
                 db, sql: "SELECT seq, time, method, path, user, device, body, admin, checksum FROM journal WHERE seq > ? ORDER BY seq",
@@ -317,7 +326,7 @@ final class Journal: Sendable {
                     let left = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM journal WHERE seq >= ?", arguments: [seq]) ?? 1
                     return (count, DamagedRow(seq: seq, rowsFromIt: left, why: why))
                 }
-                if let call, let time { try body(time, call) }
+                if let call, let time { try body(seq, time, call) }
                 count += 1
             }
             return (count, nil)

@@ -36,28 +36,28 @@ extension ServerHost {
     func performWithFaults(_ call: APICall) async -> FaultedAnswer {
         // No fault plan was ever installed: nothing to match (and no body to read for zone names).
         guard faultsInstalled.load(ordering: .relaxed), let faultCall = Self.faultCall(call) else {
-            return FaultedAnswer(answer: await performAsync(call))
+            return FaultedAnswer(answer: await perform(call))
         }
         let now = clock.now()
         let decision = state.withLock { (state: inout State) -> FaultInjector.Decision? in state.core.faultDecision(for: faultCall, now: now) }
-        guard let decision else { return FaultedAnswer(answer: await performAsync(call)) }
+        guard let decision else { return FaultedAnswer(answer: await perform(call)) }
         let note = "fault: " + decision.faults.map(\.detail).joined(separator: "; ")
         if decision.latency > 0 { try? await Task.sleep(nanoseconds: UInt64(decision.latency) * 1_000_000) }
         switch decision.failure {
         case .error(let error)?:
             return FaultedAnswer(answer: .error(error), note: note)
         case .ambiguousCommit?:
-            _ = await performAsync(call)
+            _ = await perform(call)
             return FaultedAnswer(answer: .error(CloudError.answerLost(faultCall.operation)), note: note + " (connection dropped)", dropConnection: true)
         case .itemFailures(let code, let retryAfter)?:
-            return FaultedAnswer(answer: performWithItemFailures(call, code: code, retryAfter: retryAfter), note: note)
+            return FaultedAnswer(answer: await performWithItemFailures(call, code: code, retryAfter: retryAfter), note: note)
         case nil:
             if decision.readLag != nil, faultCall.operation == "changes/database",
                let body = try? JSONSerialization.jsonObject(with: call.body) as? [String: Any], let token = body["syncToken"] as? String, !token.isEmpty,
                let data = try? WireJSON.encode(WireDatabaseChanges(zones: [], syncToken: ServerChangeToken(rawValue: token), moreComing: false)) {
                 return FaultedAnswer(answer: APIAnswer(body: data), note: note)
             }
-            return FaultedAnswer(answer: await performAsync(call), note: note)
+            return FaultedAnswer(answer: await perform(call), note: note)
         }
     }
 
@@ -70,12 +70,12 @@ extension ServerHost {
     /// is applied and the other items fail with `ATOMIC_ERROR`. A request
     /// that cannot be read as a batch is performed as it is (and refused
     /// with the usual reason).
-    func performWithItemFailures(_ call: APICall, code: CloudError.Code, retryAfter: Double?) -> APIAnswer {
+    func performWithItemFailures(_ call: APICall, code: CloudError.Code, retryAfter: Double?) async -> APIAnswer {
         guard let request = try? WireJSON.decode(WireRecordsModifyRequest.self, from: call.body),
               !request.operations.isEmpty, request.operations.count <= APIDispatcher.maxOperations,
               var body = try? JSONSerialization.jsonObject(with: call.body) as? [String: Any],
               let operations = body["operations"] as? [Any], operations.count == request.operations.count
-        else { return perform(call) }
+        else { return await perform(call) }
         let failing = state.withLock { (state: inout State) -> [Bool] in state.core.faultInjector().failingItems(count: operations.count) }
         let zoneID = request.zoneID.map(RecordZoneID.init)
         func failure(_ index: Int) -> Any {
@@ -97,7 +97,7 @@ extension ServerHost {
         body["operations"] = zip(operations, failing).filter { !$0.1 }.map(\.0)
         var applied = call
         applied.body = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys, .withoutEscapingSlashes])) ?? call.body
-        let performed = perform(applied)
+        let performed = await perform(applied)
         guard performed.status == 200,
               let object = try? JSONSerialization.jsonObject(with: performed.body) as? [String: Any],
               var results = (object["records"] as? [Any])?[...]

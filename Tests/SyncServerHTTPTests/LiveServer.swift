@@ -13,7 +13,7 @@ final class LiveServer: Sendable {
         var options = options
         options.port = 0
         options.quiet = true
-        let host = try ServerHost(options: options)
+        let host = try await ServerHost.start(options: options)
         let bound = Mutex<Int?>(nil)
         let server = SyncScopeHTTPServer(host: host)
         task = Task { try await server.run { port in bound.withLock { $0 = port } } }

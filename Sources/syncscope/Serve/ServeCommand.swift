@@ -152,7 +152,7 @@ struct ServeCommand: AsyncParsableCommand {
                 }
                 serverHost = try await ServerHost.start(options: options, store: storeURL)
             } else {
-                serverHost = try ServerHost(options: options)
+                serverHost = try await ServerHost.start(options: options)
             }
             if let plan, !plan.isEmpty { serverHost.addFaults(plan) }
         } catch let error as ServeError {
@@ -251,9 +251,11 @@ final class StopOnSignal: Sendable {
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { [host, inMemory] in
                 // A clean stop: checkpoint, fold the WAL into the database file, close it.
-                let done = host.stop()
-                StandardOutput.write(inMemory ? "stopped; nothing kept (in memory)\n" : "stopped; \(done)\n")
-                exit(0)
+                Task {
+                    let done = await host.stop()
+                    StandardOutput.write(inMemory ? "stopped; nothing kept (in memory)\n" : "stopped; \(done)\n")
+                    exit(0)
+                }
             }
             source.resume()
             sources.append(source)
