@@ -52,17 +52,7 @@ struct SharedJournalDoubleTests {
         let b = try await node(journal, options)
         #expect(a.users.map(\.webAuthToken) == b.users.map(\.webAuthToken))
         #expect(await a.perform(makeZone()).status == 200)
-        await withTaskGroup(of: Void.self) { group in
-            for writer in 0..<6 {
-                let host = writer % 2 == 0 ? a : b
-                group.addTask {
-                    for i in 0..<8 {
-                        let answer = await host.perform(self.save("r\((writer * 5 + i) % 13)", writer * 100 + i))
-                        #expect(answer.status == 200, "\(String(decoding: answer.body, as: UTF8.self))")
-                    }
-                }
-            }
-        }
+        await writeFromBoth(a, b, save)
         let tail = try await journal.tail()
         try await a.waitUntilApplied(tail)
         try await b.waitUntilApplied(tail)

@@ -103,17 +103,7 @@ struct SharedJournalTests {
             let deviceID = try #require((try JSONSerialization.jsonObject(with: device.body) as? [String: Any])?["apnsToken"] as? String)
 
             // Writers on both nodes at once, overlapping names: one order for all.
-            await withTaskGroup(of: Void.self) { group in
-                for writer in 0..<6 {
-                    let host = writer % 2 == 0 ? a : b
-                    group.addTask {
-                        for i in 0..<8 {
-                            let answer = await host.perform(self.save("r\((writer * 5 + i) % 13)", writer * 100 + i))
-                            #expect(answer.status == 200, "\(String(decoding: answer.body, as: UTF8.self))")
-                        }
-                    }
-                }
-            }
+            await writeFromBoth(a, b, save)
             let store = try #require(a.postgresStore)
             let tail = try await store.tail()
             try await a.waitUntilApplied(tail)
@@ -555,4 +545,19 @@ extension ServerHost {
     var sharedStore: SharedJournalStore? { store as? SharedJournalStore }
     /// The PostgreSQL store under it, when the journal is in PostgreSQL.
     var postgresStore: PostgresJournalStore? { (sharedStore?.journal as? PostgresSharedJournal)?.store }
+}
+
+/// Six writers, half on each node, saving 8 records each at once, with overlapping names.
+func writeFromBoth(_ a: ServerHost, _ b: ServerHost, _ save: @escaping @Sendable (String, Int) -> APICall) async {
+    await withTaskGroup(of: Void.self) { group in
+        for writer in 0..<6 {
+            let host = writer % 2 == 0 ? a : b
+            group.addTask {
+                for i in 0..<8 {
+                    let answer = await host.perform(save("r\((writer * 5 + i) % 13)", writer * 100 + i))
+                    #expect(answer.status == 200, "\(String(decoding: answer.body, as: UTF8.self))")
+                }
+            }
+        }
+    }
 }
