@@ -15,6 +15,8 @@ let package = Package(
         .library(name: "SyncSQLiteStore", targets: ["SyncSQLiteStore"]),
         .library(name: "SyncServer", targets: ["SyncServer"]),
         .library(name: "SyncNetwork", targets: ["SyncNetwork"]),
+        .library(name: "SyncServerHost", targets: ["SyncServerHost"]),
+        .library(name: "SyncServerSQLite", targets: ["SyncServerSQLite"]),
         .library(name: "SyncServerHTTP", targets: ["SyncServerHTTP"]),
         .library(name: "SyncPostgres", targets: ["SyncPostgres"]),
     ],
@@ -75,27 +77,46 @@ let package = Package(
         ),
         // The CloudService client over HTTP (URLSession); never links the server.
         .target(name: "SyncNetwork", dependencies: ["SyncCore"], swiftSettings: swiftSettings),
-        // `syncscope serve`: the HTTP API over the engine, behind one storage boundary (ServerStore):
-        // a data folder (SQLite), a journal several nodes share (PostgreSQL, or an in-memory double
-        // with faults for the tests), or memory only.
+        // The engine host of `syncscope serve`: ServerHost (the engine under one lock, long-polls,
+        // faults around the step), the dispatcher of CloudKit Web Services calls, the checkpoint
+        // format, and the one storage boundary (ServerStore) with the stores that need no database:
+        // memory only, and a node on a shared journal (SharedJournalStore) with its in-memory
+        // double with faults (InMemorySharedJournal). Links neither SQLite nor PostgreSQL nor HTTP.
         .target(
-            name: "SyncServerHTTP",
+            name: "SyncServerHost",
+            dependencies: ["SyncCore", "SyncServer"],
+            swiftSettings: swiftSettings
+        ),
+        // A server's data folder: the journal in SQLite (GRDB), group commit, checkpoints, the
+        // folder's lock. The only server module that links GRDB.
+        .target(
+            name: "SyncServerSQLite",
             dependencies: [
-                "SyncCore", "SyncServer", "SyncPostgres",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
+                "SyncCore", "SyncServer", "SyncServerHost",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's own calls, for the journal's inserts on the commit path.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
         ),
+        // `syncscope serve` over HTTP: the Hummingbird server, its checks around each call and the
+        // connection guard, in front of the engine host (whatever its store).
+        .target(
+            name: "SyncServerHTTP",
+            dependencies: [
+                "SyncCore", "SyncServer", "SyncServerHost",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // The server's journal, checkpoints and push deliveries in PostgreSQL, shared by several
-        // `syncscope serve` nodes: opaque rows in one total order, LISTEN/NOTIFY when the tail moves.
+        // `syncscope serve` nodes: opaque rows in one total order, LISTEN/NOTIFY when the tail moves
+        // (a SharedJournal for the engine host). The only module that links PostgresNIO.
         .target(
             name: "SyncPostgres",
             dependencies: [
-                "SyncCore",
+                "SyncCore", "SyncServerHost",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -112,7 +133,7 @@ let package = Package(
         .executableTarget(
             name: "syncscope",
             dependencies: [
-                "SyncCore", "SyncServer", "SyncNetwork", "SyncServerHTTP", "SyncPostgres", "SyncWorlds", "SyncSimulation", "SyncRemoteWorld",
+                "SyncCore", "SyncServer", "SyncNetwork", "SyncServerHost", "SyncServerSQLite", "SyncServerHTTP", "SyncPostgres", "SyncWorlds", "SyncSimulation", "SyncRemoteWorld",
                 "SyncScenario", "SyncScenarioRunner", "SyncScopeAssets", "SyncInspector", "SyncInspectorWorlds",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -173,7 +194,11 @@ let package = Package(
             exclude: ["Goldens", "PyiCloud"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "SyncServerHTTPTests", dependencies: ["SyncServerHTTP", "SyncPostgres", "SyncServer", "SyncNetwork", "SyncCore", "SyncTestSupport"],
+            name: "SyncServerHTTPTests",
+            dependencies: [
+                "SyncServerHost", "SyncServerSQLite", "SyncServerHTTP", "SyncPostgres", "SyncServer", "SyncNetwork", "SyncCore", "SyncTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "SyncPostgresTests", dependencies: ["SyncPostgres", "SyncTestSupport"],

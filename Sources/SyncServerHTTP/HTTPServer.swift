@@ -1,3 +1,4 @@
+import SyncServerHost
 import Foundation
 import Hummingbird
 import HummingbirdCore
@@ -22,17 +23,23 @@ import SyncCore
 public struct SyncScopeHTTPServer: Sendable {
     public let host: ServerHost
     let logger: Logger
+    /// The connection cap, time limits and each connection's presence.
+    let connections: ConnectionLimits
 
     public init(host: ServerHost, logger: Logger = Logger(label: "syncscope")) {
         self.host = host
         self.logger = logger
+        connections = ConnectionLimits(options: host.options)
     }
+
+    /// How many HTTP connections are open now.
+    public var openConnections: Int { connections.openConnections }
 
     /// Serves until the task is cancelled. `onRunning` gets the port
     /// actually bound (useful with port 0).
     public func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         let options = host.options
-        let limits = host.connections
+        let limits = connections
         let responder = APIResponder(host: host, logger: logger, quiet: options.quiet, maxBodyBytes: options.maxBodyBytes, limits: limits)
         var silent = Logger(label: "hummingbird")
         silent.logLevel = .critical

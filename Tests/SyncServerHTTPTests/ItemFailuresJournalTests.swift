@@ -2,6 +2,8 @@ import Foundation
 import SyncCore
 import SyncServer
 import Testing
+@testable import SyncServerHost
+@testable import SyncServerSQLite
 @testable import SyncServerHTTP
 
 /// Item failures over HTTP apply only the items that did not fail, and the

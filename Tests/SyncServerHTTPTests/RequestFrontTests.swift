@@ -2,6 +2,8 @@ import Foundation
 import HTTPTypes
 import SyncCore
 import SyncTestSupport
+@testable import SyncServerHost
+@testable import SyncServerSQLite
 @testable import SyncServerHTTP
 import Testing
 #if canImport(Glibc)

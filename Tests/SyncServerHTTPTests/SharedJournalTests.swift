@@ -2,6 +2,8 @@ import Foundation
 import SyncCore
 import SyncPostgres
 import SyncServer
+@testable import SyncServerHost
+@testable import SyncServerSQLite
 @testable import SyncServerHTTP
 import SyncTestSupport
 import Testing

@@ -1,6 +1,8 @@
 import Foundation
 import SyncCore
 import Testing
+@testable import SyncServerHost
+@testable import SyncServerSQLite
 @testable import SyncServerHTTP
 
 /// `users.json`: the one type the server writes and the CLI reads.

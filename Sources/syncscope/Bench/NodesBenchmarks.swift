@@ -4,6 +4,8 @@ import Synchronization
 import SyncCore
 import SyncNetwork
 import SyncPostgres
+import SyncServerHost
+import SyncServerSQLite
 import SyncServerHTTP
 
 /// `bench --http --nodes N --store postgres://…`: for 1 … N nodes, that many

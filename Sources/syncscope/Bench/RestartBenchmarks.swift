@@ -1,5 +1,7 @@
 import Foundation
 import SyncCore
+import SyncServerHost
+import SyncServerSQLite
 import SyncServerHTTP
 
 /// Restart figures, each beside its limit measured in the same run:
