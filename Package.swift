@@ -5,9 +5,11 @@ import PackageDescription
 //
 //   SyncCore                      the model
 //   SyncWire, SyncClient          the wire format; the client engine
-//   SyncServer, SyncSQLiteStore,  the server engine; a device's SQLite cache; the HTTP client;
-//   SyncNetwork, SyncPostgres,    the shared PostgreSQL journal;
-//   SyncServerHTTP                `syncscope serve`
+//   SyncServer, SyncSQLiteStore,  the server engine; a device's SQLite cache; the HTTP client
+//   SyncNetwork
+//   SyncServerHost                the engine host: one lock, the route table, the storage boundary
+//   SyncServerSQLite, SyncPostgres  its stores: a data folder in SQLite; a journal shared in PostgreSQL
+//   SyncServerHTTP                `syncscope serve`'s HTTP adapter (Hummingbird), over the host
 //   SyncScenario, SyncScopeAssets, SyncWorlds, SyncSimulation, SyncRemoteWorld, SyncScenarioRunner
 //                                 scenario files, shipped files, worlds, running scenarios
 //   SyncInspector, SyncInspectorWorlds
@@ -29,6 +31,8 @@ let package = Package(
         .library(name: "SyncServer", targets: ["SyncServer"]),
         .library(name: "SyncSQLiteStore", targets: ["SyncSQLiteStore"]),
         .library(name: "SyncNetwork", targets: ["SyncNetwork"]),
+        .library(name: "SyncServerHost", targets: ["SyncServerHost"]),
+        .library(name: "SyncServerSQLite", targets: ["SyncServerSQLite"]),
         .library(name: "SyncPostgres", targets: ["SyncPostgres"]),
         .library(name: "SyncServerHTTP", targets: ["SyncServerHTTP"]),
         .executable(name: "syncscope", targets: ["syncscope"]),
@@ -80,12 +84,35 @@ let package = Package(
         ),
         // The CloudService client over HTTP (URLSession) and a device's long-poll loop. Never links the server.
         .target(name: "SyncNetwork", dependencies: ["SyncCore", "SyncWire"], swiftSettings: swiftSettings),
+        // The engine host of `syncscope serve`: ServerHost (the engine under one lock, long-polls,
+        // faults around the step), the dispatcher of CloudKit Web Services calls, the checkpoint
+        // format, and the one storage boundary (ServerStore) with the stores that need no database:
+        // memory only, and a node on a shared journal (SharedJournalStore) with its in-memory
+        // double with faults (InMemorySharedJournal). Links neither SQLite nor PostgreSQL nor HTTP.
+        .target(
+            name: "SyncServerHost",
+            dependencies: ["SyncCore", "SyncWire", "SyncServer"],
+            swiftSettings: swiftSettings
+        ),
+        // A server's data folder: the journal in SQLite (GRDB), group commit, checkpoints, the
+        // folder's lock. The only server module that links GRDB.
+        .target(
+            name: "SyncServerSQLite",
+            dependencies: [
+                "SyncCore", "SyncWire", "SyncServer", "SyncServerHost",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's own calls, for the journal's inserts on the commit path.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // The journal, checkpoints and push deliveries of several `syncscope serve` nodes in PostgreSQL:
-        // opaque rows in one total order, LISTEN/NOTIFY when the tail moves. Never looks inside a call.
+        // opaque rows in one total order, LISTEN/NOTIFY when the tail moves (a SharedJournal for the
+        // engine host). The only module that links PostgresNIO; it never looks inside a call.
         .target(
             name: "SyncPostgres",
             dependencies: [
-                "SyncCore",
+                "SyncCore", "SyncWire", "SyncServerHost",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -93,17 +120,15 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // `syncscope serve`: CloudKit Web Services over HTTP (Hummingbird) around the engine, its journal
-        // and checkpoints in an SQLite data folder (GRDB) or, shared by several nodes, in PostgreSQL.
+        // `syncscope serve` over HTTP: CloudKit Web Services on Hummingbird, the checks around each call
+        // and the connection guard, in front of the engine host (whatever its store). Links neither GRDB
+        // nor PostgresNIO.
         .target(
             name: "SyncServerHTTP",
             dependencies: [
-                "SyncCore", "SyncWire", "SyncServer", "SyncPostgres",
+                "SyncCore", "SyncWire", "SyncServer", "SyncServerHost",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-                // SQLite's own calls, for the journal's inserts on the commit path.
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -181,7 +206,8 @@ let package = Package(
         .executableTarget(
             name: "syncscope",
             dependencies: [
-                "SyncCore", "SyncWire", "SyncServer", "SyncNetwork", "SyncServerHTTP", "SyncPostgres", "SyncWorlds", "SyncSimulation", "SyncRemoteWorld",
+                "SyncCore", "SyncWire", "SyncServer", "SyncNetwork", "SyncServerHost", "SyncServerSQLite", "SyncServerHTTP", "SyncPostgres", "SyncWorlds",
+                "SyncSimulation", "SyncRemoteWorld",
                 "SyncScenario", "SyncScenarioRunner", "SyncScopeAssets", "SyncInspector", "SyncInspectorWorlds",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -195,7 +221,8 @@ let package = Package(
         .executableTarget(
             name: "syncscope-bench",
             dependencies: [
-                "SyncCore", "SyncWire", "SyncClient", "SyncServer", "SyncNetwork", "SyncServerHTTP", "SyncPostgres", "SyncWorlds",
+                "SyncCore", "SyncWire", "SyncClient", "SyncServer", "SyncNetwork", "SyncServerHost", "SyncServerSQLite", "SyncServerHTTP", "SyncPostgres",
+                "SyncWorlds",
                 "SyncSimulation", "SyncInspector", "SyncInspectorWorlds",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -218,7 +245,12 @@ let package = Package(
             name: "SyncPostgresTests", dependencies: ["SyncPostgres", "SyncTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "SyncServerHTTPTests", dependencies: ["SyncServerHTTP", "SyncPostgres", "SyncServer", "SyncNetwork", "SyncCore", "SyncWire", "SyncTestSupport"],
+            name: "SyncServerHTTPTests",
+            dependencies: [
+                "SyncServerHost", "SyncServerSQLite", "SyncServerHTTP", "SyncPostgres", "SyncServer", "SyncNetwork", "SyncCore", "SyncWire",
+                "SyncTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: swiftSettings),
         .testTarget(name: "SyncScenarioTests", dependencies: ["SyncScenario", "SyncCore", "SyncScopeAssets"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncSimulationTests", dependencies: ["SyncSimulation", "SyncWorlds", "SyncRemoteWorld", "SyncCore", "SyncServer"], swiftSettings: swiftSettings),
@@ -241,6 +273,8 @@ let package = Package(
             dependencies: [
                 "syncscope", "syncscope-bench", "SyncCore", "SyncClient", "SyncNetwork", "SyncWorlds", "SyncSimulation", "SyncRemoteWorld",
                 "SyncTestSupport",
+                // To take a stopped server's data folder apart as a damaged disk would.
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["Goldens", "PyiCloud"],
             swiftSettings: swiftSettings),

@@ -18,6 +18,9 @@ public struct TailWatch: AsyncSequence, Sendable {
     public typealias Element = Int64
     let stream: AsyncThrowingStream<Int64, any Error>
 
+    /// The positions, as a plain stream.
+    public var positions: AsyncThrowingStream<Int64, any Error> { stream }
+
     public func makeAsyncIterator() -> AsyncThrowingStream<Int64, any Error>.AsyncIterator { stream.makeAsyncIterator() }
 }
 

@@ -1,3 +1,4 @@
+import SyncServerHost
 import Foundation
 import HTTPTypes
 import HummingbirdCore

@@ -1,3 +1,4 @@
+import SyncServerHost
 import Hummingbird
 import NIOCore
 

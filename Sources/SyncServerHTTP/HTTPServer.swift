@@ -1,3 +1,4 @@
+import SyncServerHost
 import Foundation
 import Hummingbird
 import HummingbirdCore
@@ -22,17 +23,23 @@ import SyncCore
 public struct SyncScopeHTTPServer: Sendable {
     public let host: ServerHost
     let logger: Logger
+    /// The connection cap, time limits and each connection's presence.
+    let connections: ConnectionLimits
 
     public init(host: ServerHost, logger: Logger = Logger(label: "syncscope")) {
         self.host = host
         self.logger = logger
+        connections = ConnectionLimits(options: host.options)
     }
+
+    /// How many HTTP connections are open now.
+    public var openConnections: Int { connections.openConnections }
 
     /// Serves until the task is cancelled. `onRunning` gets the port
     /// actually bound (useful with port 0).
     public func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         let options = host.options
-        let limits = host.connections
+        let limits = connections
         let responder = APIResponder(host: host, logger: logger, quiet: options.quiet, maxBodyBytes: options.maxBodyBytes, limits: limits)
         var silent = Logger(label: "hummingbird")
         silent.logLevel = .critical
@@ -123,10 +130,12 @@ struct APIResponder: HTTPResponder {
             let query = request.uri.queryParameters
             let queryToken = query.isEmpty ? nil : query["ckWebAuthToken"].map(String.init)
             let authorization = requestHeaders.authorization
-            if host.postgres != nil {
-                await host.catchUpForUnknownToken(queryToken ?? authorization.map { String($0.split(separator: " ").last ?? "") })
+            do { caller = try authenticate(queryToken: queryToken, authorization: authorization) } catch {
+                // A token this node does not know may belong to a user another node (on a
+                // shared journal) added just now: catch up, then ask again.
+                try? await host.catchUp()
+                caller = try authenticate(queryToken: queryToken, authorization: authorization)
             }
-            caller = try authenticate(queryToken: queryToken, authorization: authorization)
             // An asset upload URL takes the file's bytes as they are (any content type).
             if !Self.isAssetUpload(parts) { try Self.checkContentType(requestHeaders, caller: caller) }
             if let device {

@@ -1,4 +1,5 @@
 import Foundation
+import SyncServerHost
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

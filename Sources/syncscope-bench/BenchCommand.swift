@@ -165,7 +165,7 @@ struct BenchCommand: AsyncParsableCommand {
         }
         if restartOnly {
             var results = BenchmarkResults()
-            results.figures = try RestartBenchmarks(records: restartRecords).run()
+            results.figures = try await RestartBenchmarks(records: restartRecords).run()
             print(json ? results.json() : results.table())
             return
         }
@@ -191,7 +191,7 @@ struct BenchCommand: AsyncParsableCommand {
         } catch let error as CloudError {
             throw BenchFailure(error: error)
         }
-        if server == nil, !savesOnly { results.figures += try RestartBenchmarks(records: restartRecords).run() }
+        if server == nil, !savesOnly { results.figures += try await RestartBenchmarks(records: restartRecords).run() }
         print(json ? results.json() : results.table())
         if server != nil {
             FileHandle.standardError.write(Data(

@@ -3,6 +3,8 @@ import Logging
 import Synchronization
 import SyncCore
 import SyncNetwork
+import SyncServerHost
+import SyncServerSQLite
 import SyncServerHTTP
 
 /// The network-mode figures: saves over HTTP from concurrent clients, zone

@@ -3,6 +3,8 @@ import Logging
 import Synchronization
 import SyncCore
 import SyncNetwork
+import SyncServerHost
+import SyncServerSQLite
 import SyncServerHTTP
 
 /// A throwaway server in this process, on a free loopback port, for `bench --http`.
@@ -12,7 +14,7 @@ enum InProcessHTTPServer {
     static let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("syncscope-bench-\(getpid())-\(UUID().uuidString)")
 
     static func start() async throws -> (url: URL, token: String, user: String, task: Task<Void, any Error>) {
-        let host = try ServerHost(options: ServeOptions(
+        let host = try await ServerHost.start(options: ServeOptions(
             host: "127.0.0.1", port: 0, dataDirectory: dataDirectory, users: ["bench"], coalescingWindow: 0, quiet: true))
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let logger = Logging.Logger(label: "bench")

@@ -5,6 +5,8 @@ import SyncCore
 import SyncWire
 import SyncNetwork
 import SyncPostgres
+import SyncServerHost
+import SyncServerSQLite
 import SyncServerHTTP
 
 /// `bench --http --nodes N --store postgres://…`: for 1 … N nodes, that many

@@ -1,5 +1,7 @@
 import Foundation
 import SyncCore
+import SyncServerHost
+import SyncServerSQLite
 import SyncServerHTTP
 
 /// Restart figures, each beside its limit measured in the same run:
@@ -30,10 +32,10 @@ struct RestartBenchmarks {
         var checkpointBytes: Int
     }
 
-    func run() throws -> [BenchmarkFigure] {
-        let large = try measure(records: records)
-        let half = try measure(records: records / 2, ceilings: false)
-        let small = try measure(records: records / 4, ceilings: false)
+    func run() async throws -> [BenchmarkFigure] {
+        let large = try await measure(records: records)
+        let half = try await measure(records: records / 2, ceilings: false)
+        let small = try await measure(records: records / 4, ceilings: false)
         let size = Self.shortCount(records)
         let linear = Double(records) / Double(records / 4)
         let linearHalf = Double(records) / Double(records / 2)
@@ -125,12 +127,12 @@ struct RestartBenchmarks {
             checkpointEvery: Int.max)
     }
 
-    func measure(records: Int, ceilings: Bool = true) throws -> Measured {
+    func measure(records: Int, ceilings: Bool = true) async throws -> Measured {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("syncscope-restart-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: base) }
         let crashed = base.appendingPathComponent("crashed")
         let stopped = base.appendingPathComponent("stopped")
-        try fill(crashed, records: records)
+        try await fill(crashed, records: records)
 
         // Replay: every record is in journal rows.
         var replay: [Double] = []
@@ -140,13 +142,13 @@ struct RestartBenchmarks {
         for round in 0..<3 {
             let copy = try Self.copy(crashed, to: base.appendingPathComponent("replay-\(round)"))
             let (cpuStart, start) = (Self.threadCPUSeconds(), ContinuousClock.now)
-            let host = try ServerHost(options: options(copy))
+            let host = try await ServerHost.start(options: options(copy))
             replay.append(ContinuousClock.now.seconds(since: start))
             replayCPU.append(Self.threadCPUSeconds() - cpuStart)
             guard host.startupReport.contains("replayed") else { throw BenchmarkError("the restart replayed nothing: \(host.startupReport)") }
             // The checkpoint of the replayed rows is written after start-up, by
             // the group committer's checkpoint thread: let it finish before the ceiling is timed.
-            host.stop()
+            await host.stop()
             if round == 2 { try Self.copy(copy, to: stopped) }
             guard ceilings else { continue }
             let fresh = try Self.copy(crashed, to: base.appendingPathComponent("replay-ceiling-\(round)"))
@@ -163,7 +165,7 @@ struct RestartBenchmarks {
         for round in 0..<3 {
             let copy = try Self.copy(stopped, to: base.appendingPathComponent("checkpoint-\(round)"))
             let (cpuStart, start) = (Self.threadCPUSeconds(), ContinuousClock.now)
-            let host = try ServerHost(options: options(copy))
+            let host = try await ServerHost.start(options: options(copy))
             checkpoint.append(ContinuousClock.now.seconds(since: start))
             checkpointCPU.append(Self.threadCPUSeconds() - cpuStart)
             guard host.startupReport == "restored the checkpoint" else {
@@ -182,23 +184,23 @@ struct RestartBenchmarks {
     }
 
     /// A folder holding `records` records in one zone, saved `recordsPerCall` a call, with no checkpoint.
-    private func fill(_ directory: URL, records: Int) throws {
-        let host = try ServerHost(options: options(directory))
+    private func fill(_ directory: URL, records: Int) async throws {
+        let host = try await ServerHost.start(options: options(directory))
         let path = "/database/1/\(container)/development/private/"
-        func post(_ operation: String, _ body: String) throws {
-            let answer = host.perform(APICall(method: "POST", path: path + operation, body: Data(body.utf8), user: "bench"))
+        func post(_ operation: String, _ body: String) async throws {
+            let answer = await host.perform(APICall(method: "POST", path: path + operation, body: Data(body.utf8), user: "bench"))
             guard answer.status == 200, !String(decoding: answer.body, as: UTF8.self).contains("serverErrorCode") else {
                 throw BenchmarkError("filling the folder failed: \(String(decoding: answer.body.prefix(300), as: UTF8.self))")
             }
         }
-        try post("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Restart"}}}]}"#)
+        try await post("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Restart"}}}]}"#)
         var next = 0
         while next < records {
             let count = min(recordsPerCall, records - next)
             let operations = (next..<(next + count)).map { (n: Int) -> String in
                 #"{"operationType":"create","record":{"recordName":"r\#(n)","recordType":"Note","fields":{"title":{"type":"STRING","value":"Note number \#(n)"},"n":{"type":"INT64","value":\#(n)},"done":{"type":"INT64","value":\#(n % 2)}}}}"#
             }.joined(separator: ",")
-            try post("records/modify", #"{"zoneID":{"zoneName":"Restart"},"atomic":false,"operations":[\#(operations)]}"#)
+            try await post("records/modify", #"{"zoneID":{"zoneName":"Restart"},"atomic":false,"operations":[\#(operations)]}"#)
             next += count
         }
         // No clean stop: the rows stay in the journal, as after kill -9 (the host goes without a checkpoint).

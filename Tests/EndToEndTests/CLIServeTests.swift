@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import GRDB
 import Testing
 
 /// `syncscope serve` start-up mistakes, as the built binary reports them.
@@ -37,6 +38,31 @@ import Testing
         let again = try await ServerProcess.start(data: server.dataDirectory)
         defer { again.stop() }
         #expect(again.log.contains("replayed"))
+    }
+
+    /// A data folder stopped cleanly whose checkpoint is then deleted (its
+    /// rows were folded into it) is refused with status 1 and a sentence
+    /// naming the folder, never started as a new, empty state; the folder is left as it was.
+    @Test func aFolderThatLostItsCheckpointIsRefusedNotStartedAsNewState() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("syncscope-lost-\(UUID().uuidString)")
+        let server = try await ServerProcess.start(data: folder)
+        defer { server.removeData() }
+        try await server.createZone("Notes")
+        server.stop()
+        let database = server.dataDirectory.appendingPathComponent("syncscope.sqlite").path
+        let queue = try DatabaseQueue(path: database)
+        try await queue.write { db in try db.execute(sql: "DELETE FROM checkpoint") }
+        try queue.close()
+        let output = try BinaryRunner.run(["serve", "--port", "0", "--data", server.dataDirectory.path])
+        #expect(output.status == 1)
+        #expect(output.stderr.contains("The data folder \(server.dataDirectory.path) has lost its checkpoint"), "\(output.stderr)")
+        #expect(!output.stdout.contains("new state"))
+        // Nothing was written in its place: no new checkpoint, and a second start is refused the same way.
+        let reopened = try DatabaseQueue(path: database)
+        #expect(try await reopened.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM checkpoint") } == 0)
+        try reopened.close()
+        let again = try BinaryRunner.run(["serve", "--port", "0", "--data", server.dataDirectory.path])
+        #expect(again.status == 1 && again.stderr == output.stderr)
     }
 
     @Test(arguments: [

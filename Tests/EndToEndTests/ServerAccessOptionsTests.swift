@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SyncCore
+import SyncServerHost
 import SyncServerHTTP
 import Testing
 @testable import syncscope

@@ -1,6 +1,8 @@
 import Foundation
 import SyncCore
 import SyncServer
+@testable import SyncServerHost
+@testable import SyncServerSQLite
 import SyncServerHTTP
 import Testing
 
@@ -9,8 +11,8 @@ import Testing
 @Suite struct AppleShapeTests {
     let container = "iCloud.com.example.ShapeTests"
 
-    func host() throws -> ServerHost {
-        try ServerHost(options: ServeOptions(dataDirectory: nil, coalescingWindow: 0, seed: 5, quiet: true))
+    func host() async throws -> ServerHost {
+        try await ServerHost.start(options: ServeOptions(dataDirectory: nil, coalescingWindow: 0, seed: 5, quiet: true))
     }
 
     func path(_ database: String, _ operation: String) -> String { "/database/1/\(container)/development/\(database)/\(operation)" }
@@ -18,17 +20,17 @@ import Testing
     func call(
         _ host: ServerHost, _ operation: String, _ json: String? = nil, database: String = "private", user: String? = "alice",
         method: String? = nil, parameters: [String: String] = [:]
-    ) -> (status: Int, json: [String: Any], text: String) {
-        let answer = host.perform(APICall(
+    ) async -> (status: Int, json: [String: Any], text: String) {
+        let answer = await host.perform(APICall(
             method: method ?? (json == nil ? "GET" : "POST"), path: operation.hasPrefix("/") ? operation : path(database, operation),
             body: Data((json ?? "").utf8), user: user, parameters: parameters))
         let object = (try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any] ?? [:]
         return (answer.status, object, String(decoding: answer.body, as: UTF8.self))
     }
 
-    func setUp(_ host: ServerHost) {
-        #expect(call(host, "zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Notes"}}}]}"#).status == 200)
-        let saved = call(host, "records/modify", #"""
+    func setUp(_ host: ServerHost) async {
+        #expect(await call(host, "zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Notes"}}}]}"#).status == 200)
+        let saved = await call(host, "records/modify", #"""
             {"zoneID":{"zoneName":"Notes"},"operations":[
              {"operationType":"create","record":{"recordName":"n1","recordType":"Note","fields":{"title":{"value":"one","type":"STRING"},"stars":{"value":5,"type":"INT64"},"secret":{"value":"c2VjcmV0","type":"ENCRYPTED_BYTES"}}}},
              {"operationType":"create","record":{"recordName":"n2","recordType":"Note","fields":{"title":{"value":"two"},"stars":{"value":2}}}},
@@ -37,35 +39,35 @@ import Testing
         #expect(saved.status == 200, "\(saved.text)")
     }
 
-    func zoneToken(_ host: ServerHost) throws -> String {
-        let zones = call(host, "changes/zone", #"{"zones":[{"zoneID":{"zoneName":"Notes"}}]}"#).json["zones"] as? [[String: Any]]
+    func zoneToken(_ host: ServerHost) async throws -> String {
+        let zones = await call(host, "changes/zone", #"{"zones":[{"zoneID":{"zoneName":"Notes"}}]}"#).json["zones"] as? [[String: Any]]
         return try #require(zones?.first?["syncToken"] as? String)
     }
 
-    @Test func deletionsComeBackInApplesShapeAndTypesAndNumbersAreHonoured() throws {
-        let host = try host()
-        setUp(host)
-        let token = try zoneToken(host)
-        #expect(call(host, "records/modify", #"{"zoneID":{"zoneName":"Notes"},"operations":[{"operationType":"forceDelete","record":{"recordName":"n1"}},{"operationType":"forceDelete","record":{"recordName":"t1"}}]}"#).status == 200)
-        let changes = call(host, "changes/zone", #"{"zones":[{"zoneID":{"zoneName":"Notes"},"syncToken":"\#(token)"}]}"#)
+    @Test func deletionsComeBackInApplesShapeAndTypesAndNumbersAreHonoured() async throws {
+        let host = try await host()
+        await setUp(host)
+        let token = try await zoneToken(host)
+        #expect(await call(host, "records/modify", #"{"zoneID":{"zoneName":"Notes"},"operations":[{"operationType":"forceDelete","record":{"recordName":"n1"}},{"operationType":"forceDelete","record":{"recordName":"t1"}}]}"#).status == 200)
+        let changes = await call(host, "changes/zone", #"{"zones":[{"zoneID":{"zoneName":"Notes"},"syncToken":"\#(token)"}]}"#)
         let records = (changes.json["zones"] as? [[String: Any]])?.first?["records"] as? [[String: Any]] ?? []
         #expect(records.count == 2)
         for record in records {
             #expect(Set(record.keys) == ["recordName", "deleted"], "a deletion is {recordName, deleted: true} only: \(record)")
             #expect(record["deleted"] as? Bool == true)
         }
-        let typed = call(host, "changes/zone", #"{"zones":[{"zoneID":{"zoneName":"Notes"},"desiredRecordTypes":["Tag"],"syncToken":"\#(token)"}]}"#)
+        let typed = await call(host, "changes/zone", #"{"zones":[{"zoneID":{"zoneName":"Notes"},"desiredRecordTypes":["Tag"],"syncToken":"\#(token)"}]}"#)
         let tagOnly = (typed.json["zones"] as? [[String: Any]])?.first?["records"] as? [[String: Any]] ?? []
         #expect(tagOnly.map { $0["recordName"] as? String } == ["t1"])
-        let fromStart = call(host, "changes/zone", #"{"numbersAsStrings":true,"zones":[{"zoneID":{"zoneName":"Notes"},"desiredRecordTypes":["Note"]}]}"#)
+        let fromStart = await call(host, "changes/zone", #"{"numbersAsStrings":true,"zones":[{"zoneID":{"zoneName":"Notes"},"desiredRecordTypes":["Note"]}]}"#)
         #expect(fromStart.text.contains(#""stars":{"type":"INT64","value":"2"}"#), "\(fromStart.text)")
         #expect(!fromStart.text.contains("\"t1\""))
     }
 
-    @Test func queryAnswersInApplesShapeWithPagingAndSyncToken() throws {
-        let host = try host()
-        setUp(host)
-        let first = call(
+    @Test func queryAnswersInApplesShapeWithPagingAndSyncToken() async throws {
+        let host = try await host()
+        await setUp(host)
+        let first = await call(
             host, "records/query",
             #"{"zoneID":{"zoneName":"Notes","zoneType":"REGULAR_CUSTOM_ZONE"},"resultsLimit":1,"query":{"recordType":"Note","sortBy":[{"fieldName":"stars","ascending":false}]},"desiredKeys":["title"]}"#,
             parameters: ["getCurrentSyncToken": "True"])
@@ -73,44 +75,44 @@ import Testing
         let records = first.json["records"] as? [[String: Any]] ?? []
         #expect(records.map { $0["recordName"] as? String } == ["n1"])
         #expect((records.first?["fields"] as? [String: Any])?.keys.sorted() == ["title"])
-        #expect(first.json["syncToken"] as? String == (try zoneToken(host)))
+        #expect(first.json["syncToken"] as? String == (try await zoneToken(host)))
         let marker = try #require(first.json["continuationMarker"] as? String)
-        let second = call(
+        let second = await call(
             host, "records/query",
             #"{"zoneID":{"zoneName":"Notes"},"resultsLimit":1,"continuationMarker":"\#(marker)","query":{"recordType":"Note","sortBy":[{"fieldName":"stars","ascending":false}]}}"#)
         #expect((second.json["records"] as? [[String: Any]])?.map { $0["recordName"] as? String } == ["n2"])
         #expect(second.json["continuationMarker"] == nil)
         #expect(second.json["syncToken"] == nil, "no syncToken unless asked")
-        let filtered = call(
+        let filtered = await call(
             host, "records/query",
             #"{"zoneID":{"zoneName":"Notes"},"query":{"recordType":"Note","filterBy":[{"comparator":"GREATER_THAN","fieldName":"stars","fieldValue":{"value":3,"type":"INT64"}}]}}"#)
         #expect((filtered.json["records"] as? [[String: Any]])?.map { $0["recordName"] as? String } == ["n1"])
-        let badComparator = call(
+        let badComparator = await call(
             host, "records/query", #"{"query":{"recordType":"Note","filterBy":[{"comparator":"SOUNDS_LIKE","fieldName":"stars","fieldValue":{"value":3}}]}}"#)
         #expect(badComparator.status == 400 && badComparator.json["serverErrorCode"] as? String == "BAD_REQUEST")
         #expect((badComparator.json["reason"] as? String)?.contains("SOUNDS_LIKE") == true)
-        let lookup = call(host, "records/lookup", #"{"zoneID":{"zoneName":"Notes"},"records":[{"recordName":"n1"}]}"#, parameters: ["getCurrentSyncToken": "true"])
-        #expect(lookup.json["syncToken"] as? String == (try zoneToken(host)))
+        let lookup = await call(host, "records/lookup", #"{"zoneID":{"zoneName":"Notes"},"records":[{"recordName":"n1"}]}"#, parameters: ["getCurrentSyncToken": "true"])
+        #expect(lookup.json["syncToken"] as? String == (try await zoneToken(host)))
         #expect(lookup.text.contains(#""secret":{"type":"ENCRYPTED_BYTES","value":"c2VjcmV0"}"#), "\(lookup.text)")
     }
 
-    @Test func recordsChangesAndZonesChangesAndZonesLookup() throws {
-        let host = try host()
-        setUp(host)
-        let all = call(host, "records/changes", #"{"zoneID":{"zoneName":"Notes"},"resultsLimit":2}"#)
+    @Test func recordsChangesAndZonesChangesAndZonesLookup() async throws {
+        let host = try await host()
+        await setUp(host)
+        let all = await call(host, "records/changes", #"{"zoneID":{"zoneName":"Notes"},"resultsLimit":2}"#)
         #expect(all.status == 200, "\(all.text)")
         #expect((all.json["records"] as? [[String: Any]])?.count == 2)
         #expect(all.json["moreComing"] as? Bool == true)
         let token = try #require(all.json["syncToken"] as? String)
-        let rest = call(host, "records/changes", #"{"zoneID":{"zoneName":"Notes"},"syncToken":"\#(token)"}"#)
+        let rest = await call(host, "records/changes", #"{"zoneID":{"zoneName":"Notes"},"syncToken":"\#(token)"}"#)
         #expect((rest.json["records"] as? [[String: Any]])?.count == 1)
         #expect(rest.json["moreComing"] as? Bool == false)
-        let zones = call(host, "zones/changes", "{}")
+        let zones = await call(host, "zones/changes", "{}")
         #expect((zones.json["zones"] as? [[String: Any]])?.compactMap { ($0["zoneID"] as? [String: Any])?["zoneName"] as? String } == ["Notes"])
         #expect(zones.json["syncToken"] is String)
         // Apple's zones/lookup body, and ours.
         for body in [#"{"zones":[{"zoneName":"Notes"},{"zoneName":"Nope"}]}"#, #"{"zones":[{"zoneID":{"zoneName":"Notes"}},{"zoneID":{"zoneName":"Nope"}}]}"#] {
-            let lookup = call(host, "zones/lookup", body)
+            let lookup = await call(host, "zones/lookup", body)
             let items = lookup.json["zones"] as? [[String: Any]] ?? []
             #expect(items.count == 2)
             #expect(items.first?["syncToken"] is String)
@@ -118,57 +120,57 @@ import Testing
         }
     }
 
-    @Test func usersAndTokensAtApplesPaths() throws {
-        let host = try host()
-        let current = call(host, "users/current", database: "public")
+    @Test func usersAndTokensAtApplesPaths() async throws {
+        let host = try await host()
+        let current = await call(host, "users/current", database: "public")
         #expect(current.status == 200, "\(current.text)")
         #expect(current.json["userRecordName"] as? String == "alice")
         #expect(current.json["firstName"] as? String == "Alice")
-        let caller = call(host, "users/caller", database: "public")
+        let caller = await call(host, "users/caller", database: "public")
         #expect((caller.json["lookupInfo"] as? [String: Any])?["emailAddress"] as? String == "alice@syncscope.example")
         for method in ["GET", "POST"] {
-            let contacts = call(host, "users/lookup/contacts", method == "POST" ? "{}" : nil, database: "public", method: method)
+            let contacts = await call(host, "users/lookup/contacts", method == "POST" ? "{}" : nil, database: "public", method: method)
             #expect((contacts.json["users"] as? [[String: Any]])?.map { $0["userRecordName"] as? String } == ["bob"], "\(method): \(contacts.text)")
         }
-        let everyone = call(host, "users/discover", database: "public", method: "GET")
+        let everyone = await call(host, "users/discover", database: "public", method: "GET")
         #expect((everyone.json["users"] as? [[String: Any]])?.count == 2)
-        let discovered = call(host, "users/discover", #"{"lookupInfos":[{"emailAddress":"bob@syncscope.example"},{"emailAddress":"nobody@x.example"}]}"#, database: "public")
+        let discovered = await call(host, "users/discover", #"{"lookupInfos":[{"emailAddress":"bob@syncscope.example"},{"emailAddress":"nobody@x.example"}]}"#, database: "public")
         #expect((discovered.json["users"] as? [[String: Any]])?.map { $0["userRecordName"] as? String } == ["bob"])
-        let byEmail = call(host, "users/lookup/email", #"{"users":[{"emailAddress":"BOB@syncscope.example"}]}"#, database: "public")
+        let byEmail = await call(host, "users/lookup/email", #"{"users":[{"emailAddress":"BOB@syncscope.example"}]}"#, database: "public")
         #expect((byEmail.json["users"] as? [[String: Any]])?.first?["emailAddress"] as? String == "bob@syncscope.example")
-        let byID = call(host, "users/lookup/id", #"{"users":[{"userRecordName":"alice"}]}"#, database: "public")
+        let byID = await call(host, "users/lookup/id", #"{"users":[{"userRecordName":"alice"}]}"#, database: "public")
         #expect((byID.json["users"] as? [[String: Any]])?.first?["userRecordName"] as? String == "alice")
-        let missingKey = call(host, "users/lookup/id", #"{"users":[{"emailAddress":"alice@syncscope.example"}]}"#, database: "public")
+        let missingKey = await call(host, "users/lookup/id", #"{"users":[{"emailAddress":"alice@syncscope.example"}]}"#, database: "public")
         #expect(missingKey.status == 400)
-        #expect(call(host, "users/current", database: "public", user: nil).status == 421)
+        #expect(await call(host, "users/current", database: "public", user: nil).status == 421)
         // tokens/create at Apple's path and at /device/1/.
         for prefix in ["/database/1", "/device/1"] {
-            let created = call(host, "\(prefix)/\(container)/development/tokens/create", #"{"apnsEnvironment":"development"}"#)
+            let created = await call(host, "\(prefix)/\(container)/development/tokens/create", #"{"apnsEnvironment":"development"}"#)
             #expect(created.status == 200, "\(created.text)")
             #expect(created.json["webcourierURL"] is String)
         }
     }
 
-    @Test func errorBodiesCarryApplesKeysAndStatuses() throws {
-        let host = try host()
-        setUp(host)
+    @Test func errorBodiesCarryApplesKeysAndStatuses() async throws {
+        let host = try await host()
+        await setUp(host)
         // Whole-request errors: Apple's serverErrorCode with its documented HTTP status.
-        let missingZone = call(host, "records/lookup", #"{"zoneID":{"zoneName":"Nope"},"records":[{"recordName":"x"}]}"#)
+        let missingZone = await call(host, "records/lookup", #"{"zoneID":{"zoneName":"Nope"},"records":[{"recordName":"x"}]}"#)
         #expect(missingZone.status == 404 && missingZone.json["serverErrorCode"] as? String == "ZONE_NOT_FOUND")
-        let noUser = call(host, "records/modify", #"{"operations":[]}"#, user: nil)
+        let noUser = await call(host, "records/modify", #"{"operations":[]}"#, user: nil)
         #expect(noUser.status == 421 && noUser.json["serverErrorCode"] as? String == "AUTHENTICATION_REQUIRED")
-        let badJSON = call(host, "records/modify", "{")
+        let badJSON = await call(host, "records/modify", "{")
         #expect(badJSON.status == 400 && badJSON.json["serverErrorCode"] as? String == "BAD_REQUEST")
-        let unknown = call(host, "records/nothing", "{}")
+        let unknown = await call(host, "records/nothing", "{}")
         #expect(unknown.status == 404 && unknown.json["serverErrorCode"] as? String == "NOT_FOUND")
-        let foreign = call(host, "records/lookup", #"{"zoneID":{"zoneName":"Notes","ownerRecordName":"alice"},"records":[{"recordName":"n1"}]}"#, user: "bob")
+        let foreign = await call(host, "records/lookup", #"{"zoneID":{"zoneName":"Notes","ownerRecordName":"alice"},"records":[{"recordName":"n1"}]}"#, user: "bob")
         #expect(foreign.status == 403 && foreign.json["serverErrorCode"] as? String == "ACCESS_DENIED", "\(foreign.text)")
         for answer in [missingZone, noUser, badJSON, unknown, foreign] {
             #expect(answer.json["ckErrorCode"] == nil, "CloudKit JS would read ckErrorCode: \(answer.text)")
             #expect(answer.json["reason"] is String)
         }
         // Per-item errors carry recordName.
-        let items = call(host, "records/modify", #"""
+        let items = await call(host, "records/modify", #"""
             {"zoneID":{"zoneName":"Notes"},"atomic":false,"operations":[
              {"operationType":"create","record":{"recordName":"n1","recordType":"Note"}},
              {"operationType":"update","record":{"recordName":"n2","recordType":"Note","recordChangeTag":"stale"}},
@@ -179,35 +181,35 @@ import Testing
         #expect(codes.map(\.0) == ["EXISTS", "CONFLICT", "NOT_FOUND", "BAD_REQUEST"], "\(items.text)")
         #expect(codes.map(\.1) == ["n1", "n2", "gone", "_hidden"])
         // A null field value removes the field; '/' is allowed in record names.
-        let nulled = call(host, "records/modify", #"{"zoneID":{"zoneName":"Notes"},"operations":[{"operationType":"forceUpdate","record":{"recordName":"n2","fields":{"title":{"value":null},"stars":null}}},{"operationType":"create","record":{"recordName":"Reminder/1","recordType":"Note"}}]}"#)
+        let nulled = await call(host, "records/modify", #"{"zoneID":{"zoneName":"Notes"},"operations":[{"operationType":"forceUpdate","record":{"recordName":"n2","fields":{"title":{"value":null},"stars":null}}},{"operationType":"create","record":{"recordName":"Reminder/1","recordType":"Note"}}]}"#)
         #expect(nulled.status == 200, "\(nulled.text)")
-        let after = call(host, "records/lookup", #"{"zoneID":{"zoneName":"Notes"},"records":[{"recordName":"n2"},{"recordName":"Reminder/1"}]}"#)
+        let after = await call(host, "records/lookup", #"{"zoneID":{"zoneName":"Notes"},"records":[{"recordName":"n2"},{"recordName":"Reminder/1"}]}"#)
         let found = after.json["records"] as? [[String: Any]] ?? []
         #expect((found.first?["fields"] as? [String: Any])?.isEmpty == true, "\(after.text)")
         #expect(found.last?["recordName"] as? String == "Reminder/1")
     }
 
-    @Test func assetsUploadThroughServedURLsSurviveARestartAndTravelWithExports() throws {
+    @Test func assetsUploadThroughServedURLsSurviveARestartAndTravelWithExports() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("assets-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let bytes = Data((0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
-        let (downloadPath, export): (String, Data) = try {
-            let host = try ServerHost(options: ServeOptions(dataDirectory: directory, coalescingWindow: 0, seed: 5, quiet: true))
-            setUp(host)
-            let tokens = call(host, "assets/upload", #"{"zoneID":{"zoneName":"Notes"},"tokens":[{"recordName":"n1","recordType":"Note","fieldName":"photo"}]}"#)
+        let (downloadPath, export): (String, Data) = try await {
+            let host = try await ServerHost.start(options: ServeOptions(dataDirectory: directory, coalescingWindow: 0, seed: 5, quiet: true))
+            await setUp(host)
+            let tokens = await call(host, "assets/upload", #"{"zoneID":{"zoneName":"Notes"},"tokens":[{"recordName":"n1","recordType":"Note","fieldName":"photo"}]}"#)
             #expect(tokens.status == 200, "\(tokens.text)")
             let url = try #require((tokens.json["tokens"] as? [[String: Any]])?.first?["url"] as? String)
             let uploadPath = try #require(URL(string: url)?.path)
             #expect(uploadPath == "/assets/1/\(container)/development/upload")
-            let uploaded = host.perform(APICall(method: "POST", path: uploadPath, body: bytes))
+            let uploaded = await host.perform(APICall(method: "POST", path: uploadPath, body: bytes))
             #expect(uploaded.status == 200)
             let receipt = try #require((try JSONSerialization.jsonObject(with: uploaded.body) as? [String: Any])?["singleFile"] as? [String: Any])
             #expect(receipt["size"] as? Int == bytes.count)
             #expect(receipt["receipt"] is String)
             let receiptJSON = String(decoding: try JSONSerialization.data(withJSONObject: receipt), as: UTF8.self)
-            let saved = call(host, "records/modify", #"{"zoneID":{"zoneName":"Notes"},"operations":[{"operationType":"forceUpdate","record":{"recordName":"n1","fields":{"photo":{"type":"ASSET","value":\#(receiptJSON)}}}}]}"#)
+            let saved = await call(host, "records/modify", #"{"zoneID":{"zoneName":"Notes"},"operations":[{"operationType":"forceUpdate","record":{"recordName":"n1","fields":{"photo":{"type":"ASSET","value":\#(receiptJSON)}}}}]}"#)
             #expect(saved.status == 200, "\(saved.text)")
-            let looked = call(host, "records/lookup", #"{"zoneID":{"zoneName":"Notes"},"records":[{"recordName":"n1"}]}"#)
+            let looked = await call(host, "records/lookup", #"{"zoneID":{"zoneName":"Notes"},"records":[{"recordName":"n1"}]}"#)
             let photo = ((looked.json["records"] as? [[String: Any]])?.first?["fields"] as? [String: Any])?["photo"] as? [String: Any]
             let value = try #require(photo?["value"] as? [String: Any])
             #expect(value["size"] as? Int == bytes.count)
@@ -215,20 +217,20 @@ import Testing
             let download = try #require(value["downloadURL"] as? String)
             let path = try #require(URL(string: download)?.path)
             #expect(path.hasPrefix("/assets/1/\(container)/development/download/"))
-            #expect(host.perform(APICall(method: "GET", path: path)).body == bytes)
-            let export = host.perform(APICall(method: "POST", path: "/admin/1/\(container)/development/export", body: Data("{}".utf8), isServerAdmin: true)).body
+            #expect(await host.perform(APICall(method: "GET", path: path)).body == bytes)
+            let export = await host.perform(APICall(method: "POST", path: "/admin/1/\(container)/development/export", body: Data("{}".utf8), isServerAdmin: true)).body
             return (path, export)
         }()
         // The journal kept the file: a host reopened on the folder serves it.
-        let reopened = try ServerHost(options: ServeOptions(dataDirectory: directory, coalescingWindow: 0, seed: 5, quiet: true))
-        #expect(reopened.perform(APICall(method: "GET", path: downloadPath)).body == bytes)
+        let reopened = try await ServerHost.start(options: ServeOptions(dataDirectory: directory, coalescingWindow: 0, seed: 5, quiet: true))
+        #expect(await reopened.perform(APICall(method: "GET", path: downloadPath)).body == bytes)
         // An export carries it into another server.
-        let other = try host()
-        #expect(other.perform(APICall(method: "GET", path: downloadPath)).status == 404)
-        #expect(other.perform(APICall(method: "POST", path: "/admin/1/\(container)/development/import", body: export, isServerAdmin: true)).status == 200)
-        #expect(other.perform(APICall(method: "GET", path: downloadPath)).body == bytes)
+        let other = try await host()
+        #expect(await other.perform(APICall(method: "GET", path: downloadPath)).status == 404)
+        #expect(await other.perform(APICall(method: "POST", path: "/admin/1/\(container)/development/import", body: export, isServerAdmin: true)).status == 200)
+        #expect(await other.perform(APICall(method: "GET", path: downloadPath)).body == bytes)
         // Without tokens: a BAD_REQUEST that says what to send.
-        let empty = call(other, "assets/upload", #"{"tokens":[]}"#)
+        let empty = await call(other, "assets/upload", #"{"tokens":[]}"#)
         #expect(empty.status == 400 && (empty.json["reason"] as? String)?.contains("tokens") == true)
     }
 }

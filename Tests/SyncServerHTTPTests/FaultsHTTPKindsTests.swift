@@ -2,6 +2,8 @@ import Foundation
 import SyncTestSupport
 import SyncCore
 import SyncServer
+@testable import SyncServerHost
+@testable import SyncServerSQLite
 import SyncServerHTTP
 import Testing
 

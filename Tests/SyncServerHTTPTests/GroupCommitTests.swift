@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+@testable import SyncServerHost
+@testable import SyncServerSQLite
 @testable import SyncServerHTTP
 import SyncCore
 import Testing

@@ -2,6 +2,8 @@ import Foundation
 import SyncCore
 import SyncServer
 import Testing
+@testable import SyncServerHost
+@testable import SyncServerSQLite
 @testable import SyncServerHTTP
 
 /// Item failures over HTTP apply only the items that did not fail, and the
@@ -14,8 +16,8 @@ import Testing
         APICall(method: "POST", path: "/database/1/\(container)/development/private/\(operation)", body: Data(json.utf8), user: "alice")
     }
 
-    func names(_ host: ServerHost) -> [String] {
-        let answer = host.perform(call("changes/zone", #"{"zones":[{"zoneID":{"zoneName":"Notes"}}]}"#))
+    func names(_ host: ServerHost) async -> [String] {
+        let answer = await host.perform(call("changes/zone", #"{"zones":[{"zoneID":{"zoneName":"Notes"}}]}"#))
         let zones = ((try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any])?["zones"] as? [[String: Any]]
         return ((zones?.first?["records"] as? [[String: Any]]) ?? []).compactMap { $0["recordName"] as? String }.sorted()
     }
@@ -25,8 +27,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let options = ServeOptions(dataDirectory: directory, coalescingWindow: 0, seed: 12, quiet: true)
         let (applied, before) = try await {
-            let host = try ServerHost(options: options)
-            #expect(host.perform(call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Notes"}}}]}"#)).status == 200)
+            let host = try await ServerHost.start(options: options)
+            #expect(await host.perform(call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Notes"}}}]}"#)).status == 200)
             host.addFaults(FaultPlan([FaultRule(.itemFailures(code: .zoneBusy, retryAfter: 1), frequency: FaultFrequency(times: 1))]))
             let operations = (0..<10).map {
                 #"{"operationType":"forceReplace","record":{"recordName":"r\#($0)","recordType":"Note","fields":{"n":{"value":\#($0)}}}}"#
@@ -38,10 +40,10 @@ import Testing
             #expect(records.count == 10)
             let applied = records.filter { $0["serverErrorCode"] == nil }.compactMap { $0["recordName"] as? String }.sorted()
             #expect(applied.count < 10 && !applied.isEmpty, "\(records)")
-            return (applied, names(host))
+            return (applied, await names(host))
         }()
         #expect(before == applied)
-        let reopened = try ServerHost(options: options)
-        #expect(names(reopened) == applied)
+        let reopened = try await ServerHost.start(options: options)
+        #expect(await names(reopened) == applied)
     }
 }

@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+@testable import SyncServerHost
+@testable import SyncServerSQLite
 @testable import SyncServerHTTP
 import SyncCore
 import SyncServer
@@ -51,8 +53,8 @@ import Testing
         }
     }
 
-    func export(_ host: ServerHost) -> Data {
-        let answer = host.perform(APICall(method: "POST", path: "/admin/1/\(container)/development/export", body: Data("{}".utf8), isServerAdmin: true))
+    func export(_ host: ServerHost) async -> Data {
+        let answer = await host.perform(APICall(method: "POST", path: "/admin/1/\(container)/development/export", body: Data("{}".utf8), isServerAdmin: true))
         #expect(answer.status == 200)
         return answer.body
     }
@@ -90,20 +92,20 @@ import Testing
     }
 
     /// A folder where alice made the zone and saved `saves()` (no clean stop); its exported state.
-    func fill(_ directory: URL) throws -> Data {
-        let host = try ServerHost(options: options(directory))
-        #expect(host.perform(call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Notes"}}}]}"#)).status == 200)
+    func fill(_ directory: URL) async throws -> Data {
+        let host = try await ServerHost.start(options: options(directory))
+        #expect(await host.perform(call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Notes"}}}]}"#)).status == 200)
         for (i, body) in saves().enumerated() {
-            let answer = host.perform(call("records/modify", body, device: i % 2 == 0 ? "phone" : nil))
+            let answer = await host.perform(call("records/modify", body, device: i % 2 == 0 ? "phone" : nil))
             #expect(answer.status == 200, "\(String(decoding: answer.body, as: UTF8.self))")
         }
-        return export(host)
+        return await export(host)
     }
 
-    @Test func recordsModifyRowsAreBinaryAndOtherRowsJSON() throws {
+    @Test func recordsModifyRowsAreBinaryAndOtherRowsJSON() async throws {
         let directory = folder()
         defer { try? manager.removeItem(at: directory) }
-        _ = try fill(directory)
+        _ = try await fill(directory)
         let stored = try rows(directory)
         let modify = stored.filter { $0.path.hasSuffix("/records/modify") }
         #expect(modify.count == saves().count)
@@ -138,10 +140,10 @@ import Testing
         }
     }
 
-    @Test func aJournalOfJSONAndBinaryRowsMixedReplaysToTheSameState() throws {
+    @Test func aJournalOfJSONAndBinaryRowsMixedReplaysToTheSameState() async throws {
         let directory = folder()
         defer { try? manager.removeItem(at: directory) }
-        let state = try fill(directory)
+        let state = try await fill(directory)
         // Every other records/modify row as an older server wrote it: the request's JSON.
         let modify = try rows(directory).filter { $0.path.hasSuffix("/records/modify") }
         let bodies = saves()
@@ -151,20 +153,20 @@ import Testing
         let mixed = try rows(directory).filter { $0.path.hasSuffix("/records/modify") }
         #expect(mixed.filter { JournaledCallBody.isBinary($0.body) }.count == modify.count / 2)
 
-        let host = try ServerHost(options: options(directory))
+        let host = try await ServerHost.start(options: options(directory))
         #expect(host.startupReport.contains("replayed"), "\(host.startupReport)")
-        #expect(export(host) == state)
+        #expect(await export(host) == state)
     }
 
-    @Test func aBinaryRowThatDoesNotReadBackStopsTheStartWithASentence() throws {
+    @Test func aBinaryRowThatDoesNotReadBackStopsTheStartWithASentence() async throws {
         let directory = folder()
         defer { try? manager.removeItem(at: directory) }
-        _ = try fill(directory)
+        _ = try await fill(directory)
         let last = try #require(try rows(directory).last)
         #expect(JournaledCallBody.isBinary(last.body))
         try rewrite(directory, seq: last.seq, body: last.body.prefix(last.body.count - 3))
         do {
-            _ = try ServerHost(options: options(directory))
+            _ = try await ServerHost.start(options: options(directory))
             Issue.record("a truncated binary row was replayed")
         } catch {
             let sentence = "\(error)"
@@ -174,7 +176,7 @@ import Testing
         future[JournaledCallBody.magic.count + 1] = 7
         try rewrite(directory, seq: last.seq, body: future)
         do {
-            _ = try ServerHost(options: options(directory))
+            _ = try await ServerHost.start(options: options(directory))
             Issue.record("a row of an unknown version was replayed")
         } catch {
             #expect("\(error)".contains("version 7"), "\(error)")

@@ -2,6 +2,8 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+@testable import SyncServerHost
+@testable import SyncServerSQLite
 import SyncServerHTTP
 import Testing
 

@@ -1,11 +1,14 @@
 import Foundation
 import SyncTestSupport
 import Synchronization
+@testable import SyncServerHost
+@testable import SyncServerSQLite
 import SyncServerHTTP
 
 /// A ``SyncScopeHTTPServer`` in this process on a free loopback port.
 final class LiveServer: Sendable {
     let host: ServerHost
+    let http: SyncScopeHTTPServer
     let port: Int
     let task: Task<Void, any Error>
 
@@ -13,7 +16,7 @@ final class LiveServer: Sendable {
         var options = options
         options.port = 0
         options.quiet = true
-        let host = try ServerHost(options: options)
+        let host = try await ServerHost.start(options: options)
         let bound = Mutex<Int?>(nil)
         let server = SyncScopeHTTPServer(host: host)
         task = Task { try await server.run { port in bound.withLock { $0 = port } } }
@@ -23,6 +26,7 @@ final class LiveServer: Sendable {
             try await Task.sleep(for: .milliseconds(10))
         }
         self.host = host
+        http = server
         port = bound.withLock { $0 } ?? 0
     }
 

@@ -1,6 +1,8 @@
 import Foundation
 import SyncCore
 import SyncTestSupport
+@testable import SyncServerHost
+@testable import SyncServerSQLite
 import SyncServerHTTP
 import Testing
 

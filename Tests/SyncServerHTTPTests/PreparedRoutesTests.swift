@@ -1,4 +1,6 @@
 import Foundation
+@testable import SyncServerHost
+@testable import SyncServerSQLite
 @testable import SyncServerHTTP
 import SyncCore
 import SyncWire

@@ -1,4 +1,6 @@
 import Foundation
+@testable import SyncServerHost
+@testable import SyncServerSQLite
 @testable import SyncServerHTTP
 import SyncCore
 import SyncServer
@@ -20,23 +22,23 @@ import Testing
         return call("records/modify", #"{\#(zoneID)"operations":[\#(operations.joined(separator: ","))]}"#)
     }
 
-    @Test func theRowsCountTheirRecordsByZone() throws {
+    @Test func theRowsCountTheirRecordsByZone() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sizing-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let options = ServeOptions(dataDirectory: directory, users: ["alice"], coalescingWindow: 0, seed: 3, quiet: true)
-        let live: Data = try {
-            let host = try ServerHost(options: options)
-            #expect(host.perform(call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Notes"}}}]}"#)).status == 200)
-            #expect(host.perform(saves(1...5, zone: "Notes")).status == 200)
-            #expect(host.perform(saves(6...12, zone: "Notes")).status == 200)
-            #expect(host.perform(saves(1...2, zone: nil)).status == 200)
-            #expect(host.perform(saves(1...3, zone: nil).withScope("public")).status == 200)
-            return host.perform(APICall(method: "POST", path: "/admin/1/\(container)/development/export", isServerAdmin: true)).body
+        let live: Data = try await {
+            let host = try await ServerHost.start(options: options)
+            #expect(await host.perform(call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Notes"}}}]}"#)).status == 200)
+            #expect(await host.perform(saves(1...5, zone: "Notes")).status == 200)
+            #expect(await host.perform(saves(6...12, zone: "Notes")).status == 200)
+            #expect(await host.perform(saves(1...2, zone: nil)).status == 200)
+            #expect(await host.perform(saves(1...3, zone: nil).withScope("public")).status == 200)
+            return await host.perform(APICall(method: "POST", path: "/admin/1/\(container)/development/export", isServerAdmin: true)).body
         }()
         // As after kill -9: no clean stop, every row still in the journal.
         try {
             let journal = try Journal(directory: directory)
-            let counts = try ServerHost.expectedRecords(in: journal, after: 0)
+            let counts = try SQLiteServerStore.expectedRecords(in: journal, after: 0)
             #expect(counts == [
                 RecordZoneID(zoneName: "Notes", ownerName: "alice"): 12,
                 RecordZoneID(zoneName: RecordZoneID.defaultZoneName, ownerName: "alice"): 2,
@@ -44,9 +46,9 @@ import Testing
             ])
         }()
         // The sized replay builds the same state.
-        let restarted = try ServerHost(options: options)
+        let restarted = try await ServerHost.start(options: options)
         #expect(restarted.startupReport.contains("replayed"))
-        #expect(restarted.perform(APICall(method: "POST", path: "/admin/1/\(container)/development/export", isServerAdmin: true)).body == live)
+        #expect(await restarted.perform(APICall(method: "POST", path: "/admin/1/\(container)/development/export", isServerAdmin: true)).body == live)
     }
 
     @Test func expectingRecordsChangesNoState() throws {

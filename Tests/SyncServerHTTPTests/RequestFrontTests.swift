@@ -3,6 +3,8 @@ import HTTPTypes
 import SyncCore
 import SyncWire
 import SyncTestSupport
+@testable import SyncServerHost
+@testable import SyncServerSQLite
 @testable import SyncServerHTTP
 import Testing
 #if canImport(Glibc)

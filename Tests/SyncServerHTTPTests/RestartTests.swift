@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+@testable import SyncServerHost
+@testable import SyncServerSQLite
 @testable import SyncServerHTTP
 import SyncCore
 import SyncWire
@@ -28,12 +30,12 @@ import Testing
         call("records/modify", #"{"zoneID":{"zoneName":"Notes"},"operations":[{"operationType":"forceReplace","record":{"recordName":"\#(name)","recordType":"Note","fields":{"n":{"value":\#(n)},"tags":{"value":["a","b\#(n)"],"type":"STRING_LIST"},"where":{"value":{"latitude":1.5,"longitude":-2.25},"type":"LOCATION"}}}}]}"#)
     }
 
-    func makeZone(_ host: ServerHost) {
-        #expect(host.perform(call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Notes"}}}]}"#)).status == 200)
+    func makeZone(_ host: ServerHost) async {
+        #expect(await host.perform(call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Notes"}}}]}"#)).status == 200)
     }
 
-    func export(_ host: ServerHost) -> Data {
-        let answer = host.perform(APICall(method: "POST", path: "/admin/1/\(container)/development/export", body: Data("{}".utf8), isServerAdmin: true))
+    func export(_ host: ServerHost) async -> Data {
+        let answer = await host.perform(APICall(method: "POST", path: "/admin/1/\(container)/development/export", body: Data("{}".utf8), isServerAdmin: true))
         #expect(answer.status == 200)
         return answer.body
     }
@@ -42,38 +44,38 @@ import Testing
         try DatabaseQueue(path: directory.appendingPathComponent("syncscope.sqlite").path)
     }
 
-    @Test func aCleanStopAfterAReplayLeavesACheckpointSoTheNextStartReplaysNothing() throws {
+    @Test func aCleanStopAfterAReplayLeavesACheckpointSoTheNextStartReplaysNothing() async throws {
         let directory = folder()
         defer { try? manager.removeItem(at: directory) }
-        let state: Data = try {
+        let state: Data = try await {
             // No clean stop: the rows stay in the journal, as after kill -9.
-            let host = try ServerHost(options: options(directory))
-            makeZone(host)
-            for i in 0..<5 { #expect(host.perform(save("r\(i)", i)).status == 200) }
-            return export(host)
+            let host = try await ServerHost.start(options: options(directory))
+            await makeZone(host)
+            for i in 0..<5 { #expect(await host.perform(save("r\(i)", i)).status == 200) }
+            return await export(host)
         }()
-        try {
-            let replaying = try ServerHost(options: options(directory))
+        try await {
+            let replaying = try await ServerHost.start(options: options(directory))
             #expect(replaying.startupReport.contains("replayed"), "\(replaying.startupReport)")
             // Nothing written since start-up, and still the stop leaves a checkpoint.
-            #expect(replaying.stop().hasPrefix("state saved"))
+            #expect(await replaying.stop().hasPrefix("state saved"))
         }()
         for _ in 0..<2 {
-            let host = try ServerHost(options: options(directory))
+            let host = try await ServerHost.start(options: options(directory))
             #expect(host.startupReport == "restored the checkpoint", "\(host.startupReport)")
-            #expect(export(host) == state)
-            host.stop()
+            #expect(await export(host) == state)
+            await host.stop()
         }
         let rows = try { let queue = try database(directory); defer { try? queue.close() }; return try queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM journal") } }()
         #expect(rows == 0)
     }
 
-    @Test func theBinaryCheckpointReadsBackAsTheSameStateFile() throws {
+    @Test func theBinaryCheckpointReadsBackAsTheSameStateFile() async throws {
         let directory = folder()
         defer { try? manager.removeItem(at: directory) }
-        let host = try ServerHost(options: options(directory))
-        makeZone(host)
-        for i in 0..<20 { #expect(host.perform(save("r\(i % 7)", i)).status == 200) }
+        let host = try await ServerHost.start(options: options(directory))
+        await makeZone(host)
+        for i in 0..<20 { #expect(await host.perform(save("r\(i % 7)", i)).status == 200) }
         let file = host.state.withLock { ServerHost.checkpointFile($0.core) }
         let data = try CheckpointFormat.encode(file)
         #expect(Array(data.prefix(8)) == Array("SSCKPT\r\n".utf8))
@@ -108,45 +110,46 @@ import Testing
         try queue.close()
     }
 
-    @Test func aJSONCheckpointFromAnOlderServerStillLoads() throws {
+    @Test func aJSONCheckpointFromAnOlderServerStillLoads() async throws {
         let directory = folder()
         defer { try? manager.removeItem(at: directory) }
-        let (state, json): (Data, Data) = try {
-            try {
-                let host = try ServerHost(options: options(directory))
-                makeZone(host)
-                for i in 0..<5 { #expect(host.perform(save("r\(i)", i)).status == 200) }
-                host.stop()
+        let (state, json): (Data, Data) = try await {
+            try await {
+                let host = try await ServerHost.start(options: options(directory))
+                await makeZone(host)
+                for i in 0..<5 { #expect(await host.perform(save("r\(i)", i)).status == 200) }
+                await host.stop()
             }()
             let queue = try database(directory)
-            let binary = try queue.read { db in try Data.fetchOne(db, sql: "SELECT state FROM checkpoint WHERE id = 1") }
+            let binary = try await queue.read { db in try Data.fetchOne(db, sql: "SELECT state FROM checkpoint WHERE id = 1") }
             try queue.close()
             let file = try CheckpointFormat.decode(try #require(binary))
-            let reopened = try ServerHost(options: options(directory))
-            defer { reopened.stop() }
-            return (export(reopened), try WireJSON.encode(file))
+            let reopened = try await ServerHost.start(options: options(directory))
+            let exported = await export(reopened)
+            await reopened.stop()
+            return (exported, try WireJSON.encode(file))
         }()
         try replaceCheckpoint(in: directory, with: json)
-        let host = try ServerHost(options: options(directory))
+        let host = try await ServerHost.start(options: options(directory))
         #expect(host.startupReport == "restored the checkpoint")
-        #expect(export(host) == state)
+        #expect(await export(host) == state)
     }
 
-    @Test func aCheckpointOfAnUnknownFormatVersionIsRefusedWithASentence() throws {
+    @Test func aCheckpointOfAnUnknownFormatVersionIsRefusedWithASentence() async throws {
         let directory = folder()
         defer { try? manager.removeItem(at: directory) }
-        var binary: Data = try {
-            let host = try ServerHost(options: options(directory))
-            makeZone(host)
-            host.stop()
+        var binary: Data = try await {
+            let host = try await ServerHost.start(options: options(directory))
+            await makeZone(host)
+            await host.stop()
             let queue = try database(directory)
             defer { try? queue.close() }
-            return try #require(try queue.read { db in try Data.fetchOne(db, sql: "SELECT state FROM checkpoint WHERE id = 1") })
+            return try #require(try await queue.read { db in try Data.fetchOne(db, sql: "SELECT state FROM checkpoint WHERE id = 1") })
         }()
         binary.replaceSubrange(8..<12, with: [99, 0, 0, 0])
         try replaceCheckpoint(in: directory, with: binary)
         do {
-            _ = try ServerHost(options: options(directory))
+            _ = try await ServerHost.start(options: options(directory))
             Issue.record("a checkpoint of version 99 was loaded")
         } catch {
             let sentence = "\(error)"
@@ -161,13 +164,13 @@ import Testing
     @Test func aLongReplayIsFollowedByACheckpointWrittenAfterStartUp() async throws {
         let directory = folder()
         defer { try? manager.removeItem(at: directory) }
-        try {
-            let host = try ServerHost(options: options(directory))
-            makeZone(host)
-            for i in 0..<1_000 { #expect(host.perform(save("r\(i % 50)", i)).status == 200) }
+        try await {
+            let host = try await ServerHost.start(options: options(directory))
+            await makeZone(host)
+            for i in 0..<1_000 { #expect(await host.perform(save("r\(i % 50)", i)).status == 200) }
         }()
         let state: Data = try await {
-            let host = try ServerHost(options: options(directory))
+            let host = try await ServerHost.start(options: options(directory))
             #expect(host.startupReport.contains("replayed"), "\(host.startupReport)")
             let queue = try database(directory)
             defer { try? queue.close() }
@@ -178,13 +181,13 @@ import Testing
                 if through < 1_001 { try await Task.sleep(for: .milliseconds(5)) }
             }
             #expect(through >= 1_001, "no checkpoint after the replay")
-            #expect(host.perform(save("after", 1)).status == 200)
-            return export(host)
+            #expect(await host.perform(save("after", 1)).status == 200)
+            return await export(host)
         }()
         // No clean stop again: the next start restores the checkpoint and replays one row.
-        let host = try ServerHost(options: options(directory))
+        let host = try await ServerHost.start(options: options(directory))
         #expect(host.startupReport == "restored the checkpoint, replayed 1 journal row", "\(host.startupReport)")
-        #expect(export(host) == state)
+        #expect(await export(host) == state)
     }
 
     /// A checkpoint costs what the state holds, so once the state holds more
@@ -194,13 +197,13 @@ import Testing
     @Test func aCheckpointWaitsForHalfAsManyRowsAsTheLastOneHeldRecords() async throws {
         let directory = folder()
         defer { try? manager.removeItem(at: directory) }
-        let host = try ServerHost(options: options(directory, checkpointEvery: 5))
-        makeZone(host)
+        let host = try await ServerHost.start(options: options(directory, checkpointEvery: 5))
+        await makeZone(host)
         let operations = (0..<300).map { #"{"operationType":"create","record":{"recordName":"b\#($0)","recordType":"Note","fields":{"n":{"value":\#($0)}}}}"# }
-        #expect(host.perform(call("records/modify", #"{"zoneID":{"zoneName":"Notes"},"operations":[\#(operations.joined(separator: ","))]}"#)).status == 200)
+        #expect(await host.perform(call("records/modify", #"{"zoneID":{"zoneName":"Notes"},"operations":[\#(operations.joined(separator: ","))]}"#)).status == 200)
         var saves = 0
         while host.checkpointProgress.recordsHeld == 0, saves < 10 {
-            #expect(host.perform(save("s\(saves)", saves)).status == 200)
+            #expect(await host.perform(save("s\(saves)", saves)).status == 200)
             saves += 1
         }
         let first = host.checkpointProgress
@@ -211,14 +214,14 @@ import Testing
         #expect(try await storedCheckpoint(in: queue, reaching: first.through) == first.through)
         let wait = first.recordsHeld / 2
         for i in 1..<wait {
-            #expect(host.perform(save("t\(i)", i)).status == 200)
+            #expect(await host.perform(save("t\(i)", i)).status == 200)
             guard host.checkpointProgress.through == first.through else {
                 Issue.record("a checkpoint after \(i) rows, before the \(wait) that \(first.recordsHeld) records call for")
                 return
             }
         }
         #expect(host.checkpointProgress.rowsSince == wait - 1)
-        #expect(host.perform(save("last", 0)).status == 200)
+        #expect(await host.perform(save("last", 0)).status == 200)
         let second = host.checkpointProgress
         #expect(second.through == first.through + Int64(wait))
         #expect(second.rowsSince == 0)
@@ -246,23 +249,23 @@ import Testing
         let directory = folder()
         defer { try? manager.removeItem(at: directory) }
         let state: Data = try await {
-            let host = try ServerHost(options: options(directory, checkpointEvery: checkpointEvery))
-            makeZone(host)
+            let host = try await ServerHost.start(options: options(directory, checkpointEvery: checkpointEvery))
+            await makeZone(host)
             await withTaskGroup(of: Void.self) { group in
                 for writer in 0..<8 {
                     group.addTask {
                         for i in 0..<40 {
                             // Overlapping names: the outcome depends on the order of the steps.
-                            let answer = await host.performAsync(save("r\((writer * 7 + i) % 23)", writer * 1000 + i))
+                            let answer = await host.perform(save("r\((writer * 7 + i) % 23)", writer * 1000 + i))
                             #expect(answer.status == 200)
                         }
                     }
                 }
             }
-            return export(host)
+            return await export(host)
         }()
         // No clean stop: whatever was acknowledged is in the journal (and checkpoints).
-        let reopened = try ServerHost(options: options(directory, checkpointEvery: checkpointEvery))
-        #expect(export(reopened) == state)
+        let reopened = try await ServerHost.start(options: options(directory, checkpointEvery: checkpointEvery))
+        #expect(await export(reopened) == state)
     }
 }

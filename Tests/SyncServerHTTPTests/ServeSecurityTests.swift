@@ -1,5 +1,7 @@
 import Foundation
 import SyncTestSupport
+@testable import SyncServerHost
+@testable import SyncServerSQLite
 import SyncServerHTTP
 import Testing
 #if canImport(Glibc)
@@ -287,8 +289,8 @@ import Darwin
         #expect(second.json["retryAfter"] as? Double != nil && second.headers["retry-after"] != nil)
         // Connections: the poll and three idle ones fill the cap; one more is refused at once.
         let settled = ContinuousClock.now + .seconds(10)
-        while server.host.openConnections > 1, ContinuousClock.now < settled { try await Task.sleep(for: .milliseconds(5)) }
-        #expect(server.host.openConnections == 1)
+        while server.http.openConnections > 1, ContinuousClock.now < settled { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(server.http.openConnections == 1)
         var idle: [Int32] = []
         defer { for fd in idle { close(fd) } }
         for _ in 0..<3 { idle.append(try await server.raw.connect()) }

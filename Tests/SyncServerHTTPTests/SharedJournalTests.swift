@@ -2,6 +2,8 @@ import Foundation
 import SyncCore
 import SyncPostgres
 import SyncServer
+@testable import SyncServerHost
+@testable import SyncServerSQLite
 @testable import SyncServerHTTP
 import SyncTestSupport
 import Testing
@@ -87,32 +89,24 @@ struct SharedJournalTests {
             let a = try await ServerHost.start(options: options, store: url)
             let b = try await ServerHost.start(options: options, store: url)
             defer {
-                a.stop()
-                b.stop()
+                Task {
+                    await a.stop()
+                    await b.stop()
+                }
             }
             #expect(a.users.map(\.webAuthToken) == b.users.map(\.webAuthToken))
-            #expect(await a.performAsync(call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Z"}}}]}"#)).status == 200)
-            let subscribed = await b.performAsync(call(
+            #expect(await a.perform(call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Z"}}}]}"#)).status == 200)
+            let subscribed = await b.perform(call(
                 "subscriptions/modify", #"{"operations":[{"operationType":"create","subscription":{"subscriptionID":"all","subscriptionType":"database"}}]}"#))
             #expect(subscribed.status == 200)
-            let device = await a.performAsync(APICall(
+            let device = await a.perform(APICall(
                 method: "POST", path: "/device/1/\(container)/development/tokens/create", body: Data(#"{"apnsEnvironment":"development"}"#.utf8), user: "alice"))
             #expect(device.status == 200)
             let deviceID = try #require((try JSONSerialization.jsonObject(with: device.body) as? [String: Any])?["apnsToken"] as? String)
 
             // Writers on both nodes at once, overlapping names: one order for all.
-            await withTaskGroup(of: Void.self) { group in
-                for writer in 0..<6 {
-                    let host = writer % 2 == 0 ? a : b
-                    group.addTask {
-                        for i in 0..<8 {
-                            let answer = await host.performAsync(self.save("r\((writer * 5 + i) % 13)", writer * 100 + i))
-                            #expect(answer.status == 200, "\(String(decoding: answer.body, as: UTF8.self))")
-                        }
-                    }
-                }
-            }
-            let store = try #require(a.postgres?.store)
+            await writeFromBoth(a, b, save)
+            let store = try #require(a.postgresStore)
             let tail = try await store.tail()
             try await a.waitUntilApplied(tail)
             try await b.waitUntilApplied(tail)
@@ -125,7 +119,7 @@ struct SharedJournalTests {
             let checkpoint = try #require(try await store.checkpoint())
             #expect(checkpoint.throughPosition % 7 == 0 && checkpoint.throughPosition > 0)
             let late = try await ServerHost.start(options: options, store: url)
-            defer { late.stop() }
+            defer { Task { await late.stop() } }
             #expect(late.startupReport.contains("restored the checkpoint"), "\(late.startupReport)")
             try await late.waitUntilApplied(try await store.tail())
             try await a.waitUntilApplied(try await store.tail())
@@ -136,8 +130,8 @@ struct SharedJournalTests {
             let reseeded = try [a, b, late].map { try stateBytes($0, reseeding: true) }
             #expect(reseeded[0] == reseeded[1] && reseeded[0] == reseeded[2])
             // A read on the late node sees a write just answered by another.
-            #expect(await b.performAsync(save("fresh", 1)).status == 200)
-            let read = await late.performAsync(call("records/lookup", #"{"zoneID":{"zoneName":"Z"},"records":[{"recordName":"fresh"}]}"#))
+            #expect(await b.perform(save("fresh", 1)).status == 200)
+            let read = await late.perform(call("records/lookup", #"{"zoneID":{"zoneName":"Z"},"records":[{"recordName":"fresh"}]}"#))
             #expect(String(decoding: read.body, as: UTF8.self).contains(#""recordChangeTag""#), "\(String(decoding: read.body, as: UTF8.self))")
         }
     }
@@ -157,17 +151,19 @@ struct SharedJournalTests {
             let a = try await ServerHost.start(options: options, store: url)
             let b = try await ServerHost.start(options: options, store: url)
             defer {
-                a.stop()
-                b.stop()
+                Task {
+                    await a.stop()
+                    await b.stop()
+                }
             }
-            #expect(await a.performAsync(call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Z"}}}]}"#)).status == 200)
-            #expect(await b.performAsync(call(
+            #expect(await a.perform(call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Z"}}}]}"#)).status == 200)
+            #expect(await b.perform(call(
                 "subscriptions/modify", #"{"operations":[{"operationType":"create","subscription":{"subscriptionID":"all","subscriptionType":"database"}}]}"#)).status == 200)
-            let device = await a.performAsync(APICall(
+            let device = await a.perform(APICall(
                 method: "POST", path: "/device/1/\(container)/development/tokens/create", body: Data(#"{"apnsEnvironment":"development"}"#.utf8), user: "alice"))
             let deviceID = try #require((try JSONSerialization.jsonObject(with: device.body) as? [String: Any])?["apnsToken"] as? String)
-            for i in 0..<4 { #expect(await (i % 2 == 0 ? a : b).performAsync(save("n\(i)", i)).status == 200) }
-            let store = try #require(a.postgres?.store)
+            for i in 0..<4 { #expect(await (i % 2 == 0 ? a : b).perform(save("n\(i)", i)).status == 200) }
+            let store = try #require(a.postgresStore)
             let tail = try await store.tail()
             try await a.waitUntilApplied(tail)
             try await b.waitUntilApplied(tail)
@@ -178,8 +174,8 @@ struct SharedJournalTests {
             func poll(_ host: ServerHost, _ timeout: Duration = .seconds(5)) async -> ServerHost.PollResult {
                 await host.poll(deviceID: deviceID, user: "alice", timeout: timeout, lastNotificationID: "", presence: nil)
             }
-            async let onA = poll(a)
-            async let onB = poll(b)
+            async let onA = await poll(a)
+            async let onB = await poll(b)
             let (first, second) = await (onA, onB)
             #expect(first.notificationIDs.count == 1 && second.notificationIDs.count == 1)
             #expect(Set(first.notificationIDs).isDisjoint(with: second.notificationIDs), "\(first.notificationIDs) \(second.notificationIDs)")
@@ -226,10 +222,10 @@ struct SharedJournalTests {
             #expect(try await PostgresJournalStore.migrate(url) == .created)
             let options = ServeOptions(port: 0, dataDirectory: nil, users: ["alice"], coalescingWindow: 0, quiet: true)
             let a = try await ServerHost.start(options: options, store: url)
-            defer { a.stop() }
-            let store = try #require(a.postgres?.store)
+            defer { Task { await a.stop() } }
+            let store = try #require(a.postgresStore)
             #expect(try await store.meta()["callFormat"] == "3")
-            #expect(await a.performAsync(call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Z"}}}]}"#)).status == 200)
+            #expect(await a.perform(call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Z"}}}]}"#)).status == 200)
 
             // An older node's rows: format 1, the records/modify body as JSON.
             try await store.setMeta(["callFormat": "1"])
@@ -237,11 +233,11 @@ struct SharedJournalTests {
                 _ = try await store.append(time: SystemClock().now(), call: JournaledCall(call: save("old\(i)", i), origin: nil).encoded())
             }
             let b = try await ServerHost.start(options: options, store: url)
-            defer { b.stop() }
+            defer { Task { await b.stop() } }
             #expect(b.startupReport.contains("format 3"), "\(b.startupReport)")
             #expect(try await store.meta()["callFormat"] == "3")
-            for i in 0..<3 { #expect(await (i % 2 == 0 ? a : b).performAsync(save("new\(i)", i)).status == 200) }
-            #expect(await b.performAsync(save("old1", 10)).status == 200)
+            for i in 0..<3 { #expect(await (i % 2 == 0 ? a : b).perform(save("new\(i)", i)).status == 200) }
+            #expect(await b.perform(save("old1", 10)).status == 200)
 
             let rows = try await store.rows(after: 0)
             let modifies = try rows.map { try JournaledCall.decode($0.call).call }.filter { $0.path.hasSuffix("records/modify") }
@@ -249,12 +245,12 @@ struct SharedJournalTests {
             #expect(modifies.filter { !JournaledCallBody.isBinary($0.body) }.count == 3, "the old rows stay JSON")
 
             let late = try await ServerHost.start(options: options, store: url)
-            defer { late.stop() }
+            defer { Task { await late.stop() } }
             let tail = try await store.tail()
             for host in [a, b, late] { try await host.waitUntilApplied(tail) }
             #expect(try stateBytes(late) == stateBytes(a))
             #expect(try stateBytes(b) == stateBytes(a))
-            let read = await late.performAsync(call(
+            let read = await late.perform(call(
                 "records/lookup", #"{"zoneID":{"zoneName":"Z"},"records":[{"recordName":"old0"},{"recordName":"old1"},{"recordName":"new2"}]}"#))
             let text = String(decoding: read.body, as: UTF8.self)
             #expect(text.components(separatedBy: #""recordChangeTag""#).count == 4, "\(text)")
@@ -264,7 +260,7 @@ struct SharedJournalTests {
             try await store.setMeta(["callFormat": "9"])
             do {
                 let other = try await ServerHost.start(options: options, store: url)
-                other.stop()
+                await other.stop()
                 Issue.record("a journal in call format 9 was served")
             } catch {
                 #expect("\(error)".contains("format 9"), "\(error)")
@@ -286,17 +282,19 @@ struct SharedJournalTests {
             let a = try await ServerHost.start(options: options, store: url)
             let behind = try await ServerHost.start(options: options, store: url)
             defer {
-                a.stop()
-                behind.stop()
+                Task {
+                    await a.stop()
+                    await behind.stop()
+                }
             }
-            #expect(await a.performAsync(call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Z"}}}]}"#)).status == 200)
-            let store = try #require(a.postgres?.store)
+            #expect(await a.perform(call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Z"}}}]}"#)).status == 200)
+            let store = try #require(a.postgresStore)
             try await behind.waitUntilApplied(try await store.tail())
             let behindAt = behind.state.withLock { $0.applied }
             // This node stops following the journal (as if its watcher had stalled).
-            behind.postgres?.watcher.withLock { $0?.cancel() }
+            behind.sharedStore?.watcher.withLock { $0?.cancel() }
 
-            for i in 0..<40 { #expect(await a.performAsync(save("r\(i % 9)", i)).status == 200) }
+            for i in 0..<40 { #expect(await a.perform(save("r\(i % 9)", i)).status == 200) }
             let tail = try await store.tail()
             // Checkpoints are stored (and rows folded) off the answering path: wait for the last ones, bounded.
             let lastCheckpoint = tail - tail % 5
@@ -322,15 +320,15 @@ struct SharedJournalTests {
 
             // The lagging node catches up through the checkpoint.
             try await behind.catchUp()
-            #expect(behind.postgres?.store.counters.historyRestores.load(ordering: .relaxed) == 1)
+            #expect(behind.historyRestores.load(ordering: .relaxed) == 1)
             try await a.waitUntilApplied(try await store.tail())
             #expect(try stateBytes(behind) == stateBytes(a))
-            let read = await behind.performAsync(call("records/lookup", #"{"zoneID":{"zoneName":"Z"},"records":[{"recordName":"r3"}]}"#))
+            let read = await behind.perform(call("records/lookup", #"{"zoneID":{"zoneName":"Z"},"records":[{"recordName":"r3"}]}"#))
             #expect(String(decoding: read.body, as: UTF8.self).contains(#""value":39"#), "\(String(decoding: read.body, as: UTF8.self))")
 
             // A node started now begins at the checkpoint and agrees too.
             let late = try await ServerHost.start(options: options, store: url)
-            defer { late.stop() }
+            defer { Task { await late.stop() } }
             #expect(late.startupReport.contains("restored the checkpoint"), "\(late.startupReport)")
             let end = try await store.tail()
             for host in [a, late] { try await host.waitUntilApplied(end) }
@@ -356,10 +354,12 @@ struct SharedJournalTests {
             let a = try await ServerHost.start(options: options, store: url)
             let b = try await ServerHost.start(options: options, store: url)
             defer {
-                a.stop()
-                b.stop()
+                Task {
+                    await a.stop()
+                    await b.stop()
+                }
             }
-            let device = await a.performAsync(APICall(
+            let device = await a.perform(APICall(
                 method: "POST", path: "/device/1/\(container)/development/tokens/create", body: Data(#"{"apnsEnvironment":"development"}"#.utf8), user: "alice"))
             let deviceID = try #require((try JSONSerialization.jsonObject(with: device.body) as? [String: Any])?["apnsToken"] as? String)
             func online(_ host: ServerHost) async throws -> Bool? {
@@ -406,14 +406,16 @@ struct SharedJournalTests {
             let a = try await ServerHost.start(options: options, store: url)
             let b = try await ServerHost.start(options: options, store: url)
             defer {
-                a.stop()
-                b.stop()
+                Task {
+                    await a.stop()
+                    await b.stop()
+                }
             }
-            let store = try #require(a.postgres?.store)
-            let behind = try #require(b.postgres)
+            let store = try #require(a.postgresStore)
+            let behind = try #require(b.sharedStore)
             behind.clockOffset.store(-3_600_000, ordering: .relaxed)
-            #expect(await a.performAsync(call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Z"}}}]}"#)).status == 200)
-            let ahead = await a.performAsync(save("ahead", 1))
+            #expect(await a.perform(call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Z"}}}]}"#)).status == 200)
+            let ahead = await a.perform(save("ahead", 1))
             #expect(ahead.status == 200)
             let aheadTime = try modifiedTime(ahead)
             // Rows 1–3 (alice, the zone, "ahead"): the checkpoint at 3 is the one a late node starts from.
@@ -422,25 +424,25 @@ struct SharedJournalTests {
             while try await store.checkpoint()?.throughPosition != 3, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
             #expect(try await store.checkpoint()?.time == aheadTime)
 
-            let commitsBefore = behind.store.counters.commits.load(ordering: .relaxed)
-            let written = await b.performAsync(save("late", 2))
+            let commitsBefore = (behind.journal as? PostgresSharedJournal)?.store.counters.commits.load(ordering: .relaxed) ?? 0
+            let written = await b.perform(save("late", 2))
             #expect(written.status == 200, "\(String(decoding: written.body, as: UTF8.self))")
-            #expect(behind.store.counters.commits.load(ordering: .relaxed) == commitsBefore + 1, "one statement, never sent again")
+            #expect((behind.journal as? PostgresSharedJournal)?.store.counters.commits.load(ordering: .relaxed) ?? 0 == commitsBefore + 1, "one statement, never sent again")
             let row = try #require(try await store.rows(after: 3).first)
             #expect(row.time < aheadTime - 3_500_000, "the row keeps the time the node behind asked for")
             #expect(try modifiedTime(written) == aheadTime, "the node answers from the time the row applies at")
 
             let late = try await ServerHost.start(options: options, store: url)
-            defer { late.stop() }
+            defer { Task { await late.stop() } }
             #expect(late.startupReport.contains("restored the checkpoint at 3"), "\(late.startupReport)")
             let tail = try await store.tail()
             for host in [a, b, late] { try await host.waitUntilApplied(tail) }
             let lookup = call("records/lookup", #"{"zoneID":{"zoneName":"Z"},"records":[{"recordName":"late"}]}"#)
-            for host in [a, b, late] { #expect(try modifiedTime(await host.performAsync(lookup)) == aheadTime) }
+            for host in [a, b, late] { #expect(try modifiedTime(await host.perform(lookup)) == aheadTime) }
             #expect(try stateBytes(a) == stateBytes(b))
             #expect(try stateBytes(late) == stateBytes(a))
             // The node ahead writes on at its own time, after the row behind.
-            let next = await a.performAsync(save("next", 3))
+            let next = await a.perform(save("next", 3))
             #expect(try modifiedTime(next) >= aheadTime)
         }
     }
@@ -490,15 +492,74 @@ struct SharedJournalTests {
 
             let options = ServeOptions(port: 0, dataDirectory: nil, users: ["alice"], coalescingWindow: 0, quiet: true)
             let node = try await ServerHost.start(options: options, store: url)
-            defer { node.stop() }
+            defer { Task { await node.stop() } }
             #expect(node.startupReport.contains("format 3"), "\(node.startupReport)")
             #expect(try await store.meta()["callFormat"] == "3")
             #expect(try await store.tail() == Int64(calls.count), "nothing was added: alice was there")
             #expect(try stateBytes(node) == stateBytes(core))
             // r0 was last saved by row 11 (r0 = 6), recorded at start + 5 × 1,500 ms.
-            let read = await node.performAsync(call("records/lookup", #"{"zoneID":{"zoneName":"Z"},"records":[{"recordName":"r0"}]}"#))
+            let read = await node.perform(call("records/lookup", #"{"zoneID":{"zoneName":"Z"},"records":[{"recordName":"r0"}]}"#))
             #expect(String(decoding: read.body, as: UTF8.self).contains(#""value":6"#), "\(String(decoding: read.body, as: UTF8.self))")
             #expect(try modifiedTime(read) == start + 7500)
+        }
+    }
+
+    /// A database never mistakes lost state for new state: with its
+    /// checkpoint deleted after the rows before it were folded, or its
+    /// settings deleted, a node refuses to start, naming the database and
+    /// what is missing, and writes nothing.
+    @Test func aDatabaseWithAHoleInItsHistoryIsRefusedByName() async throws {
+        try await PostgresCluster.withCluster { cluster in
+            try await cluster.createDatabase("holes")
+            let url = try PostgresStoreURL(parsing: cluster.url(database: "holes"), environment: [:])
+            #expect(try await PostgresJournalStore.migrate(url) == .created)
+            var options = ServeOptions(port: 0, dataDirectory: nil, users: ["alice"], coalescingWindow: 0, quiet: true, checkpointEvery: 5)
+            options.journalKeepRows = 5
+            let a = try await ServerHost.start(options: options, store: url)
+            #expect(await a.perform(call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Z"}}}]}"#)).status == 200)
+            for i in 0..<20 { #expect(await a.perform(save("h\(i)", i)).status == 200) }
+            let deadline = ContinuousClock.now + .seconds(60)
+            while try await foldedThrough(cluster, database: "holes") == 0, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            await a.stop()
+            _ = try await cluster.psql("DELETE FROM syncscope.checkpoint", database: "holes")
+            await #expect {
+                _ = try await ServerHost.start(options: options, store: url)
+            } throws: { error in
+                let text = "\(error)"
+                return text.contains("'holes'") && text.contains("folded") && text.contains("hole")
+            }
+            _ = try await cluster.psql("DELETE FROM syncscope.meta WHERE key IN ('seed', 'adminToken', 'coalescingWindow', 'retention', 'callFormat')", database: "holes")
+            await #expect {
+                _ = try await ServerHost.start(options: options, store: url)
+            } throws: { error in
+                "\(error)".contains("'holes'") && "\(error)".contains("no settings")
+            }
+            let meta = try await cluster.psql("SELECT count(*) FROM syncscope.meta WHERE key = 'seed'", database: "holes")
+            #expect(meta.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "a refused start writes no new settings: \(meta)")
+        }
+    }
+}
+
+extension ServerHost {
+    /// The node's store on a shared journal.
+    var sharedStore: SharedJournalStore? { store as? SharedJournalStore }
+    /// The PostgreSQL store under it, when the journal is in PostgreSQL.
+    var postgresStore: PostgresJournalStore? { (sharedStore?.journal as? PostgresSharedJournal)?.store }
+}
+
+/// Six writers, half on each node, saving 8 records each at once, with overlapping names.
+func writeFromBoth(_ a: ServerHost, _ b: ServerHost, _ save: @escaping @Sendable (String, Int) -> APICall) async {
+    await withTaskGroup(of: Void.self) { group in
+        for writer in 0..<6 {
+            let host = writer % 2 == 0 ? a : b
+            group.addTask {
+                for i in 0..<8 {
+                    let answer = await host.perform(save("r\((writer * 5 + i) % 13)", writer * 100 + i))
+                    #expect(answer.status == 200, "\(String(decoding: answer.body, as: UTF8.self))")
+                }
+            }
         }
     }
 }

@@ -1,6 +1,8 @@
 import Foundation
 import SyncCore
 import Testing
+@testable import SyncServerHost
+@testable import SyncServerSQLite
 @testable import SyncServerHTTP
 
 /// `users.json`: the one type the server writes and the CLI reads.
@@ -29,14 +31,14 @@ import Testing
         #expect(users.first == ["name": "alice", "webAuthToken": "a-token"])
     }
 
-    @Test func theServerWritesTheFileEveryReaderReads() throws {
+    @Test func theServerWritesTheFileEveryReaderReads() async throws {
         let directory = try folder()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let host = try ServerHost(options: ServeOptions(dataDirectory: directory, users: ["alice", "carol"], coalescingWindow: 0, seed: 9, quiet: true))
-        defer { host.stop() }
+        let host = try await ServerHost.start(options: ServeOptions(dataDirectory: directory, users: ["alice", "carol"], coalescingWindow: 0, seed: 9, quiet: true))
         let file = try UsersFile.read(from: directory)
         #expect(file.names == ["alice", "carol"])
         for account in host.users { #expect(file.webAuthToken(of: account.name) == account.webAuthToken) }
+        await host.stop()
     }
 
     @Test func aMissingFileSaysSo() throws {

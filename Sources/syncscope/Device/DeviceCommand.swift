@@ -3,6 +3,8 @@ import Foundation
 import SyncCore
 import SyncInspector
 import SyncRemoteWorld
+import SyncServerHost
+import SyncServerSQLite
 import SyncServerHTTP
 import SyncSimulation
 import SyncWorlds

@@ -3,6 +3,7 @@ import Foundation
 import SyncCore
 import SyncInspector
 import SyncRemoteWorld
+import SyncServerHost
 import SyncServerHTTP
 import SyncSimulation
 import SyncWorlds

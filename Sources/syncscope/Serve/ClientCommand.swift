@@ -3,6 +3,8 @@ import Foundation
 import Synchronization
 import SyncCore
 import SyncNetwork
+import SyncServerHost
+import SyncServerSQLite
 import SyncServerHTTP
 
 struct ClientCommand: AsyncParsableCommand {

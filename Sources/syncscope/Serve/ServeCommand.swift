@@ -5,6 +5,8 @@ import Logging
 import SyncCore
 import SyncPostgres
 import SyncServer
+import SyncServerHost
+import SyncServerSQLite
 import SyncServerHTTP
 
 struct ServeCommand: AsyncParsableCommand {
@@ -129,7 +131,7 @@ struct ServeCommand: AsyncParsableCommand {
             host: host, port: port, dataDirectory: directory, users: users, retention: retention, coalescingWindow: coalescingWindow,
             importFile: importFile.map { URL(fileURLWithPath: $0) }, seed: seed, quiet: quiet, offlineAfter: offlineAfter, recover: recover,
             headerTimeout: headerTimeout, bodyTimeout: bodyTimeout, idleTimeout: idleTimeout,
-            maxConnections: maxConnections ?? ServeOptions.defaultMaxConnections, maxPollsPerDevice: maxPollsPerDevice, store: storeURL)
+            maxConnections: maxConnections ?? ServeOptions.defaultMaxConnections, maxPollsPerDevice: maxPollsPerDevice)
         let serverHost: ServerHost
         do {
             // Before the data folder is touched: a port in use changes nothing.
@@ -152,7 +154,7 @@ struct ServeCommand: AsyncParsableCommand {
                 }
                 serverHost = try await ServerHost.start(options: options, store: storeURL)
             } else {
-                serverHost = try ServerHost(options: options)
+                serverHost = try await ServerHost.start(options: options)
             }
             if let plan, !plan.isEmpty { serverHost.addFaults(plan) }
         } catch let error as ServeError {

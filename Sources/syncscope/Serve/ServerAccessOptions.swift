@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import SyncCore
+import SyncServerHost
+import SyncServerSQLite
 import SyncServerHTTP
 
 /// Which running `syncscope serve` to talk to, and as whom: the options every

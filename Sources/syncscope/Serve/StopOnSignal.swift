@@ -5,6 +5,7 @@ import Logging
 import SyncCore
 import SyncPostgres
 import SyncServer
+import SyncServerHost
 import SyncServerHTTP
 
 /// Ctrl-C or SIGTERM: write a checkpoint, fold the WAL into the database file, then exit.
@@ -24,9 +25,11 @@ final class StopOnSignal: Sendable {
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { [host, inMemory] in
                 // A clean stop: checkpoint, fold the WAL into the database file, close it.
-                let done = host.stop()
-                StandardOutput.write(inMemory ? "stopped; nothing kept (in memory)\n" : "stopped; \(done)\n")
-                exit(0)
+                Task {
+                    let done = await host.stop()
+                    StandardOutput.write(inMemory ? "stopped; nothing kept (in memory)\n" : "stopped; \(done)\n")
+                    exit(0)
+                }
             }
             source.resume()
             sources.append(source)
