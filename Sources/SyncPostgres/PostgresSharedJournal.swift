@@ -1,7 +1,6 @@
 import Foundation
 import SyncServerHost
 import SyncCore
-import SyncPostgres
 
 /// The shared journal in PostgreSQL (`serve --store postgres://…`): a
 /// ``SharedJournal`` over ``PostgresJournalStore``.

@@ -2,7 +2,6 @@ import Foundation
 import SyncServerHost
 import Logging
 import SyncCore
-import SyncPostgres
 
 extension ServerHost {
     /// Starts a node on the shared journal at `url`: opens the store, agrees

@@ -2,12 +2,6 @@ import Foundation
 import SyncCore
 import SyncServer
 
-/// Waiters for the host to have applied a position; one of them at a time fetches and applies.
-package struct CatchUpGate {
-    package var waiters: [(target: Int64, continuation: CheckedContinuation<(any Error)?, Never>)] = []
-    package var running = false
-}
-
 extension ServerHost {
     /// Returns once this host has applied the store's rows through `target`;
     /// one caller at a time fetches and applies rows, the others wait for it.
