@@ -238,7 +238,12 @@ let package = Package(
         // Test doubles and helpers more than one test target uses (a raw HTTP/1.1 client,
         // a throwaway PostgreSQL cluster, a .cast file reader).
         .target(name: "SyncTestSupport", path: "Tests/SyncTestSupport", swiftSettings: swiftSettings),
-        .testTarget(name: "SyncCoreTests", dependencies: ["SyncCore", "SyncWire", "SyncClient", "SyncServer", "SyncSQLiteStore"], swiftSettings: swiftSettings),
+        .testTarget(name: "SyncCoreTests", dependencies: ["SyncCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "SyncWireTests", dependencies: ["SyncCore", "SyncWire"], swiftSettings: swiftSettings),
+        // The client engine against the in-process server (and a device cache in SQLite).
+        .testTarget(
+            name: "SyncClientTests", dependencies: ["SyncCore", "SyncClient", "SyncServer", "SyncSQLiteStore"],
+            swiftSettings: swiftSettings),
         .testTarget(name: "SyncServerTests", dependencies: ["SyncCore", "SyncWire", "SyncServer"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncNetworkTests", dependencies: ["SyncNetwork", "SyncCore"], swiftSettings: swiftSettings),
         .testTarget(

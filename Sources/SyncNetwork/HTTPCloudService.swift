@@ -6,7 +6,7 @@ import SyncWire
 import FoundationNetworking
 #endif
 
-/// ``CloudService`` over the HTTP API of `syncscope serve`, with URLSession.
+/// `CloudService` over the HTTP API of `syncscope serve`, with URLSession.
 ///
 /// One user (signed in with their web auth token), one container and
 /// environment, and optionally one device: its ID goes with every request as
@@ -330,7 +330,7 @@ public struct HTTPCloudService: CloudService {
 
     /// One long-poll of the webcourier URL: the server answers as soon as a
     /// notification is waiting, with that one notification in Apple's push
-    /// form (``WirePushPayload``), or after `timeout` seconds with an empty
+    /// form (`WirePushPayload`), or after `timeout` seconds with an empty
     /// body. Returns the notification and when the server queued it; `nil`
     /// when the time was up, or when the answer was one this connection
     /// already had (sent again because its acknowledgement was lost: same `nid`).

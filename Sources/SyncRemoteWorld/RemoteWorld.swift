@@ -125,8 +125,8 @@ public enum PushStatus: Sendable, Hashable {
 /// notifications to the device's engine, and runs the fetches they
 /// scheduled — from the tokens in the device's SQLite cache, so a device
 /// started again resumes where it left off. ``waitForPushActivity(timeout:)``
-/// sleeps until mail arrives. Device actions are ``SyncWorld``'s, the same as
-/// in a ``Simulation``.
+/// sleeps until mail arrives. Device actions are `SyncWorld`'s, the same as
+/// in a `Simulation`.
 public final class RemoteWorld: SyncWorld {
     public let setup: RemoteDeviceSetup
     /// The one device.

@@ -6,7 +6,7 @@ import SyncClient
 /// GRDB has a `Record` class too; here a record is always SyncCore's.
 typealias Record = SyncCore.Record
 
-/// A ``LocalStore`` in an SQLite file (one file per device), in WAL mode.
+/// A `LocalStore` in an SQLite file (one file per device), in WAL mode.
 ///
 /// Records are stored as JSON with their keys in columns; database tokens and
 /// zone tokens are in separate tables; pending local changes in a queue table.

@@ -6,7 +6,7 @@ import SyncScopeAssets
 public enum ScenarioLocator {
     /// Parses the file at `name` when there is one (or `name` contains a
     /// `/`); otherwise the lesson of that name or number (see
-    /// ``AssetCatalog/lesson(named:)``), which diagnostics and transcripts
+    /// `AssetCatalog.lesson(named:)`), which diagnostics and transcripts
     /// call `lessons/FILE` wherever it is installed.
     public static func load(_ name: String) throws(ScenarioFileError) -> Scenario {
         if FileManager.default.fileExists(atPath: name) || name.contains("/") {

@@ -6,7 +6,7 @@ import SyncServer
 import SyncSimulation
 import SyncWorlds
 
-/// Runs a ``Scenario`` on a ``Simulation``, one step at a time.
+/// Runs a `Scenario` on a `Simulation`, one step at a time.
 ///
 /// ```swift
 /// let runner = try ScenarioRunner(scenario: try ScenarioParser.parse(fileAt: url))
@@ -40,7 +40,7 @@ public final class ScenarioRunner {
     public let seed: UInt64
     /// The world the steps run in; replaced by ``reset()``.
     public private(set) var simulation: Simulation
-    /// The index in ``Scenario/steps`` of the step ``runNextStep()`` runs next.
+    /// The index in `Scenario.steps` of the step ``runNextStep()`` runs next.
     public private(set) var nextStepIndex = 0
     /// Everything the run did so far, oldest first.
     public private(set) var transcript: [TranscriptEvent] = []
@@ -49,7 +49,7 @@ public final class ScenarioRunner {
     /// The first failure of the run, if any.
     public private(set) var firstFailure: ScenarioFailure?
     /// Called with every event of the simulation: the runner observes the
-    /// simulation itself, so set this instead of ``Simulation/eventObserver``.
+    /// simulation itself, so set this instead of `Simulation.eventObserver`.
     public var simulationEventObserver: ((WorldEvent) -> Void)?
     /// Called with every transcript event as it happens.
     public var transcriptObserver: ((TranscriptEvent) -> Void)?

@@ -13,7 +13,7 @@ public struct StepOutcome: Sendable {
         case endOfScenario
     }
 
-    /// The step's position in ``Scenario/steps`` (`steps.count` at the end).
+    /// The step's position in `Scenario.steps` (`steps.count` at the end).
     public var index: Int
     /// `nil` at the end of the scenario.
     public var step: Step?

@@ -10,10 +10,10 @@ import SyncWorlds
 /// same setup, seed and actions give the same events, byte for byte. Not
 /// thread-safe: drive it from one task. Device actions send at once (when the
 /// device is online); time moves only through ``advance(by:)``. The actions
-/// and events are ``SyncWorld``'s, shared with a device on a real server.
+/// and events are `SyncWorld`'s, shared with a device on a real server.
 public final class Simulation: SyncWorld {
     public let setup: SimulationSetup
-    /// The clock the whole world runs on (``SyncWorld/clock`` is the same clock).
+    /// The clock the whole world runs on (`SyncWorld.clock` is the same clock).
     public let virtualClock: VirtualClock
     public let server: SimulatedServer
 

@@ -8,7 +8,7 @@ import SyncCore
 ///
 /// Questions about a token (is it usable, what would a fetch from it return,
 /// how far behind is it) are answered, not thrown: a refused token is an
-/// answer. What is thrown is a ``CloudError`` for not being able to ask at
+/// answer. What is thrown is a `CloudError` for not being able to ask at
 /// all: the server cannot be reached, or does not accept the credentials.
 public protocol ServerObserver: Sendable {
     /// Where the answers come from, for a status line ("in-process server", or the server's address).

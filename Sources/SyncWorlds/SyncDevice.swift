@@ -3,7 +3,7 @@ import SyncCore
 import SyncClient
 
 /// One device: a user's connection to a server, a local cache and a sync
-/// engine. The connection is any ``CloudService``: the in-process simulated
+/// engine. The connection is any `CloudService`: the in-process simulated
 /// server (in a `Simulation`, in SyncSimulation) or a real one over HTTP (in a `RemoteWorld`, in SyncRemoteWorld).
 public final class SyncDevice {
     public let name: String

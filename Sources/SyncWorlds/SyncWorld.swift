@@ -19,7 +19,7 @@ import SyncCore
 open class SyncWorld {
     /// The container every device of this world uses.
     public let container: String
-    /// "Now" for this world: a ``VirtualClock`` in a `Simulation`, the wall clock in a `RemoteWorld`.
+    /// "Now" for this world: a `VirtualClock` in a `Simulation`, the wall clock in a `RemoteWorld`.
     public let clock: any SyncClock
     /// Whether time is virtual (it moves only through ``advance(by:)``, and
     /// can be paused) or real (a live server: show "live", not a pausable clock).

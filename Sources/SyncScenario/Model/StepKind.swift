@@ -29,7 +29,7 @@ public enum StepKind: Sendable, Equatable {
 
     // MARK: Records
 
-    /// The device saves a record locally; ``send(device:)`` or ``sync(device:)``
+    /// The device saves a record locally; ``send(device:mergeConflicts:)`` or ``sync(device:)``
     /// uploads it.
     case save(SaveAction)
     /// The device deletes a record locally; uploaded like a save.

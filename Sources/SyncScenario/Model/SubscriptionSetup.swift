@@ -4,14 +4,14 @@ import SyncCore
 /// before the first step (`subscriptions:`) or by a `subscribe` step.
 ///
 /// The parts are SyncCore's subscription types; only the owner and the zone
-/// differ from a ``Subscription``: the zone is named as the scenario names it
+/// differ from a `Subscription`: the zone is named as the scenario names it
 /// and becomes a `RecordZoneID` when the step runs.
 public struct SubscriptionSetup: Sendable, Equatable {
     /// Who subscribes: a device (its user, and pushes from its own changes
     /// are not sent back to it) or a user.
     public var owner: Principal
     public var subscriptionID: String
-    /// `database`, `zone` (``SubscriptionType/recordZone``) or `query`.
+    /// `database`, `zone` (`SubscriptionType.recordZone`) or `query`.
     public var type: SubscriptionType
     public var database: DatabaseScope
     /// The zone of a zone subscription, or the zone a query subscription is limited to.
