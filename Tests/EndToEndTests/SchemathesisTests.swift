@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+/// `schemathesis` (a property-based API tester) against the built
+/// `syncscope serve`, with the OpenAPI document the server itself serves at
+/// `/openapi.json`: generated requests on every route, good and malformed,
+/// and no answer may be a server error (5xx) or differ from the document
+/// (an undocumented status, content type or body shape).
+///
+/// schemathesis is `SYNCSCOPE_SCHEMATHESIS`, or the package's
+/// `.build-venv/bin/schemathesis`, which `.ci/run` installs (pinned). On a
+/// machine without it the test is disabled, except under `CI=true`, where a
+/// missing tool is a failure, never a skip.
+@Suite struct SchemathesisTests {
+    static var schemathesis: URL? {
+        if let path = ProcessInfo.processInfo.environment["SYNCSCOPE_SCHEMATHESIS"], !path.isEmpty { return URL(fileURLWithPath: path) }
+        let venv = PyiCloudTests.packageRoot.appendingPathComponent(".build-venv/bin/schemathesis")
+        return FileManager.default.isExecutableFile(atPath: venv.path) ? venv : nil
+    }
+
+    @Test(.enabled(
+        if: schemathesis != nil || PyiCloudTests.isCI,
+        "schemathesis is not installed: run .ci/run, or python3 -m venv .build-venv && .build-venv/bin/pip install schemathesis"))
+    func theServerAnswersAsItsOpenAPIDocumentSays() throws {
+        let schemathesis = try #require(Self.schemathesis, "CI=true but no schemathesis: .ci/run should have installed it into .build-venv")
+        let server = try ServerProcess()
+        defer {
+            server.stop()
+            server.removeData()
+        }
+        let token = try #require(server.tokens["alice"])
+        let process = Process()
+        process.executableURL = schemathesis
+        process.arguments = [
+            "run", "\(server.baseURL.absoluteString)/openapi.json",
+            "--checks", "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance",
+            "--header", "Authorization: Bearer \(token)",
+            "--max-examples", "12", "--max-time", "60", "--seed", "1", "--workers", "1", "--request-timeout", "20", "--no-color",
+        ]
+        var environment = ProcessInfo.processInfo.environment
+        // No telemetry, no reports written into the package.
+        environment["SCHEMATHESIS_TELEMETRY"] = "false"
+        process.environment = environment
+        process.currentDirectoryURL = server.dataDirectory
+        let output = TextBuffer()
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        process.standardInput = FileHandle.nullDevice
+        pipe.fileHandleForReading.readabilityHandler = { output.append($0.availableData) }
+        try process.run()
+        let deadline = Date().addingTimeInterval(110)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        if process.isRunning {
+            process.terminate()
+            Issue.record("schemathesis did not finish within 110 s:\n\(output.text)")
+            return
+        }
+        process.waitUntilExit()
+        pipe.fileHandleForReading.readabilityHandler = nil
+        output.append(pipe.fileHandleForReading.readDataToEndOfFile())
+        let text = output.text
+        #expect(process.terminationStatus == 0, "schemathesis against syncscope serve:\n\(text)\nserver log:\n\(server.log.suffix(20_000))")
+        // It tested the API's operations, not an empty document.
+        #expect(text.contains("records/modify"), "\(text)")
+    }
+}
