@@ -82,6 +82,13 @@ enum OpenAPIDocument {
         return ["name": name, "in": "path", "required": true, "schema": schema] as [String: Any]
     }
 
+    private static func queryParameter(_ query: WebServicesRoute.QueryParameter) -> [String: Any] {
+        var schema: [String: Any] = ["type": query.type]
+        if let minimum = query.minimum { schema["minimum"] = minimum }
+        if let maxLength = query.maxLength { schema["maxLength"] = maxLength }
+        return ["name": query.name, "in": "query", "required": false, "description": query.summary, "schema": schema] as [String: Any]
+    }
+
     private static func operation(_ route: WebServicesRoute, method: String) -> [String: Any] {
         var operation: [String: Any] = [
             "operationId": "\(method) \(route.pathTemplate)",
@@ -89,8 +96,8 @@ enum OpenAPIDocument {
             "tags": [route.family.rawValue],
             "responses": responses(route),
         ]
-        let arguments = pathArguments(route)
-        if !arguments.isEmpty { operation["parameters"] = arguments.map(parameter) }
+        let parameters = pathArguments(route).map(parameter) + route.query.map(queryParameter)
+        if !parameters.isEmpty { operation["parameters"] = parameters }
         if route.handling.isDocument {
             operation["security"] = [[String: Any]]()
         } else {
@@ -98,12 +105,8 @@ enum OpenAPIDocument {
             operation["security"] = [["bearerToken": [String]()], ["ckWebAuthToken": [String]()], [String: [String]]()]
         }
         if method == "post", let body = route.body {
-            let content: [String: Any] = body.isRaw
-                ? ["application/octet-stream": ["schema": ["type": "string", "format": "binary"]]] as [String: Any]
-                : ["application/json": ["schema": [
-                    "type": "object",
-                    "properties": Dictionary(uniqueKeysWithValues: body.keys.map { ($0, [String: Any]()) }),
-                ] as [String: Any]] as [String: Any]] as [String: Any]
+            let content: [String: Any] = body.schema.map { ["application/json": ["schema": $0.jsonSchema]] as [String: Any] }
+                ?? ["application/octet-stream": ["schema": ["type": "string", "format": "binary"]]] as [String: Any]
             operation["requestBody"] = ["required": false, "content": content] as [String: Any]
         }
         return operation

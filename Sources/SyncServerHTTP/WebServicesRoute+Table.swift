@@ -3,6 +3,8 @@ import SyncCore
 import SyncServer
 
 extension WebServicesRoute {
+    private typealias Field = BodySchema.Field
+
     /// Every route, once. The order is the order of the OpenAPI document and
     /// of a 404's list of known operations.
     static let table: [WebServicesRoute] = [
@@ -13,23 +15,28 @@ extension WebServicesRoute {
                 { (d, call, a) throws(CloudError) in try d.listZones(call, a) },
                 prepare: { (call, a, _) throws(CloudError) in .listZones(a.database, try APIDispatcher.publicOrSignedIn(call, a, "Listing zones")) })),
         WebServicesRoute(
-            .database, "zones/lookup", .post, body: .json(WireZonesLookupRequest.self, keys: ["zones"]), access: .read,
+            .database, "zones/lookup", .post, body: .json(WireZonesLookupRequest.self, [.need("zones", .array(.object([Field("zoneID", .zoneID), Field("zoneName", .string)])))]), access: .read,
             summary: "Looks zones up by ID.", handling: .dispatcher({ (d, call, a) throws(CloudError) in try d.lookupZones(call, a) })),
         WebServicesRoute(
-            .database, "zones/modify", .post, body: .json(WireZonesModifyRequest.self, keys: ["operations"]), access: .write,
+            .database, "zones/modify", .post, body: .json(WireZonesModifyRequest.self, [.need("operations", .array(.object([.need("operationType", .string), .need("zone", .object([.need("zoneID", .zoneID)]))])))]), access: .write,
             errorStatuses: [409], summary: "Creates and deletes zones.",
             handling: .dispatcher({ (d, call, a) throws(CloudError) in try d.modifyZones(call, a) })),
         WebServicesRoute(
-            .database, "zones/changes", .post, body: .json(WireZonesChangesRequest.self, keys: ["syncToken", "resultsLimit"]), access: .read,
+            .database, "zones/changes", .post, body: .json(WireZonesChangesRequest.self, [Field("syncToken", .string), Field("resultsLimit", .integer)]), access: .read,
             errorStatuses: [410], summary: "The zones that changed since a database token.",
             handling: .dispatcher({ (d, call, a) throws(CloudError) in try d.zonesChanges(call, a.database, caller: try d.requireUser(call, "Fetching zone changes")) })),
         WebServicesRoute(
-            .database, "zones/share", .post, body: .json(WireZoneShareRequest.self, keys: ["zoneID", "operationType", "participants"]),
+            .database, "zones/share", .post, body: .json(WireZoneShareRequest.self, [.need("zoneID", .zoneID), .need("operationType", .string), .need("participants", .strings)]),
             access: .write, summary: "Shares a zone with other users, or revokes the share.",
             handling: .dispatcher({ (d, call, a) throws(CloudError) in try d.shareZone(call, a) })),
         WebServicesRoute(
             .database, "records/modify", .post,
-            body: .decodedByRoute(WireRecordsModifyRequest.self, keys: ["operations", "zoneID", "atomic", "desiredKeys", "clientChangeTokenData"]),
+            body: .decodedByRoute(
+                WireRecordsModifyRequest.self,
+                [
+                    .need("operations", .array(.object([.need("operationType", .string), .need("record", .object([Field("recordName", .string), Field("recordType", .string), Field("recordChangeTag", .string), Field("fields", .object([]))]))]))),
+                    Field("zoneID", .zoneID), Field("atomic", .boolean), Field("desiredKeys", .strings), Field("clientChangeTokenData", .string),
+                ]),
             access: .write, errorStatuses: [409], summary: "Saves and deletes records.",
             handling: .dispatcher(
                 { (d, call, a) throws(CloudError) in try d.modifyRecords(call, a.database, caller: try d.requireUser(call, "Saving records")) },
@@ -38,8 +45,10 @@ extension WebServicesRoute {
                 })),
         WebServicesRoute(
             .database, "records/lookup", .post,
-            body: .decodedByRoute(WireRecordsLookupRequest.self, keys: ["records", "zoneID", "desiredKeys", "numbersAsStrings"]), access: .read,
-            summary: "Looks records up by name.",
+            body: .decodedByRoute(
+                WireRecordsLookupRequest.self,
+                [.need("records", .array(.object([.need("recordName", .string)]))), Field("zoneID", .zoneID), Field("desiredKeys", .strings), Field("numbersAsStrings", .boolean)]), access: .read,
+            query: [.currentSyncToken], summary: "Looks records up by name.",
             handling: .dispatcher(
                 { (d, call, a) throws(CloudError) in
                     try d.lookupRecords(call, a.database, caller: try APIDispatcher.publicOrSignedIn(call, a, "Looking up records"))
@@ -49,8 +58,12 @@ extension WebServicesRoute {
             .database, "records/query", .post,
             body: .decodedByRoute(
                 WireRecordsQueryRequest.self,
-                keys: ["query", "zoneID", "zoneWide", "resultsLimit", "continuationMarker", "desiredKeys", "numbersAsStrings"]),
-            access: .read, summary: "Queries records by type, filters and sort order.",
+                [
+                    .need("query", .object([.need("recordType", .string), Field("filterBy", .array(.object([]))), Field("sortBy", .array(.object([])))])),
+                    Field("zoneID", .zoneID), Field("zoneWide", .boolean), Field("resultsLimit", .integer), Field("continuationMarker", .string),
+                    Field("desiredKeys", .strings), Field("numbersAsStrings", .boolean),
+                ]),
+            access: .read, query: [.currentSyncToken], summary: "Queries records by type, filters and sort order.",
             handling: .dispatcher(
                 { (d, call, a) throws(CloudError) in
                     try d.queryRecords(call, a.database, caller: try APIDispatcher.publicOrSignedIn(call, a, "Querying records"))
@@ -60,14 +73,17 @@ extension WebServicesRoute {
             .database, "records/changes", .post,
             body: .json(
                 WireRecordsChangesRequest.self,
-                keys: ["zoneID", "syncToken", "resultsLimit", "desiredKeys", "desiredRecordTypes", "numbersAsStrings"]),
+                [
+                    .need("zoneID", .zoneID), Field("syncToken", .string), Field("resultsLimit", .integer), Field("desiredKeys", .strings),
+                    Field("desiredRecordTypes", .strings), Field("numbersAsStrings", .boolean),
+                ]),
             access: .read, errorStatuses: [410], summary: "One zone's record changes since a token (the single-zone shape).",
             handling: .dispatcher({ (d, call, a) throws(CloudError) in
                 try d.recordsChanges(call, a.database, caller: try d.requireUser(call, "Fetching record changes"))
             })),
         WebServicesRoute(
             .database, "changes/database", .post,
-            body: .decodedByRoute(WireDatabaseChangesRequest.self, keys: ["syncToken", "resultsLimit"]), access: .read, errorStatuses: [410],
+            body: .decodedByRoute(WireDatabaseChangesRequest.self, [Field("syncToken", .string), Field("resultsLimit", .integer)]), access: .read, errorStatuses: [410],
             summary: "The zones that changed since a database token.",
             handling: .dispatcher(
                 { (d, call, a) throws(CloudError) in try d.databaseChanges(call, a) },
@@ -78,7 +94,17 @@ extension WebServicesRoute {
         WebServicesRoute(
             .database, "changes/zone", .post,
             body: .decodedByRoute(
-                WireZoneChangesRequest.self, keys: ["zones", "resultsLimit", "desiredKeys", "desiredRecordTypes", "numbersAsStrings"]),
+                WireZoneChangesRequest.self,
+                [
+                    .need(
+                        "zones",
+                        .array(.object([
+                            .need("zoneID", .zoneID), Field("syncToken", .string), Field("resultsLimit", .integer), Field("desiredKeys", .strings),
+                            Field("desiredRecordTypes", .strings), Field("numbersAsStrings", .boolean),
+                        ]))),
+                    Field("resultsLimit", .integer), Field("desiredKeys", .strings), Field("desiredRecordTypes", .strings),
+                    Field("numbersAsStrings", .boolean),
+                ]),
             access: .read, errorStatuses: [410], summary: "The record changes of zones since their tokens.",
             handling: .dispatcher(
                 { (d, call, a) throws(CloudError) in try d.zoneChanges(call, a.database, caller: try d.requireUser(call, "Fetching zone changes")) },
@@ -88,7 +114,9 @@ extension WebServicesRoute {
                     return .zoneChanges(a.database, caller, request, requests)
                 })),
         WebServicesRoute(
-            .database, "subscriptions/modify", .post, body: .json(WireSubscriptionsModifyRequest.self, keys: ["operations"]), access: .write,
+            .database, "subscriptions/modify", .post, body: .json(
+                WireSubscriptionsModifyRequest.self,
+                [.need("operations", .array(.object([.need("operationType", .string), .need("subscription", .object([.need("subscriptionID", .string), Field("subscriptionType", .string), Field("zoneID", .zoneID), Field("query", .object([])), Field("firesOn", .strings)]))])))]), access: .write,
             summary: "Creates, updates and deletes subscriptions.",
             handling: .dispatcher({ (d, call, a) throws(CloudError) in
                 try d.modifySubscriptions(call, a.database, caller: try d.requireUser(call, "Changing subscriptions"))
@@ -97,11 +125,13 @@ extension WebServicesRoute {
             .database, "subscriptions/list", [.get, .post], access: .read, summary: "Lists the caller's subscriptions.",
             handling: .dispatcher({ (d, call, a) throws(CloudError) in try d.subscriptions(call, a, lookingUp: false) })),
         WebServicesRoute(
-            .database, "subscriptions/lookup", .post, body: .json(WireSubscriptionsLookupRequest.self, keys: ["subscriptions"]), access: .read,
+            .database, "subscriptions/lookup", .post, body: .json(WireSubscriptionsLookupRequest.self, [.need("subscriptions", .array(.object([.need("subscriptionID", .string)])))]), access: .read,
             summary: "Looks subscriptions up by ID.",
             handling: .dispatcher({ (d, call, a) throws(CloudError) in try d.subscriptions(call, a, lookingUp: true) })),
         WebServicesRoute(
-            .database, "assets/upload", .post, body: .json(WireAssetsUploadRequest.self, keys: ["zoneID", "tokens"]), access: .read,
+            .database, "assets/upload", .post, body: .json(
+                WireAssetsUploadRequest.self,
+                [Field("zoneID", .zoneID), .need("tokens", .array(.object([.need("recordType", .string), .need("fieldName", .string), Field("recordName", .string)])))]), access: .read,
             summary: "Hands out upload URLs for asset files.",
             handling: .dispatcher({ (d, call, a) throws(CloudError) in
                 try d.assetsUpload(call, a.database, caller: try d.requireUser(call, "Uploading assets"))
@@ -115,14 +145,14 @@ extension WebServicesRoute {
             .users, "users/caller", [.get, .post], access: .read, summary: "The caller, as a user identity.",
             handling: .dispatcher({ (d, call, _) throws(CloudError) in try d.callerIdentity(call) })),
         WebServicesRoute(
-            .users, "users/discover", [.get, .post], body: .json(WireUsersDiscoverRequest.self, keys: ["lookupInfos"], optional: true),
+            .users, "users/discover", [.get, .post], body: .json(WireUsersDiscoverRequest.self, [.need("lookupInfos", .array(.lookupInfo))], optional: true),
             access: .read, summary: "Discoverable users: every one (GET), or those the lookup infos name (POST).",
             handling: .dispatcher({ (d, call, _) throws(CloudError) in try d.discoverUsers(call) })),
         WebServicesRoute(
-            .users, "users/lookup/email", .post, body: .json(WireUsersLookupRequest.self, keys: ["users"]), access: .read,
+            .users, "users/lookup/email", .post, body: .json(WireUsersLookupRequest.self, [.need("users", .array(.lookupInfo))]), access: .read,
             summary: "Users by e-mail address.", handling: .dispatcher({ (d, call, _) throws(CloudError) in try d.lookUpUsers(call, byEmail: true) })),
         WebServicesRoute(
-            .users, "users/lookup/id", .post, body: .json(WireUsersLookupRequest.self, keys: ["users"]), access: .read,
+            .users, "users/lookup/id", .post, body: .json(WireUsersLookupRequest.self, [.need("users", .array(.lookupInfo))]), access: .read,
             summary: "Users by user record name.", handling: .dispatcher({ (d, call, _) throws(CloudError) in try d.lookUpUsers(call, byEmail: false) })),
         WebServicesRoute(
             .users, "users/lookup/contacts", [.get, .post], access: .read, summary: "The caller's contacts: the server's other users.",
@@ -130,50 +160,60 @@ extension WebServicesRoute {
 
         // MARK: Push tokens and the web courier
         WebServicesRoute(
-            .pushTokens, "tokens/create", .post, body: .json(WireAPNsToken.self, keys: ["apnsEnvironment"]), access: .write,
+            .pushTokens, "tokens/create", .post, body: .json(WireAPNsToken.self, [Field("apnsEnvironment", .string)]), access: .write,
             summary: "Makes a push channel (a device) and its webcourierURL.",
             handling: .dispatcher({ (d, call, a) throws(CloudError) in try d.pushToken(call, a, creating: true) })),
         WebServicesRoute(
-            .pushTokens, "tokens/register", .post, body: .json(WireAPNsToken.self, keys: ["apnsEnvironment", "apnsToken"]), access: .write,
+            .pushTokens, "tokens/register", .post, body: .json(WireAPNsToken.self, [Field("apnsEnvironment", .string), .need("apnsToken", .string)]), access: .write,
             summary: "Registers a push channel made with tokens/create.",
             handling: .dispatcher({ (d, call, a) throws(CloudError) in try d.pushToken(call, a, creating: false) })),
         WebServicesRoute(
-            .devicePushTokens, "tokens/create", .post, body: .json(WireAPNsToken.self, keys: ["apnsEnvironment"]), access: .write,
+            .devicePushTokens, "tokens/create", .post, body: .json(WireAPNsToken.self, [Field("apnsEnvironment", .string)]), access: .write,
             summary: "tokens/create under /device/1/ (an alias).",
             handling: .dispatcher({ (d, call, a) throws(CloudError) in try d.pushToken(call, a, creating: true) })),
         WebServicesRoute(
-            .devicePushTokens, "tokens/register", .post, body: .json(WireAPNsToken.self, keys: ["apnsEnvironment", "apnsToken"]),
+            .devicePushTokens, "tokens/register", .post, body: .json(WireAPNsToken.self, [Field("apnsEnvironment", .string), .need("apnsToken", .string)]),
             access: .write, summary: "tokens/register under /device/1/ (an alias).",
             handling: .dispatcher({ (d, call, a) throws(CloudError) in try d.pushToken(call, a, creating: false) })),
         WebServicesRoute(
             .webcourier, "webcourier", .get, access: .read,
+            query: [
+                QueryParameter(name: "timeout", type: "number", summary: "Seconds to wait for a notification (default 30, at most 300).", minimum: 0),
+                QueryParameter(
+                    name: "lastNotificationID", type: "string", summary: "The last notification the device has: it and those before it leave the queue.",
+                    maxLength: 255),
+            ],
             summary: "Long-polls a push channel: answers its next notification, or an empty body when the timeout passes.",
             handling: .longPoll),
 
         // MARK: /admin/1/{container}/{environment}/…
         WebServicesRoute(
-            .admin, "purgeZone", .post, body: .json(WirePurgeZoneRequest.self, keys: ["database", "zoneID"]), access: .write,
+            .admin, "purgeZone", .post, body: .json(WirePurgeZoneRequest.self, [Field("database", .string), .need("zoneID", .zoneID)]), access: .write,
             summary: "Removes one of the caller's zones and its history at once.",
             handling: .dispatcher({ (d, call, a) throws(CloudError) in try d.purgeZone(call, a) })),
         WebServicesRoute(
             .admin, "encryptedDataReset", .post, access: .write, summary: "Drops the caller's encrypted fields, as a lost keychain does.",
             handling: .dispatcher({ (d, call, a) throws(CloudError) in try d.encryptedDataReset(call, a) })),
         WebServicesRoute(
-            .admin, "compact", .post, body: .json(WireCompactRequest.self, keys: ["database", "zoneID", "keepLast"]), access: .write,
+            .admin, "compact", .post, body: .json(WireCompactRequest.self, [Field("database", .string), Field("zoneID", .zoneID), Field("keepLast", .integer)]), access: .write,
             summary: "Compacts the caller's change history (older tokens expire).",
             handling: .dispatcher({ (d, call, a) throws(CloudError) in try d.compactHistory(call, a) })),
         WebServicesRoute(
             .admin, "export", .post, access: .read, summary: "The whole server's state as a state file (server admin token).",
             handling: .dispatcher({ (d, call, _) throws(CloudError) in try d.exportState(call) })),
         WebServicesRoute(
-            .admin, "import", .post, body: .json(ServerStateFile.self, keys: ["format", "version", "historyID", "nextChangeTag", "randomSeed", "users", "containers", "push", "assets"]), access: .write,
+            .admin, "import", .post, body: .json(ServerStateFile.self, [
+                    .need("format", .string), .need("version", .integer), Field("historyID", .string), Field("nextChangeTag", .integer),
+                    Field("randomSeed", .string), .need("users", .array(.object([]))), .need("containers", .array(.object([]))), Field("push", .object([])),
+                    Field("assets", .array(.object([]))),
+                ]), access: .write,
             summary: "Replaces the whole server's state with a state file (server admin token).",
             handling: .dispatcher({ (d, call, _) throws(CloudError) in try d.importState(call, serverAdminOnly: true) })),
         WebServicesRoute(
             .admin, "reset", .post, access: .write, summary: "Empties the whole server (server admin token).",
             handling: .dispatcher({ (d, call, _) throws(CloudError) in try d.resetState(call) })),
         WebServicesRoute(
-            .admin, "faults", .post, body: .decodedByRoute(WireFaultsRequest.self, keys: ["operation", "rules"]), access: .write,
+            .admin, "faults", .post, body: .decodedByRoute(WireFaultsRequest.self, [Field("operation", .string), Field("rules", .array(.object([])))]), access: .write,
             journaled: false, summary: "Lists, adds, removes or clears fault rules (server admin token; not journaled).",
             handling: .dispatcher({ (d, call, _) throws(CloudError) in try d.faults(call) })),
 
@@ -187,17 +227,21 @@ extension WebServicesRoute {
 
         // MARK: /internal/… (the server's own calls; never from the network)
         WebServicesRoute(
-            .serverCall, "addUser", .post, body: .json(DispatcherInternal.AddUser.self, keys: ["name"]), access: .write,
+            .serverCall, "addUser", .post, body: .json(DispatcherInternal.AddUser.self, [.need("name", .string)]), access: .write,
             summary: "Adds a user.", handling: .dispatcher({ (d, call, _) throws(CloudError) in try d.addUser(call) })),
         WebServicesRoute(
-            .serverCall, "online", .post, body: .json(DispatcherInternal.DeviceOnline.self, keys: ["deviceID", "online"]), access: .write,
+            .serverCall, "online", .post, body: .json(DispatcherInternal.DeviceOnline.self, [.need("deviceID", .string), .need("online", .boolean)]), access: .write,
             summary: "Takes a device online or offline.", handling: .dispatcher({ (d, call, _) throws(CloudError) in try d.setOnline(call) })),
         WebServicesRoute(
-            .serverCall, "import", .post, body: .json(ServerStateFile.self, keys: ["format", "version", "historyID", "nextChangeTag", "randomSeed", "users", "containers", "push", "assets"]), access: .write,
+            .serverCall, "import", .post, body: .json(ServerStateFile.self, [
+                    .need("format", .string), .need("version", .integer), Field("historyID", .string), Field("nextChangeTag", .integer),
+                    Field("randomSeed", .string), .need("users", .array(.object([]))), .need("containers", .array(.object([]))), Field("push", .object([])),
+                    Field("assets", .array(.object([]))),
+                ]), access: .write,
             summary: "Imports a state file (serve --import).",
             handling: .dispatcher({ (d, call, _) throws(CloudError) in try d.importState(call, serverAdminOnly: false) })),
         WebServicesRoute(
-            .serverCall, "acknowledge", .post, body: .json(DispatcherInternal.Acknowledge.self, keys: ["deviceID", "notificationIDs"]),
+            .serverCall, "acknowledge", .post, body: .json(DispatcherInternal.Acknowledge.self, [.need("deviceID", .string), .need("notificationIDs", .strings)]),
             access: .write, summary: "A device has these notifications: they leave its queue.",
             handling: .dispatcher({ (d, call, _) throws(CloudError) in try d.acknowledge(call) })),
 

@@ -100,10 +100,26 @@ struct WebServicesRoute: Sendable {
     let summary: String
     /// The error statuses this route answers besides those every route can (``commonErrorStatuses``).
     let errorStatuses: [Int]
+    /// The query parameters the route reads (besides `ckWebAuthToken`, which every route reads).
+    let query: [QueryParameter]
+
+    /// A query parameter a route reads.
+    struct QueryParameter: Sendable {
+        var name: String
+        /// `boolean`, `number` or `string`, as OpenAPI names them.
+        var type: String
+        var summary: String
+        var minimum: Double? = nil
+        var maxLength: Int? = nil
+
+        /// `getCurrentSyncToken=true`: the zone's current `syncToken` in the answer.
+        static let currentSyncToken = QueryParameter(
+            name: "getCurrentSyncToken", type: "boolean", summary: "Adds the zone's current syncToken to the answer (true, True, 1 or yes).")
+    }
 
     init(
         _ family: Family, _ operation: String, _ methods: Methods, body: RouteBody? = nil, access: Access, journaled: Bool? = nil,
-        errorStatuses: [Int] = [], summary: String, handling: Handling
+        errorStatuses: [Int] = [], query: [QueryParameter] = [], summary: String, handling: Handling
     ) {
         self.family = family
         self.operation = operation
@@ -115,6 +131,7 @@ struct WebServicesRoute: Sendable {
         self.handling = handling
         self.summary = summary
         self.errorStatuses = errorStatuses
+        self.query = query
     }
 
     /// The statuses any route may answer with an error body: a malformed
@@ -265,32 +282,35 @@ struct RouteArguments: Sendable {
 
 /// The body a route reads: its type (decoded ahead of the engine step,
 /// outside the lock, unless the route's own preparation decodes it), and
-/// the keys it takes, for the OpenAPI document.
+/// its shape, for the OpenAPI document.
 struct RouteBody: Sendable {
     /// The Swift type's name, for tests and messages.
     let typeName: String
-    /// The JSON object's keys the route reads (others are ignored); empty for a body of raw bytes.
-    let keys: [String]
+    /// The JSON the route reads (other keys are ignored); `nil` for a body of raw bytes.
+    let schema: BodySchema?
     /// Raw bytes of any content type (an asset upload), not JSON.
-    let isRaw: Bool
+    var isRaw: Bool { schema == nil }
     /// The body decoded as its type, or `nil` when the route decodes it itself
     /// (a prepared route) or does not decode this call's body.
     let decodeAhead: (@Sendable (APICall) -> DecodedBody?)?
 
-    /// A JSON body decoded ahead as `type`. `optional`: a GET or an empty
+    /// The object's keys.
+    var keys: [String] { schema?.keys ?? [] }
+
+    /// A JSON object decoded ahead as `type`. `optional`: a GET or an empty
     /// body means "no body" to the route (nothing to decode).
-    static func json<T: Decodable & Sendable>(_ type: T.Type, keys: [String], optional: Bool = false) -> RouteBody {
-        RouteBody(typeName: String(describing: type), keys: keys, isRaw: false) { call in
+    static func json<T: Decodable & Sendable>(_ type: T.Type, _ fields: [BodySchema.Field], optional: Bool = false) -> RouteBody {
+        RouteBody(typeName: String(describing: type), schema: .object(fields)) { call in
             if optional, call.method == "GET" || call.body.isEmpty { return nil }
             return DecodedBody(type, call)
         }
     }
 
-    /// A JSON body the route's own preparation (or handler) decodes.
-    static func decodedByRoute<T: Decodable>(_ type: T.Type, keys: [String]) -> RouteBody {
-        RouteBody(typeName: String(describing: type), keys: keys, isRaw: false, decodeAhead: nil)
+    /// A JSON object the route's own preparation (or handler) decodes.
+    static func decodedByRoute<T: Decodable>(_ type: T.Type, _ fields: [BodySchema.Field]) -> RouteBody {
+        RouteBody(typeName: String(describing: type), schema: .object(fields), decodeAhead: nil)
     }
 
     /// Raw bytes, kept as they are.
-    static let bytes = RouteBody(typeName: "Data", keys: [], isRaw: true, decodeAhead: nil)
+    static let bytes = RouteBody(typeName: "Data", schema: nil, decodeAhead: nil)
 }

@@ -35,6 +35,8 @@ import Testing
             "run", "\(server.baseURL.absoluteString)/openapi.json",
             "--checks", "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance",
             "--header", "Authorization: Bearer \(token)",
+            // Not the stateful phase: it chains tokens/create into real long-polls, which wait out their timeout by design.
+            "--phases", "examples,coverage,fuzzing",
             "--max-examples", "12", "--max-time", "60", "--seed", "1", "--workers", "1", "--request-timeout", "20", "--no-color",
         ]
         var environment = ProcessInfo.processInfo.environment

@@ -173,6 +173,8 @@ import Testing
                 let operation = item[method] as? [String: Any]
                 #expect((operation != nil) == route.methods.contains(flag), "\(method) \(route.pathTemplate)")
                 guard let operation else { continue }
+                let parameters = (operation["parameters"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+                #expect(parameters == OpenAPIDocument.pathArguments(route) + route.query.map(\.name), "\(route.pathTemplate)")
                 let responses = try #require(operation["responses"] as? [String: Any])
                 for status in [200] + route.allErrorStatuses { #expect(responses[String(status)] != nil, "\(route.pathTemplate) \(status)") }
                 if method == "post", let body = route.body, !body.isRaw {
