@@ -34,40 +34,27 @@ import Testing
         #expect(document.status == 200 && (document.json["openapi"] as? String)?.hasPrefix("3.1.") == true, "\(document.json)")
         let operations = (document.json["paths"] as? [String: [String: Any]] ?? [:]).values.reduce(0) { $0 + $1.count }
         #expect(operations >= 40)
-        let process = Process()
-        process.executableURL = schemathesis
-        process.arguments = [
-            "run", "\(server.baseURL.absoluteString)/openapi.json",
-            "--checks", "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance",
-            "--header", "Authorization: Bearer \(token)",
-            // Not the stateful phase: it chains tokens/create into real long-polls, which wait out their timeout by design.
-            "--phases", "examples,coverage,fuzzing",
-            "--max-examples", "12", "--max-time", "60", "--seed", "1", "--workers", "1", "--request-timeout", "20", "--no-color",
-        ]
         var environment = ProcessInfo.processInfo.environment
-        // No telemetry, no reports written into the package.
         environment["SCHEMATHESIS_TELEMETRY"] = "false"
-        process.environment = environment
-        process.currentDirectoryURL = server.dataDirectory
-        let output = TextBuffer()
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        process.standardInput = FileHandle.nullDevice
-        pipe.fileHandleForReading.readabilityHandler = { output.append($0.availableData) }
-        try process.run()
-        let deadline = Date().addingTimeInterval(110)
-        while process.isRunning, Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
-        if process.isRunning {
-            process.terminate()
-            Issue.record("schemathesis did not finish within 110 s:\n\(output.text)")
+        let tool = ExternalTool(
+            executable: schemathesis,
+            arguments: [
+                "run", "\(server.baseURL.absoluteString)/openapi.json",
+                "--checks", "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance",
+                "--header", "Authorization: Bearer \(token)",
+                // Not the stateful phase: it chains tokens/create into real long-polls, which wait out their timeout by design.
+                "--phases", "examples,coverage,fuzzing",
+                "--max-examples", "12", "--max-time", "60", "--seed", "1", "--workers", "1", "--request-timeout", "20", "--no-color",
+            ],
+            // No telemetry; whatever it writes goes into the throwaway data folder, not the package.
+            environment: environment, directory: server.dataDirectory)
+        let run = try await tool.run(within: 110)
+        let text = run.text
+        guard let status = run.status else {
+            Issue.record("schemathesis did not finish within 110 s:\n\(text)")
             return
         }
-        process.waitUntilExit()
-        pipe.fileHandleForReading.readabilityHandler = nil
-        output.append(pipe.fileHandleForReading.readDataToEndOfFile())
-        let text = output.text
-        #expect(process.terminationStatus == 0, "schemathesis against syncscope serve:\n\(text)\nserver log:\n\(server.log.suffix(20_000))")
+        #expect(status == 0, "schemathesis against syncscope serve:\n\(text)\nserver log:\n\(server.log.suffix(20_000))")
         // It tested every operation of the document, and no case failed.
         // (Loaded from the server, schemathesis leaves out the document's own GET /openapi.json.)
         let tested = text.firstMatch(of: /Tested: ([0-9]+)/).flatMap { Int($0.1) } ?? 0
