@@ -15,7 +15,7 @@ import SyncServer
 ///
 /// A path is resolved to its route by its shape and one dictionary lookup
 /// (``resolve(_:)``): no per-request table is built.
-struct WebServicesRoute: Sendable {
+final class WebServicesRoute: Sendable {
     /// A path shape, with the segments that name the operation.
     enum Family: String, Sendable, Hashable {
         /// `/database/1/{container}/{environment}/{database}/{operation}` (two segments).

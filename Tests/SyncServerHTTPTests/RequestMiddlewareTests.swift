@@ -6,7 +6,8 @@ import Testing
 
 /// Each of the request's cross-cutting concerns alone, without a server:
 /// authentication, the content type, the device's owner, the fault layer's
-/// response and the log line.
+/// response, the log line and the connection count. (The path's spelling:
+/// `RequestFrontTests`.)
 @Suite struct RequestMiddlewareTests {
     static let authentication = Authentication(
         isAdminToken: { $0 == "admin-secret" }, user: { ["alice-token": "alice", "bob-token": "bob"][$0] })
@@ -92,5 +93,21 @@ import Testing
         admin.device = nil
         #expect(RequestLog.line(admin).hasSuffix("user=(server admin) device=- → 200 3.00 ms"))
         #expect(RequestLog(logger: Logger(label: "test"), quiet: true).start() == nil)
+    }
+
+    @Test func theConnectionLimitsCountOpenConnectionsAgainstTheCap() {
+        var options = ServeOptions(dataDirectory: nil, seed: 1)
+        options.maxConnections = 2
+        options.headerTimeout = 1.5
+        options.bodyTimeout = 3
+        let limits = ConnectionLimits(options: options)
+        #expect(limits.opened() == 1)
+        #expect(limits.opened() == 2)
+        // The third is over the cap: the guard answers it 503 and closes it, which counts it closed.
+        #expect(limits.opened() > limits.maxConnections)
+        limits.closed()
+        #expect(limits.openConnections == 2)
+        #expect(limits.headerTimeout == .milliseconds(1_500) && limits.bodyTimeout == .seconds(3))
+        #expect(RawConnectionGuard.seconds(1.5) == "1.5 seconds" && RawConnectionGuard.seconds(1) == "1 second")
     }
 }
