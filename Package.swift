@@ -1,6 +1,19 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+// Declared from the bottom layer up: each target depends only on targets above it in this file.
+//
+//   SyncCore                      the model
+//   SyncWire, SyncClient          the wire format; the client engine
+//   SyncServer, SyncSQLiteStore,  the server engine; a device's SQLite cache; the HTTP client;
+//   SyncNetwork, SyncPostgres,    the shared PostgreSQL journal;
+//   SyncServerHTTP                `syncscope serve`
+//   SyncScenario, SyncScopeAssets, SyncWorlds, SyncSimulation, SyncRemoteWorld, SyncScenarioRunner
+//                                 scenario files, shipped files, worlds, running scenarios
+//   SyncInspector, SyncInspectorWorlds
+//                                 the inspector, and the in-process worlds it opens
+//   syncscope, syncscope-bench    the user's tool; the benchmarks
+
 let swiftSettings: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
     .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
@@ -10,13 +23,16 @@ let package = Package(
     name: "SyncScope",
     platforms: [.macOS(.v14)],
     products: [
-        .executable(name: "syncscope", targets: ["syncscope"]),
         .library(name: "SyncCore", targets: ["SyncCore"]),
-        .library(name: "SyncSQLiteStore", targets: ["SyncSQLiteStore"]),
+        .library(name: "SyncWire", targets: ["SyncWire"]),
+        .library(name: "SyncClient", targets: ["SyncClient"]),
         .library(name: "SyncServer", targets: ["SyncServer"]),
+        .library(name: "SyncSQLiteStore", targets: ["SyncSQLiteStore"]),
         .library(name: "SyncNetwork", targets: ["SyncNetwork"]),
-        .library(name: "SyncServerHTTP", targets: ["SyncServerHTTP"]),
         .library(name: "SyncPostgres", targets: ["SyncPostgres"]),
+        .library(name: "SyncServerHTTP", targets: ["SyncServerHTTP"]),
+        .executable(name: "syncscope", targets: ["syncscope"]),
+        .executable(name: "syncscope-bench", targets: ["syncscope-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -30,66 +46,42 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.25.0"),
     ],
     targets: [
+        // MARK: The model
+
+        // Records, zones, fields, change tokens, errors, the CloudService protocol, subscriptions and
+        // notifications, push and fault values, clocks and seeded randomness. Links only Foundation.
         .target(name: "SyncCore", swiftSettings: swiftSettings),
-        // A device's local cache in an SQLite file (GRDB); the core and the server engine do not link SQLite.
-        .target(
-            name: "SyncSQLiteStore",
-            dependencies: ["SyncCore", .product(name: "GRDB", package: "GRDB.swift")],
-            swiftSettings: swiftSettings
-        ),
+
+        // MARK: Over the model
+
+        // The wire format: the JSON parser and codec (WireJSON), JSONValue and the Wire* bodies of the
+        // HTTP API. Links neither the server nor an HTTP library.
+        .target(name: "SyncWire", dependencies: ["SyncCore"], swiftSettings: swiftSettings),
+        // The client engine: DeviceSyncEngine, the fetch operations, the token cache, the LocalStore
+        // protocol and its in-memory store. Talks to a server only through CloudService; links no server,
+        // no HTTP and no SQLite.
+        .target(name: "SyncClient", dependencies: ["SyncCore"], swiftSettings: swiftSettings),
+
+        // MARK: Engines, stores and transports
+
+        // The server engine: a synchronous, deterministic simulated CloudKit server (zones, change
+        // histories, signed tokens, subscriptions, push, faults). Links neither SQLite nor HTTP.
         .target(
             name: "SyncServer",
-            dependencies: ["SyncCore", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["SyncCore", "SyncWire", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
-        // The scenario and lesson file format: model and parser (no runner).
+        // A device's local cache in an SQLite file (GRDB): SQLiteLocalStore. The only client-side module
+        // that links SQLite.
         .target(
-            name: "SyncScenario",
-            dependencies: ["SyncCore", .product(name: "Yams", package: "Yams")],
+            name: "SyncSQLiteStore",
+            dependencies: ["SyncCore", "SyncClient", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
-        // Lessons and the inspector's demo world, loaded at run time (Bundle.module).
-        .target(
-            name: "SyncScopeAssets",
-            path: "Assets",
-            exclude: ["README.md"],
-            resources: [.copy("lessons"), .copy("demo")],
-            swiftSettings: swiftSettings
-        ),
-        // What a world is, whatever its server: SyncWorld (devices, their actions and events),
-        // SyncDevice, ServerObserver (what the server holds, read), the demo writer. No server in it.
-        .target(name: "SyncWorlds", dependencies: ["SyncCore"], swiftSettings: swiftSettings),
-        // The in-process world: Simulation (the simulated server, devices, a virtual clock, push
-        // delivery) and InProcessServerObserver, which reads the engine directly.
-        .target(
-            name: "SyncSimulation",
-            dependencies: ["SyncCore", "SyncWorlds", "SyncServer", "SyncSQLiteStore"],
-            swiftSettings: swiftSettings
-        ),
-        // The network world: one device on a running `syncscope serve` over HTTP (long-poll
-        // push, an SQLite cache), and the server read through its HTTP API. Never links the server.
-        .target(
-            name: "SyncRemoteWorld",
-            dependencies: ["SyncCore", "SyncWorlds", "SyncNetwork", "SyncSQLiteStore"],
-            swiftSettings: swiftSettings
-        ),
-        // The CloudService client over HTTP (URLSession); never links the server.
-        .target(name: "SyncNetwork", dependencies: ["SyncCore"], swiftSettings: swiftSettings),
-        // `syncscope serve`: the HTTP API over the engine, journaled in SQLite.
-        .target(
-            name: "SyncServerHTTP",
-            dependencies: [
-                "SyncCore", "SyncServer", "SyncPostgres",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-                // SQLite's own calls, for the journal's inserts on the commit path.
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        // The server's journal, checkpoints and push deliveries in PostgreSQL, shared by several
-        // `syncscope serve` nodes: opaque rows in one total order, LISTEN/NOTIFY when the tail moves.
+        // The CloudService client over HTTP (URLSession) and a device's long-poll loop. Never links the server.
+        .target(name: "SyncNetwork", dependencies: ["SyncCore", "SyncWire"], swiftSettings: swiftSettings),
+        // The journal, checkpoints and push deliveries of several `syncscope serve` nodes in PostgreSQL:
+        // opaque rows in one total order, LISTEN/NOTIFY when the tail moves. Never looks inside a call.
         .target(
             name: "SyncPostgres",
             dependencies: [
@@ -101,23 +93,64 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // Runs scenarios and lessons on a simulation, step by step, checking their expectations.
+        // `syncscope serve`: CloudKit Web Services over HTTP (Hummingbird) around the engine, its journal
+        // and checkpoints in an SQLite data folder (GRDB) or, shared by several nodes, in PostgreSQL.
         .target(
-            name: "SyncScenarioRunner",
-            dependencies: ["SyncScenario", "SyncSimulation", "SyncWorlds", "SyncCore", "SyncServer", "SyncScopeAssets"],
-            swiftSettings: swiftSettings
-        ),
-        .executableTarget(
-            name: "syncscope",
+            name: "SyncServerHTTP",
             dependencies: [
-                "SyncCore", "SyncServer", "SyncNetwork", "SyncServerHTTP", "SyncPostgres", "SyncWorlds", "SyncSimulation", "SyncRemoteWorld",
-                "SyncScenario", "SyncScenarioRunner", "SyncScopeAssets", "SyncInspector", "SyncInspectorWorlds",
+                "SyncCore", "SyncWire", "SyncServer", "SyncPostgres",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Yams", package: "Yams"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's own calls, for the journal's inserts on the commit path.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
         ),
+
+        // MARK: Scenarios and worlds
+
+        // The scenario and lesson file format: model and parser. No runner, no server.
+        .target(
+            name: "SyncScenario",
+            dependencies: ["SyncCore", "SyncClient", .product(name: "Yams", package: "Yams")],
+            swiftSettings: swiftSettings
+        ),
+        // Lessons and the inspector's demo world, loaded at run time (Bundle.module). No code but AssetCatalog.
+        .target(
+            name: "SyncScopeAssets",
+            path: "Assets",
+            exclude: ["README.md"],
+            resources: [.copy("lessons"), .copy("demo")],
+            swiftSettings: swiftSettings
+        ),
+        // What a world is, whatever its server: SyncWorld (devices, their actions and events),
+        // SyncDevice, ServerObserver (what the server holds, read), the demo writer. No server in it.
+        .target(name: "SyncWorlds", dependencies: ["SyncCore", "SyncClient"], swiftSettings: swiftSettings),
+        // The in-process world: Simulation (the simulated server, devices, a virtual clock, push
+        // delivery) and InProcessServerObserver, which reads the engine directly. No HTTP.
+        .target(
+            name: "SyncSimulation",
+            dependencies: ["SyncCore", "SyncClient", "SyncWorlds", "SyncServer", "SyncSQLiteStore"],
+            swiftSettings: swiftSettings
+        ),
+        // The network world: one device on a running `syncscope serve` over HTTP (long-poll
+        // push, an SQLite cache), and the server read through its HTTP API. Never links the server.
+        .target(
+            name: "SyncRemoteWorld",
+            dependencies: ["SyncCore", "SyncClient", "SyncWorlds", "SyncNetwork", "SyncSQLiteStore"],
+            swiftSettings: swiftSettings
+        ),
+        // Runs scenarios and lessons on a simulation, step by step, checking their expectations and
+        // writing their transcripts. No HTTP, no terminal.
+        .target(
+            name: "SyncScenarioRunner",
+            dependencies: ["SyncScenario", "SyncSimulation", "SyncWorlds", "SyncCore", "SyncWire", "SyncClient", "SyncServer", "SyncScopeAssets"],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: The inspector
+
         .systemLibrary(
             name: "CNcurses",
             pkgConfig: "ncursesw",
@@ -127,7 +160,7 @@ let package = Package(
         // world through SyncWorld and its ServerObserver; it neither runs scenarios nor links the server.
         .target(
             name: "SyncInspector",
-            dependencies: ["SyncCore", "SyncWorlds", "CNcurses"],
+            dependencies: ["SyncCore", "SyncClient", "SyncWorlds", "CNcurses"],
             swiftSettings: swiftSettings
         ),
         // The in-process worlds the inspector opens, built on the server and the scenario runner: the
@@ -135,13 +168,64 @@ let package = Package(
         .target(
             name: "SyncInspectorWorlds",
             dependencies: [
-                "SyncInspector", "SyncCore", "SyncWorlds", "SyncServer", "SyncSimulation", "SyncScenario", "SyncScenarioRunner",
+                "SyncInspector", "SyncCore", "SyncClient", "SyncWorlds", "SyncServer", "SyncSimulation", "SyncScenario", "SyncScenarioRunner",
                 "SyncScopeAssets",
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "SyncCoreTests", dependencies: ["SyncCore", "SyncServer", "SyncSQLiteStore"], swiftSettings: swiftSettings),
-        .testTarget(name: "SyncServerTests", dependencies: ["SyncCore", "SyncServer"], swiftSettings: swiftSettings),
+
+        // MARK: The programs
+
+        // `syncscope`: the inspector, lessons, scenarios, `serve`, `client`, `device`, `explore`. Carries no
+        // benchmarks.
+        .executableTarget(
+            name: "syncscope",
+            dependencies: [
+                "SyncCore", "SyncWire", "SyncServer", "SyncNetwork", "SyncServerHTTP", "SyncPostgres", "SyncWorlds", "SyncSimulation", "SyncRemoteWorld",
+                "SyncScenario", "SyncScenarioRunner", "SyncScopeAssets", "SyncInspector", "SyncInspectorWorlds",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Yams", package: "Yams"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // `syncscope-bench` (`swift run -c release syncscope-bench`): the benchmarks, apart from the user's
+        // tool. They run servers in process, a bare Hummingbird ceiling, a NIO load generator and, with
+        // --nodes, `syncscope serve` processes on PostgreSQL.
+        .executableTarget(
+            name: "syncscope-bench",
+            dependencies: [
+                "SyncCore", "SyncWire", "SyncClient", "SyncServer", "SyncNetwork", "SyncServerHTTP", "SyncPostgres", "SyncWorlds",
+                "SyncSimulation", "SyncInspector", "SyncInspectorWorlds",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Tests, in the same order
+
+        // Test doubles and helpers more than one test target uses (a raw HTTP/1.1 client,
+        // a throwaway PostgreSQL cluster, a .cast file reader).
+        .target(name: "SyncTestSupport", path: "Tests/SyncTestSupport", swiftSettings: swiftSettings),
+        .testTarget(name: "SyncCoreTests", dependencies: ["SyncCore", "SyncWire", "SyncClient", "SyncServer", "SyncSQLiteStore"], swiftSettings: swiftSettings),
+        .testTarget(name: "SyncServerTests", dependencies: ["SyncCore", "SyncWire", "SyncServer"], swiftSettings: swiftSettings),
+        .testTarget(name: "SyncNetworkTests", dependencies: ["SyncNetwork", "SyncCore"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SyncPostgresTests", dependencies: ["SyncPostgres", "SyncTestSupport"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SyncServerHTTPTests", dependencies: ["SyncServerHTTP", "SyncPostgres", "SyncServer", "SyncNetwork", "SyncCore", "SyncWire", "SyncTestSupport"],
+            swiftSettings: swiftSettings),
+        .testTarget(name: "SyncScenarioTests", dependencies: ["SyncScenario", "SyncCore", "SyncScopeAssets"], swiftSettings: swiftSettings),
+        .testTarget(name: "SyncSimulationTests", dependencies: ["SyncSimulation", "SyncWorlds", "SyncRemoteWorld", "SyncCore", "SyncServer"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SyncScenarioRunnerTests",
+            dependencies: ["SyncScenarioRunner", "SyncScenario", "SyncSimulation", "SyncWorlds", "SyncCore", "SyncServer", "SyncScopeAssets"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "SyncInspectorTests",
             dependencies: [
@@ -151,25 +235,14 @@ let package = Package(
             ],
             exclude: ["Goldens"],
             swiftSettings: swiftSettings),
-        .testTarget(name: "SyncSimulationTests", dependencies: ["SyncSimulation", "SyncWorlds", "SyncRemoteWorld", "SyncCore", "SyncServer"], swiftSettings: swiftSettings),
-        .testTarget(name: "SyncScenarioTests", dependencies: ["SyncScenario", "SyncCore", "SyncScopeAssets"], swiftSettings: swiftSettings),
+        // Runs the built `syncscope` and `syncscope-bench` binaries as a person would.
         .testTarget(
-            name: "SyncScenarioRunnerTests",
-            dependencies: ["SyncScenarioRunner", "SyncScenario", "SyncSimulation", "SyncWorlds", "SyncCore", "SyncServer", "SyncScopeAssets"],
+            name: "EndToEndTests",
+            dependencies: [
+                "syncscope", "syncscope-bench", "SyncCore", "SyncClient", "SyncNetwork", "SyncWorlds", "SyncSimulation", "SyncRemoteWorld",
+                "SyncTestSupport",
+            ],
+            exclude: ["Goldens", "PyiCloud"],
             swiftSettings: swiftSettings),
-        // Test doubles and helpers more than one test target uses (a raw HTTP/1.1 client,
-        // a throwaway PostgreSQL cluster, a .cast file reader).
-        .target(name: "SyncTestSupport", path: "Tests/SyncTestSupport", swiftSettings: swiftSettings),
-        // Runs the built `syncscope` binary as a person would.
-        .testTarget(
-            name: "EndToEndTests", dependencies: ["syncscope", "SyncCore", "SyncNetwork", "SyncWorlds", "SyncSimulation", "SyncRemoteWorld", "SyncTestSupport"], exclude: ["Goldens", "PyiCloud"],
-            swiftSettings: swiftSettings),
-        .testTarget(
-            name: "SyncServerHTTPTests", dependencies: ["SyncServerHTTP", "SyncPostgres", "SyncServer", "SyncNetwork", "SyncCore", "SyncTestSupport"],
-            swiftSettings: swiftSettings),
-        .testTarget(
-            name: "SyncPostgresTests", dependencies: ["SyncPostgres", "SyncTestSupport"],
-            swiftSettings: swiftSettings),
-        .testTarget(name: "SyncNetworkTests", dependencies: ["SyncNetwork", "SyncCore"], swiftSettings: swiftSettings),
     ]
 )

@@ -1,4 +1,5 @@
 import SyncCore
+import SyncClient
 import SyncInspector
 import SyncScenario
 import SyncScenarioRunner

@@ -1,5 +1,6 @@
 import Foundation
 import SyncCore
+import SyncWire
 
 extension HTTPCloudService {
     /// Uploads a file the way CloudKit Web Services does: `assets/upload`

@@ -1,5 +1,6 @@
 import Foundation
 import SyncCore
+import SyncWire
 
 extension HTTPCloudService {
     /// `records/query`: one page of the records of a type that match a query.

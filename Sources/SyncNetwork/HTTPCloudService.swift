@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import SyncCore
+import SyncWire
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -367,62 +368,6 @@ public struct HTTPCloudService: CloudService {
                 "The webcourier answered something that is not one push notification in Apple's form ({\"aps\", \"ck\"}): \(error.reason)")
         }
         return PolledNotification(notification: try CloudNotification(payload), queuedAt: payload.syncscope?.queuedAt)
-    }
-}
-
-/// One notification as a webcourier long-poll handed it over.
-public struct PolledNotification: Sendable, Hashable {
-    public var notification: CloudNotification
-    /// When the server queued it (the commit time of the oldest change it
-    /// stands for), in milliseconds since 1970 on the server's clock; `nil`
-    /// when the server does not say (Apple's does not).
-    public var queuedAt: Milliseconds?
-
-    public init(notification: CloudNotification, queuedAt: Milliseconds?) {
-        self.notification = notification
-        self.queuedAt = queuedAt
-    }
-
-    /// From when the server queued it to `receivedAt` (same clock: the wall
-    /// clock of one machine), never below 0; `nil` when the server did not say.
-    public func latency(receivedAt: Milliseconds) -> Milliseconds? {
-        queuedAt.map { max(0, receivedAt - $0) }
-    }
-}
-
-/// Where this connection's device polls for notifications, once registered,
-/// and what it has received.
-final class PushRegistration: Sendable {
-    private struct State {
-        var url: URL?
-        var lastNotificationID: String?
-        var seen: Set<String> = []
-        var seenOrder: [String] = []
-    }
-    private let state = Mutex(State())
-
-    var url: URL? { state.withLock { $0.url } }
-
-    func set(_ url: URL?) { state.withLock { $0.url = url } }
-
-    /// The last notification received, which the next poll acknowledges.
-    var lastNotificationID: String? { state.withLock { $0.lastNotificationID } }
-
-    /// Notes a notification as received (the next poll acknowledges it);
-    /// returns it unless it was received before (same notification ID).
-    func received(_ polled: PolledNotification) -> PolledNotification? {
-        state.withLock { state in
-            let id = polled.notification.notificationID
-            state.lastNotificationID = id
-            guard state.seen.insert(id).inserted else { return nil }
-            state.seenOrder.append(id)
-            if state.seenOrder.count > 4096 {
-                let old = state.seenOrder.prefix(2048)
-                state.seen.subtract(old)
-                state.seenOrder.removeFirst(2048)
-            }
-            return polled
-        }
     }
 }
 

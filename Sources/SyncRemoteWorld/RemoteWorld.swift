@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import SyncCore
+import SyncClient
 import SyncNetwork
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SyncCore
+import SyncClient
 
 /// GRDB has a `Record` class too; here a record is always SyncCore's.
 typealias Record = SyncCore.Record

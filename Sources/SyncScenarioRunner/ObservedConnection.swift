@@ -2,61 +2,6 @@ import Foundation
 import Synchronization
 import SyncCore
 
-/// A change fetch a device's connection made and the server's answer.
-/// Only answers are observed: a request that fails as a whole is the
-/// engine's (or the step's) error to report.
-enum ObservedFetch: Sendable {
-    /// `changes/database`, from `since`.
-    case database(device: String, scope: DatabaseScope, since: ServerChangeToken?, DatabaseChangesBatch)
-    /// `changes/zone`: one request for one or more zones, each zone's answer or error in request order.
-    case zones(device: String, scope: DatabaseScope, requests: [ZoneChangesRequest], results: [Result<ZoneChangesBatch, CloudError>])
-
-    var device: String {
-        switch self {
-        case .database(let device, _, _, _), .zones(let device, _, _, _): device
-        }
-    }
-}
-
-/// Where the devices' ``ObservedConnection``s leave what they saw, in the
-/// order it happened, until the runner takes it (``drain()``).
-///
-/// The simulation's connection wrapper must be `Sendable`, so this is a
-/// queue behind a lock rather than a callback into the (non-`Sendable`) runner.
-final class ConnectionTap: Sendable {
-    private struct State {
-        var queue: [ObservedFetch] = []
-        var isObserving = true
-    }
-
-    private let state = Mutex(State())
-
-    /// While false, fetches are not kept (nobody would take them).
-    var isObserving: Bool {
-        get { state.withLock { $0.isObserving } }
-        set { state.withLock { $0.isObserving = newValue; if !newValue { $0.queue = [] } } }
-    }
-
-    func append(_ fetch: ObservedFetch) {
-        state.withLock { if $0.isObserving { $0.queue.append(fetch) } }
-    }
-
-    /// Returns fetches taken by ``drain()`` but not used yet, ahead of anything observed since.
-    func putBack(_ fetches: [ObservedFetch]) {
-        guard !fetches.isEmpty else { return }
-        state.withLock { $0.queue.insert(contentsOf: fetches, at: 0) }
-    }
-
-    /// Everything observed since the last drain, oldest first.
-    func drain() -> [ObservedFetch] {
-        state.withLock { state in
-            let taken = state.queue
-            state.queue = []
-            return taken
-        }
-    }
-}
-
 /// A device's connection that passes every call on unchanged and tells its
 /// ``ConnectionTap`` about each change fetch and its answer — the requests
 /// the device's sync engine really made, with their real `resultsLimit`.

@@ -1,4 +1,5 @@
 import SyncCore
+import SyncClient
 import SyncScenario
 import SyncServer
 import SyncSimulation

@@ -1,5 +1,6 @@
 import Foundation
 import SyncCore
+import SyncWire
 import SyncScenario
 
 /// Writes transcript events for people (``text(_:)``) or programs

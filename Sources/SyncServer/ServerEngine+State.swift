@@ -1,5 +1,6 @@
 import Foundation
 import SyncCore
+import SyncWire
 
 /// The whole state of a server as JSON: what `admin/export` answers and
 /// `admin/import` takes, and what the network server stores as a checkpoint.

@@ -1,5 +1,6 @@
 import Foundation
 import SyncCore
+import SyncWire
 
 /// One call of the HTTP API, as the server applies it and as its journal
 /// records it: no HTTP left, the caller already authenticated.

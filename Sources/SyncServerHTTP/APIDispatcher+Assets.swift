@@ -1,5 +1,6 @@
 import Foundation
 import SyncCore
+import SyncWire
 import SyncServer
 
 /// Assets: `assets/upload` hands out an upload URL this server serves; the

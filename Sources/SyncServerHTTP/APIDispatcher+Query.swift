@@ -1,5 +1,6 @@
 import Foundation
 import SyncCore
+import SyncWire
 import SyncServer
 
 /// records/query, records/lookup, records/changes, changes/zone and

@@ -1,5 +1,6 @@
 import Foundation
 import SyncCore
+import SyncWire
 import SyncServer
 
 /// `/database/1/{container}/{environment}/{database}/users/…`: the server's

@@ -1,5 +1,6 @@
 import Foundation
 import SyncCore
+import SyncWire
 import SyncServer
 
 /// The calls without a route of their own in ``PreparedCall/Route`` (zones/lookup,

@@ -1,5 +1,6 @@
 import Foundation
 import SyncCore
+import SyncWire
 import SyncServer
 
 /// Applies one ``APICall`` to the engine and the push layer and words the

@@ -1,5 +1,6 @@
 import Foundation
 import SyncCore
+import SyncWire
 import SyncServer
 
 /// How a checkpoint's state (a ``ServerStateFile``) is stored in the journal database.

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SyncCore
+import SyncWire
 
 /// Reads a data folder's journal rows or its checkpoint and parses them,
 /// and does nothing else: the limit a restart is measured against in the

@@ -1,5 +1,6 @@
 import Foundation
 import SyncCore
+import SyncWire
 import SyncServer
 
 /// Faults over HTTP: the same fault plan as everywhere (in the server's

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Synchronization
 import SyncCore
+import SyncWire
 import SyncPostgres
 import SyncServer
 

@@ -1,5 +1,6 @@
 import Foundation
 import SyncCore
+import SyncWire
 
 /// `users.json` in a server's data folder: each user of the server and their
 /// web auth token, `{"users": [{"name": …, "webAuthToken": …}]}`.

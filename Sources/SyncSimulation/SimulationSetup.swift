@@ -1,4 +1,5 @@
 import SyncCore
+import SyncClient
 import SyncServer
 
 /// Who and what a simulation starts with.

@@ -1,4 +1,5 @@
 import SyncCore
+import SyncClient
 import SyncServer
 import SyncSQLiteStore
 import SyncWorlds

@@ -1,37 +1,5 @@
 import SyncCore
 
-/// The records saved and deleted in one zone since a position, and the
-/// position the next read starts from.
-///
-/// A position is a zone change token: the observer reads `changes/zone` from
-/// it, as a client would, so the answer costs as much as the changes since,
-/// whatever the number of records the zone holds.
-public struct ZoneRecordChanges: Sendable, Hashable {
-    /// In the order the server listed them; a record appears at most once per
-    /// page, and a later entry for the same name supersedes an earlier one.
-    public var changes: [RecordChange]
-    /// Changes through here are in `changes`: the next read starts here.
-    public var position: ServerChangeToken
-
-    public init(changes: [RecordChange], position: ServerChangeToken) {
-        self.changes = changes
-        self.position = position
-    }
-}
-
-/// A zone's live records and the position they stand at, for a full read
-/// that later reads continue from with ``ServerObserver/recordChanges(in:scope:user:since:)``.
-public struct ZoneRecordsAtPosition: Sendable, Hashable {
-    public var records: [Record]
-    /// `nil` for a zone without change fetching (the default and public zones).
-    public var position: ServerChangeToken?
-
-    public init(records: [Record], position: ServerChangeToken?) {
-        self.records = records
-        self.position = position
-    }
-}
-
 extension ServerObserver {
     /// The records saved and deleted in `zoneID` since `position` (every page
     /// of `changes/zone` from that token: the in-process engine's change log,
@@ -68,9 +36,4 @@ extension ServerObserver {
         }
         return ZoneRecordsAtPosition(records: try await records(in: zoneID, scope: scope, user: user), position: position)
     }
-}
-
-extension ZoneRecordChanges {
-    /// Changes read per `changes/zone` page (CloudKit's usual limit).
-    public static let pageSize = 400
 }

@@ -1,49 +1,6 @@
 import Foundation
 import SyncCore
 
-/// One zone as the server has it.
-public struct ServerZoneSummary: Sendable, Hashable {
-    public var scope: DatabaseScope
-    public var zoneID: RecordZoneID
-    /// Live records in the zone; `nil` when the observer cannot count them
-    /// (over HTTP: the default and public zones, which have no change fetching).
-    public var recordCount: Int?
-    /// The sequence of the zone's latest change (0: none yet); `nil` over HTTP,
-    /// where sequences are the server's secret.
-    public var lastSequence: Int64?
-    /// The token for "now", as a fetch that caught up would receive (custom zones only).
-    public var currentToken: ServerChangeToken?
-
-    public init(
-        scope: DatabaseScope, zoneID: RecordZoneID, recordCount: Int?, lastSequence: Int64?, currentToken: ServerChangeToken?
-    ) {
-        self.scope = scope
-        self.zoneID = zoneID
-        self.recordCount = recordCount
-        self.lastSequence = lastSequence
-        self.currentToken = currentToken
-    }
-}
-
-/// A private zone that is gone (deleted, purged or reset), until it is created again.
-public struct ServerRemovedZone: Sendable, Hashable {
-    public var scope: DatabaseScope
-    public var zoneID: RecordZoneID
-    public var reason: ZoneDeletionReason
-
-    public init(scope: DatabaseScope, zoneID: RecordZoneID, reason: ZoneDeletionReason) {
-        self.scope = scope
-        self.zoneID = zoneID
-        self.reason = reason
-    }
-}
-
-/// What a fetch from a token would return now (its first batch).
-public enum TokenRewind: Sendable, Hashable {
-    case zone(ZoneChangesBatch)
-    case database(DatabaseChangesBatch)
-}
-
 /// What the inspector reads about the server, whatever the server is: the
 /// in-process simulated server (`InProcessServerObserver` in SyncSimulation,
 /// which sees its inside) or a `syncscope serve` over HTTP (`HTTPServerObserver` in SyncRemoteWorld, which
@@ -105,28 +62,6 @@ extension ServerObserver {
 }
 
 // MARK: - One device's view, in one go
-
-/// How a device's cached zone token stands against the server now.
-public enum ZoneTokenState: Sendable, Hashable {
-    /// A fetch from it would bring this many changes (0: in sync).
-    case behind(Int)
-    /// The server would refuse it (expired, another history…), with the error a fetch would get.
-    case refused(CloudError)
-}
-
-/// Everything the inspector's zone list shows about the server for one
-/// device, read together: one `await` per refresh, over HTTP as in process.
-public struct ServerSnapshot: Sendable, Hashable {
-    public var user: String
-    /// Private zones first, then shared, as ``ServerObserver/zoneSummaries(user:)``.
-    public var zones: [ServerZoneSummary]
-    public var removedZones: [ServerRemovedZone]
-    public var publicZone: ServerZoneSummary?
-    /// For each zone listed in `zones` that the device has a token for.
-    public var zoneTokens: [RecordZoneID: ZoneTokenState]
-    /// Notifications on their way to the device (none known over HTTP).
-    public var pendingNotifications: [PendingNotification]
-}
 
 extension ServerObserver {
     /// Reads what the server holds for `device`'s user, and how each of the

@@ -1,4 +1,5 @@
 import SyncCore
+import SyncClient
 
 /// Something that happened in a world, stamped with its time (virtual in a `Simulation`).
 public struct WorldEvent: Sendable, Hashable, CustomStringConvertible {

@@ -1,13 +1,13 @@
 import Foundation
 import Testing
 
-/// `syncscope bench` as a person reads it: figures that agree with their
+/// `syncscope-bench` as a person reads it: figures that agree with their
 /// labels, a table whose columns line up, and errors in a sentence.
 @Suite struct CLIBenchTests {
     static let small = ["--records", "10000", "--save-records", "1000", "--routing-saves", "100", "--burst-saves", "100"]
 
     @Test func aBurstShorterThanOneCoalescingWindowExpectsOnePushPerOtherDevice() throws {
-        let result = try BinaryRunner.run(["bench", "--json"] + Self.small)
+        let result = try BinaryRunner.runBench(["--json"] + Self.small)
         #expect(result.status == 0, "\(result.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Double])
         // 100 saves within one 200 ms window: each of the 99 other devices gets one push (it used to say 0).
@@ -16,7 +16,7 @@ import Testing
     }
 
     @Test func theTableGroupsLargeNumbersAndKeepsItsColumnsAligned() throws {
-        let result = try BinaryRunner.run(["bench"] + Self.small)
+        let result = try BinaryRunner.runBench([] + Self.small)
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.contains { $0.hasPrefix("fetch 100 changes, 10,000-change history") })
@@ -36,9 +36,26 @@ import Testing
         let address = server.baseURL.absoluteString
         server.stop()
         server.removeData()
-        let result = try BinaryRunner.run(["bench", "--server", address, "--token", "t", "--http-saves", "10", "--push-samples", "1"])
+        let result = try BinaryRunner.runBench(["--server", address, "--token", "t", "--http-saves", "10", "--push-samples", "1"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("Error: NETWORK_FAILURE: The server at \(address) could not be reached"))
         #expect(!result.stderr.contains("networkFailure ("))
+    }
+
+    @Test func syncscopeBenchSaysWhereTheBenchmarksWentAndFails() throws {
+        let result = try BinaryRunner.run(["bench", "--http", "--json"])
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("swift run -c release syncscope-bench --http --json"), "\(result.stderr)")
+        let help = try BinaryRunner.run(["help"])
+        #expect(help.status == 0)
+        #expect(!help.stdout.contains("bench"), "\(help.stdout)")
+    }
+
+    @Test func theBenchIsItsOwnCommand() throws {
+        let result = try BinaryRunner.runBench(["--help"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("USAGE: syncscope-bench"), "\(result.stdout)")
+        #expect(result.stdout.contains("--http"))
     }
 }

@@ -28,7 +28,7 @@ import Testing
     }
 
     @Test func benchPrintsOneJSONObjectWithTheAgreedKeys() throws {
-        let result = try BinaryRunner.run(["bench", "--json", "--records", "10000", "--save-records", "2000", "--routing-saves", "500", "--burst-saves", "400"])
+        let result = try BinaryRunner.runBench(["--json", "--records", "10000", "--save-records", "2000", "--routing-saves", "500", "--burst-saves", "400"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
         let keys = Set(object?.keys.map { $0 } ?? [])

@@ -1,5 +1,6 @@
 import Foundation
 import SyncCore
+import SyncClient
 import SyncNetwork
 import Testing
 

@@ -3,7 +3,7 @@ import Testing
 
 @Suite struct NetworkBenchTests {
     @Test func httpBenchPrintsTheAgreedKeysAgainstAThrowawayServer() throws {
-        let result = try BinaryRunner.run(["bench", "--http", "--json", "--http-saves", "160", "--http-clients", "16", "--push-samples", "5", "--restart-records", "4000"])
+        let result = try BinaryRunner.runBench(["--http", "--json", "--http-saves", "160", "--http-clients", "16", "--push-samples", "5", "--restart-records", "4000"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
         for key in ["http_saves_per_s", "http_save_p50_ms", "http_save_p99_ms", "http_zone_changes_records_per_s", "http_query_per_s", "http_query_p50_ms", "push_latency_p50_ms",
@@ -15,7 +15,7 @@ import Testing
     }
 
     @Test func httpBenchRefusesAServerOffThisMachine() throws {
-        let result = try BinaryRunner.run(["bench", "--server", "http://10.1.2.3:8400", "--token", "x"])
+        let result = try BinaryRunner.runBench(["--server", "http://10.1.2.3:8400", "--token", "x"])
         #expect(result.status != 0)
         #expect(result.stderr.contains("loopback"))
     }

@@ -1,6 +1,7 @@
 import Foundation
 import SyncTestSupport
 import SyncCore
+import SyncClient
 import SyncNetwork
 import Synchronization
 import Testing

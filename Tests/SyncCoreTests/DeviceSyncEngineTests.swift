@@ -1,5 +1,6 @@
 import Foundation
 import SyncCore
+import SyncClient
 import SyncServer
 import Synchronization
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import SyncCore
+import SyncWire
 import Testing
 
 /// The reason of the `CloudError` that decoding `text` as `T` throws, or `nil`.

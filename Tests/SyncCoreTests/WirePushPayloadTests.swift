@@ -1,5 +1,6 @@
 import Foundation
 import SyncCore
+import SyncWire
 import Testing
 
 @Suite struct WirePushPayloadTests {

@@ -1,5 +1,6 @@
 import Foundation
 import SyncCore
+import SyncWire
 import Testing
 
 private let notes = RecordZoneID(zoneName: "Notes", ownerName: "alice")

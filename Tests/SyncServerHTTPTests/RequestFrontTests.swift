@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import SyncCore
+import SyncWire
 import SyncTestSupport
 @testable import SyncServerHTTP
 import Testing

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 @testable import SyncServerHTTP
 import SyncCore
+import SyncWire
 import SyncServer
 import Testing
 

@@ -1,13 +1,3 @@
-/// One named field of a record.
-public struct Field: Sendable, Hashable {
-    public var name: String
-    public var value: FieldValue
-
-    public init(name: String, value: FieldValue) {
-        self.name = name
-        self.value = value
-    }
-}
 
 /// The fields of a record, kept sorted by name.
 ///
@@ -24,7 +14,7 @@ public struct RecordFields: Sendable, Hashable, RandomAccessCollection, Expressi
     }
 
     /// Fields already sorted by name, each name once (checked in debug builds).
-    init(sortedUniqueFields fields: [Field]) {
+    package init(sortedUniqueFields fields: [Field]) {
         assert(zip(fields, fields.dropFirst()).allSatisfy { $0.name < $1.name }, "fields not sorted by name, or a name twice")
         storage = fields
     }

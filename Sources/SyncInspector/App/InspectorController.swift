@@ -1,4 +1,5 @@
 import SyncCore
+import SyncClient
 import SyncWorlds
 
 /// Runs the inspector: keys → ``InspectorKeys`` → effects on the world

@@ -1,4 +1,5 @@
 import SyncCore
+import SyncClient
 import SyncWorlds
 
 /// A lesson the inspector plays step by step: Enter runs the next step, `p`

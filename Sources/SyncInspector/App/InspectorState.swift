@@ -1,4 +1,5 @@
 import SyncCore
+import SyncClient
 import SyncWorlds
 
 /// The panes, in Tab order: the four of the grid, then the event log

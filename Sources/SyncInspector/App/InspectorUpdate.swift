@@ -1,4 +1,5 @@
 import SyncCore
+import SyncClient
 
 /// Work the inspector asks of its world (Bubble Tea's Cmd): it runs off the
 /// key path, and its result comes back to the loop as an ``InspectorEffectResult``

@@ -1,4 +1,5 @@
 import SyncCore
+import SyncClient
 
 /// What the message line says about a server that could not be reached: a
 /// failure stands while it lasts, and goes as soon as the server answers

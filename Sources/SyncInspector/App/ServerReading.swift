@@ -1,4 +1,5 @@
 import SyncCore
+import SyncClient
 import SyncWorlds
 
 /// What the server said for one device at one read, through the world's

@@ -1,4 +1,5 @@
 import SyncCore
+import SyncClient
 import SyncWorlds
 
 /// Builds the panes' rows from what the server said (a ``ServerReading``)

@@ -1,5 +1,6 @@
 import Foundation
 import SyncCore
+import SyncClient
 import Yams
 
 /// `faults:`, `fault:`, `clearFaults:`, a device's `retry:` and `expect: {retries: …}`.

@@ -1,5 +1,6 @@
 import Foundation
 import SyncCore
+import SyncWire
 
 /// A fault rule as JSON, for the admin API (`/admin/1/{container}/{environment}/faults`)
 /// and `syncscope client faults`:

@@ -1,4 +1,5 @@
 import SyncCore
+import SyncWire
 
 /// The push layer's part of a ``ServerStateFile``: subscriptions, and for
 /// checkpoints also the devices and what is waiting for them.

@@ -91,16 +91,16 @@ struct ExploreCommand: AsyncParsableCommand {
                 throw ExitCode(1)
             }
             let now = ContinuousClock.now
-            if !quiet, lastProgress.map({ now.seconds(since: $0) >= (interactive ? 0.2 : 10) }) ?? true || seed == last {
+            if !quiet, lastProgress.map({ (now - $0) / .seconds(1) >= (interactive ? 0.2 : 10) }) ?? true || seed == last {
                 lastProgress = now
                 let done = Int(seed - first + 1)
-                let rate = Double(done) / max(0.001, now.seconds(since: start))
+                let rate = Double(done) / max(0.001, (now - start) / .seconds(1))
                 let line = "seed \(seed) (\(done)/\(seeds)), all converged, \(counts.values.reduce(0, +)) faults injected, \(retries) retries, \(String(format: "%.0f", rate)) seeds/s"
                 FileHandle.standardError.write(Data((interactive ? "\r\u{1B}[K" + line : line + "\n").utf8))
             }
         }
         if interactive { FileHandle.standardError.write(Data("\n".utf8)) }
-        let elapsed = ContinuousClock.now.seconds(since: start)
+        let elapsed = (ContinuousClock.now - start) / .seconds(1)
         print("\(seeds) seed\(seeds == 1 ? "" : "s") (\(first)…\(last)) converged in \(String(format: "%.1f", elapsed)) s.")
         print("faults injected: " + FaultKind.allCases.compactMap { kind in counts[kind].map { "\(kind.rawValue) \($0)" } }.joined(separator: ", "))
         print("retries: \(retries)")

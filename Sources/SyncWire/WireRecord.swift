@@ -1,0 +1,139 @@
+import SyncCore
+
+/// A record on the wire: `{"recordName", "recordType", "recordChangeTag",
+/// "fields", "created", "modified", "deleted"}`.
+///
+/// A deleted record (in `changes/zone` and `records/modify` answers) is
+/// `{"recordName", "deleted": true}`, as Apple's servers send it: no
+/// `recordType`, no `fields` — clients tell a deletion from a record by that
+/// shape, and take a deleted record's type from their own cache (see
+/// `CacheTypedCloudService` in SyncClient). The record's zone is the zone of the request
+/// or answer around it; `zoneID` is written only where records of several
+/// zones share one answer (a `zoneWide` query).
+public struct WireRecord: Codable, Sendable, Hashable {
+    public var recordName: String
+    public var recordType: String?
+    public var recordChangeTag: String?
+    public var fields: [String: WireField]?
+    public var created: WireStamp?
+    public var modified: WireStamp?
+    public var deleted: Bool?
+    public var zoneID: WireZoneID?
+
+    public init(
+        recordName: String,
+        recordType: String? = nil,
+        recordChangeTag: String? = nil,
+        fields: [String: WireField]? = nil,
+        created: WireStamp? = nil,
+        modified: WireStamp? = nil,
+        deleted: Bool? = nil,
+        zoneID: WireZoneID? = nil
+    ) {
+        self.recordName = recordName
+        self.recordType = recordType
+        self.recordChangeTag = recordChangeTag
+        self.fields = fields
+        self.created = created
+        self.modified = modified
+        self.deleted = deleted
+        self.zoneID = zoneID
+    }
+
+    /// A live record, every field typed.
+    public init(_ record: Record) {
+        var fields: [String: WireField] = [:]
+        fields.reserveCapacity(record.fields.count)
+        for field in record.fields { fields[field.name] = WireField(field.value) }
+        self.init(
+            recordName: record.recordID.recordName,
+            recordType: record.recordType,
+            recordChangeTag: record.recordChangeTag,
+            fields: fields,
+            created: record.created.map(WireStamp.init),
+            modified: record.modified.map(WireStamp.init),
+            deleted: false)
+    }
+
+    /// A deleted record: `{"recordName", "deleted": true}`. The type is not
+    /// sent (Apple's servers do not send it); the parameter documents what is left out.
+    public init(deleted recordID: RecordID, recordType _: String) {
+        self.init(recordName: recordID.recordName, deleted: true)
+    }
+
+    /// An entry of a `changes/zone` answer.
+    public init(_ change: RecordChange) {
+        switch change {
+        case .changed(let record): self.init(record)
+        case .deleted(let id, let recordType): self.init(deleted: id, recordType: recordType)
+        }
+    }
+
+    /// A successful item of a `records/modify` answer.
+    public init(_ result: RecordOperationResult) {
+        switch result {
+        case .saved(let record): self.init(record)
+        case .deleted(let id, let recordType): self.init(deleted: id, recordType: recordType)
+        }
+    }
+
+    public var isDeleted: Bool { deleted ?? false }
+
+    /// The fields sent with the value `null`: a save removes them.
+    public var fieldNamesWithoutValue: [String] {
+        guard let fields else { return [] }
+        var names: [String] = []
+        for (name, field) in fields where field.hasNoValue { names.append(name) }
+        if names.count > 1 { names.sort() }
+        return names
+    }
+}
+
+extension Record {
+    /// The record a wire record describes, in `zoneID` (the zone of the
+    /// request or answer around it). Throws `invalidArguments` naming the field
+    /// when a field's value or type is wrong or missing. A missing
+    /// `recordType` becomes "" (enough for deletions; saves need one).
+    public init(_ wire: WireRecord, zoneID: RecordZoneID) throws(CloudError) {
+        var fields = RecordFields()
+        if let wireFields = wire.fields {
+            // Sorted, so that with several bad fields the error is always about
+            // the same one; in that order they make the fields' sorted storage.
+            var sorted: [Field] = []
+            sorted.reserveCapacity(wireFields.count)
+            for (name, field) in wireFields.sorted(by: { $0.key < $1.key }) where !field.hasNoValue {  // null: no value
+                sorted.append(Field(name: name, value: try field.fieldValue(name: name, recordName: wire.recordName)))
+            }
+            fields = RecordFields(sortedUniqueFields: sorted)
+        }
+        self.init(
+            recordID: RecordID(recordName: wire.recordName, zoneID: zoneID),
+            recordType: wire.recordType ?? "",
+            fields: fields,
+            recordChangeTag: wire.recordChangeTag,
+            created: wire.created.map(RecordStamp.init),
+            modified: wire.modified.map(RecordStamp.init))
+    }
+}
+
+extension RecordChange {
+    /// A `changes/zone` entry: deleted (`"deleted": true`) or changed.
+    public init(_ wire: WireRecord, zoneID: RecordZoneID) throws(CloudError) {
+        if wire.isDeleted {
+            self = .deleted(RecordID(recordName: wire.recordName, zoneID: zoneID), recordType: wire.recordType ?? "")
+        } else {
+            self = .changed(try Record(wire, zoneID: zoneID))
+        }
+    }
+}
+
+extension RecordOperationResult {
+    /// A successful `records/modify` item: deleted (`"deleted": true`) or saved.
+    public init(_ wire: WireRecord, zoneID: RecordZoneID) throws(CloudError) {
+        if wire.isDeleted {
+            self = .deleted(RecordID(recordName: wire.recordName, zoneID: zoneID), recordType: wire.recordType ?? "")
+        } else {
+            self = .saved(try Record(wire, zoneID: zoneID))
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import Logging
+import Synchronization
+import SyncCore
+import SyncNetwork
+import SyncServerHTTP
+
+/// A throwaway server in this process, on a free loopback port, for `bench --http`.
+/// It keeps its journal in a temporary data folder, as `syncscope serve`
+/// does by default: every save is committed before it is answered.
+enum InProcessHTTPServer {
+    static let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("syncscope-bench-\(getpid())-\(UUID().uuidString)")
+
+    static func start() async throws -> (url: URL, token: String, user: String, task: Task<Void, any Error>) {
+        let host = try ServerHost(options: ServeOptions(
+            host: "127.0.0.1", port: 0, dataDirectory: dataDirectory, users: ["bench"], coalescingWindow: 0, quiet: true))
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let logger = Logging.Logger(label: "bench")
+        let task = Task {
+            try await SyncScopeHTTPServer(host: host, logger: logger).run { port in continuation.yield(port) }
+        }
+        var port: Int?
+        for await found in ports {
+            port = found
+            break
+        }
+        guard let port, let url = URL(string: "http://127.0.0.1:\(port)"), let account = host.users.first else {
+            throw BenchmarkError("the in-process server did not start")
+        }
+        return (url, account.webAuthToken, account.name, task)
+    }
+}

@@ -1,0 +1,100 @@
+import ArgumentParser
+import Foundation
+import SyncCore
+import SyncInspector
+import SyncInspectorWorlds
+import SyncScenario
+import SyncScenarioRunner
+import SyncSimulation
+import SyncWorlds
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Starts the inspector on a terminal and gives the terminal back afterwards.
+enum InspectorLauncher {
+    /// Standard input and output must be a terminal; otherwise say so and fail.
+    static func requireTerminal(hint: String) throws {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+            printError("syncscope needs a terminal; \(hint).")
+            throw ExitCode(2)
+        }
+    }
+
+    /// Builds the world, then runs the inspector. Everything curses touches
+    /// runs on the terminal's thread (``TerminalActor``), as for `syncscope device`.
+    static func run(
+        paused: Bool, speed: Double, logPath: String?, recordPath: String? = nil, title: String = "SyncScope",
+        world: @escaping @Sendable () async throws -> (Simulation, LessonSession?, AnyObject?)
+    ) async throws {
+        let terminal = TerminalActor()
+        try await terminal.run {
+            try await runOnTerminal(
+                paused: paused, speed: speed, logPath: logPath, recordPath: recordPath, title: title, executor: terminal.executor,
+                world: world)
+        }
+    }
+
+    private static func runOnTerminal(
+        paused: Bool, speed: Double, logPath: String?, recordPath: String?, title: String, executor: TerminalExecutor,
+        world: () async throws -> (Simulation, LessonSession?, AnyObject?)
+    ) async throws {
+        let log: InspectorLog?
+        do {
+            log = try logPath.map { path throws(TerminalError) in try InspectorLog(path: path) }
+        } catch {
+            printError("syncscope: \(error)")
+            throw ExitCode(1)
+        }
+        if let recordPath, !FileManager.default.createFile(atPath: recordPath, contents: nil) {
+            printError("syncscope: cannot create the recording \(recordPath): check that its folder exists and can be written.")
+            throw ExitCode(1)
+        }
+        let (simulation, lesson, keepAlive) = try await world()
+        let backend: NcursesBackend
+        do {
+            backend = try NcursesBackend()
+        } catch {
+            printError("syncscope: \(error)")
+            throw ExitCode(1)
+        }
+        // The first line, before the events of the world's first sync (the controller logs those).
+        log?.write("inspector started: \(lesson.map { "lesson \($0.scenario.name)" } ?? "demo world"), speed \(speed), \(paused ? "paused" : "running")")
+        let controller = await InspectorController(
+            simulation: simulation, lesson: lesson, keepAlive: keepAlive, paused: paused, speed: speed, screenSize: backend.size,
+            theme: backend.environmentTheme(), log: log)
+        var recorder: RecordingBackend<NcursesBackend>?
+        if let recordPath {
+            do {
+                let writer = try AsciicastWriter(
+                    path: recordPath, width: backend.size.width, height: backend.size.height, title: title,
+                    timestamp: Int(Date().timeIntervalSince1970))
+                recorder = RecordingBackend(base: backend, writer: writer)
+            } catch {
+                backend.restore()
+                printError("syncscope: \(error)")
+                throw ExitCode(1)
+            }
+        }
+        do {
+            if let recorder {
+                try await controller.run(backend: recorder, executor: executor)
+            } else {
+                try await controller.run(backend: backend, executor: executor)
+            }
+            backend.restore()
+            if let recorder { printError("Recorded \(recorder.frames) frames to \(recorder.writer.path) (asciinema v2: play it with `asciinema play`).") }
+        } catch {
+            backend.restore()
+            printError("syncscope: \(error)")
+            throw ExitCode(1)
+        }
+        log?.write("inspector ended")
+    }
+
+    static func printError(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+}
