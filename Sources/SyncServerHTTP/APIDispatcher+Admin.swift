@@ -1,5 +1,6 @@
 import Foundation
 import SyncCore
+import SyncWire
 import SyncServer
 
 /// `/admin/1/{container}/{environment}/{operation}`: a user's own admin calls

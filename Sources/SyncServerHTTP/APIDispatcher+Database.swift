@@ -1,5 +1,6 @@
 import Foundation
 import SyncCore
+import SyncWire
 import SyncServer
 
 /// The handlers of `/database/1/{container}/{environment}/{database}/{operation}`

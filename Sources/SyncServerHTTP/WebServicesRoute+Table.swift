@@ -1,5 +1,6 @@
 import Foundation
 import SyncCore
+import SyncWire
 import SyncServer
 
 extension WebServicesRoute {

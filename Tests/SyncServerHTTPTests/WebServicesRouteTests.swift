@@ -1,6 +1,7 @@
 import Foundation
 @testable import SyncServerHTTP
 import SyncCore
+import SyncWire
 import SyncServer
 import SyncTestSupport
 import Testing
