@@ -72,30 +72,35 @@ struct ServeRequestContext: RequestContext {
     }
 }
 
-/// Who is calling.
-enum Identity: Equatable {
-    case anonymous
-    case user(String)
-    /// The server admin credential.
-    case serverAdmin
-
-    var user: String? {
-        if case .user(let name) = self { return name }
-        return nil
-    }
-}
-
-/// Answers every request: checks its path, method and content type, signs
-/// the caller in, reads the body (up to the limit), hands the call to the
-/// host, and logs one line (never a token).
+/// Answers every request, its cross-cutting concerns one type each, in
+/// this order: the path's one spelling (``CanonicalPath``), the method (GET
+/// or POST), the route (``WebServicesRoute/resolve(_:)``, once), the caller
+/// (``Authentication``), the body's content type (``ContentTypeCheck``), the
+/// device (``DeviceOwnership``), then the route: the long-poll, the OpenAPI
+/// document, or the call handed to the host through the fault plan
+/// (``FaultLayer``), its body read up to the limit; and one log line
+/// (``RequestLog``). The connection limits act below, on the channel
+/// (``ConnectionLimits``).
 struct APIResponder: HTTPResponder {
     typealias Context = ServeRequestContext
 
     let host: ServerHost
-    let logger: Logger
-    let quiet: Bool
+    let log: RequestLog
+    let authentication: Authentication
+    let devices: DeviceOwnership
+    let faults: FaultLayer
     let maxBodyBytes: Int
     let limits: ConnectionLimits
+
+    init(host: ServerHost, logger: Logger, quiet: Bool, maxBodyBytes: Int, limits: ConnectionLimits) {
+        self.host = host
+        log = RequestLog(logger: logger, quiet: quiet)
+        authentication = Authentication(host: host)
+        devices = DeviceOwnership(host: host)
+        faults = FaultLayer(host: host)
+        self.maxBodyBytes = maxBodyBytes
+        self.limits = limits
+    }
 
     static let deviceHeader = HTTPField.Name("X-SyncScope-Device")!
     static let jsonContentType = "application/json; charset=utf-8"
@@ -104,67 +109,64 @@ struct APIResponder: HTTPResponder {
 
     func respond(to request: Request, context: ServeRequestContext) async throws -> Response {
         // For the log line only.
-        let started = quiet ? nil : ContinuousClock.now
+        let started = log.start()
         let method = request.method.rawValue
-        let rawPath = request.uri.path
         // What the log line shows (cut to 200 characters when it is written).
-        var shownPath = rawPath
+        var shownPath = request.uri.path
         var caller = Identity.anonymous
         let requestHeaders = RequestHeaders(request.headers)
         let device = requestHeaders.device
         var answer: APIAnswer
         var poll: ServerHost.PollResult?
-        var tokenIn: ServerChangeToken?
-        var tokenOut: ServerChangeToken?
         var faulted: ServerHost.FaultedAnswer?
         do {
-            let (parts, path) = try Self.canonicalPath(rawPath)
+            let (parts, path) = try CanonicalPath.parse(shownPath)
             shownPath = path
+            let route: WebServicesRoute?
+            if case .route(let found) = WebServicesRoute.resolve(parts) { route = found } else { route = nil }
             guard method == "GET" || method == "POST" else {
                 throw Refusal(
                     status: 405,
-                    CloudError(.invalidArguments, "The API takes GET and POST, not \(method.prefix(20)); \(path) answers \(Self.isWebcourier(parts) ? "GET" : "POST").")
-                )
+                    CloudError(.invalidArguments, "The API takes GET and POST, not \(method.prefix(20)); \(path) answers \(route?.methods.names ?? "POST")."))
             }
-            // The query is parsed once; the headers are read in one pass (``RequestHeaders``).
-            let query = request.uri.queryParameters
-            let queryToken = query.isEmpty ? nil : query["ckWebAuthToken"].map(String.init)
-            let authorization = requestHeaders.authorization
-            do { caller = try authenticate(queryToken: queryToken, authorization: authorization) } catch {
-                // A token this node does not know may belong to a user another node (on a
-                // shared journal) added just now: catch up, then ask again.
-                try? await host.catchUp()
-                caller = try authenticate(queryToken: queryToken, authorization: authorization)
-            }
-            // An asset upload URL takes the file's bytes as they are (any content type).
-            if !Self.isAssetUpload(parts) { try Self.checkContentType(requestHeaders, caller: caller) }
-            if let device {
-                try Self.checkDevice(device)
-                if let owner = host.owner(ofDevice: device), owner != caller.user {
-                    throw CloudError(
-                        .permissionFailure, "X-SyncScope-Device names a device that belongs to another user; send your own device's ID (from tokens/create).")
-                }
-            }
-            if parts.first == "internal" {
-                answer = .notFound("There is no '\(path)'; the API lives under /database/1/, /device/1/ and /admin/1/.")
-            } else if Self.isWebcourier(parts) {
-                guard method == "GET" else {
-                    throw Refusal(status: 405, CloudError(.invalidArguments, "The webcourierURL takes GET, not \(method)."))
-                }
-                let result = try await pollWebcourier(token: parts[5], request: request, caller: caller, context: context)
-                answer = result.answer
-                poll = result
+            if case .document? = route?.handling {
+                // The API's document is public: no credentials needed, none read.
+                guard method == "GET" else { throw CloudError(.invalidArguments, "\(path) takes GET, not \(method).") }
+                answer = APIAnswer(body: OpenAPIDocument.json)
             } else {
-                let body = try await readBody(request)
-                var parameters: [String: String] = [:]
-                for (key, value) in query { parameters[String(key)] = String(value) }
-                faulted = await host.performWithFaults(
-                    APICall(
-                        method: method, path: path, body: body, user: caller.user, deviceID: device, isServerAdmin: caller == .serverAdmin,
-                        parameters: parameters))
-                answer = faulted?.answer ?? .notFound(path)
-                tokenIn = answer.tokenIn
-                tokenOut = answer.tokenOut
+                // The query is parsed once; the headers are read in one pass (``RequestHeaders``).
+                let query = request.uri.queryParameters
+                let queryToken = query.isEmpty ? nil : query["ckWebAuthToken"].map(String.init)
+                let authorization = requestHeaders.authorization
+                do { caller = try authentication.identify(queryToken: queryToken, authorization: authorization) } catch {
+                    // A token this node does not know may belong to a user another node (on a
+                    // shared journal) added just now: catch up, then ask again.
+                    try? await host.catchUp()
+                    caller = try authentication.identify(queryToken: queryToken, authorization: authorization)
+                }
+                // A route of raw bytes (an asset upload URL) takes them as they are (any content type).
+                if route?.body?.isRaw != true { try ContentTypeCheck.check(requestHeaders, caller: caller) }
+                try devices.check(device, caller: caller)
+                if parts.first == "internal" {
+                    answer = .notFound("There is no '\(path)'; the API lives under /database/1/, /device/1/ and /admin/1/.")
+                } else if case .longPoll? = route?.handling {
+                    guard method == "GET" else {
+                        throw Refusal(status: 405, CloudError(.invalidArguments, "The webcourierURL takes GET, not \(method)."))
+                    }
+                    let result = try await pollWebcourier(token: parts[5], request: request, caller: caller, context: context)
+                    answer = result.answer
+                    poll = result
+                } else {
+                    let body = try await readBody(request)
+                    var parameters: [String: String] = [:]
+                    for (key, value) in query { parameters[String(key)] = String(value) }
+                    let result = await faults.perform(
+                        APICall(
+                            method: method, path: path, body: body, user: caller.user, deviceID: device, isServerAdmin: caller == .serverAdmin,
+                            parameters: parameters))
+                    answer = result.answer
+                    faulted = result
+                }
             }
         } catch let refusal as Refusal {
             answer = .error(refusal.error, status: refusal.status)
@@ -174,21 +176,13 @@ struct APIResponder: HTTPResponder {
             answer = .error(CloudError(.invalidArguments, "The request could not be read: the connection failed or the body is malformed."))
         }
         if let started {
-            let elapsed = ContinuousClock.now - started
-            let ms = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
-            let tokens = (tokenIn != nil || tokenOut != nil)
-                ? " token \(tokenIn.map { "…" + $0.shortForm } ?? "none") → \(tokenOut.map { "…" + $0.shortForm } ?? "none")" : ""
-            let error = answer.status == 200 ? "" : " \(answer.wireError?.serverErrorCode ?? "")"
-            let who: String
-            switch caller {
-            case .anonymous: who = "-"
-            case .user(let name): who = name
-            case .serverAdmin: who = "(server admin)"
-            }
-            logger.info(
-                "\(method.prefix(20)) \(shownPath.prefix(200)) user=\(who) device=\(device.map { String($0.prefix(64)) } ?? "-")\(tokens) → \(answer.status)\(error) \(String(format: "%.2f", ms)) ms\(faulted?.note.map { " [\($0)]" } ?? "")")
+            log.write(
+                RequestLog.Entry(
+                    method: method, path: shownPath, caller: caller, device: device, tokenIn: answer.tokenIn, tokenOut: answer.tokenOut,
+                    status: answer.status, errorCode: answer.status == 200 ? nil : answer.wireError?.serverErrorCode,
+                    elapsed: ContinuousClock.now - started, note: faulted?.note))
         }
-        if faulted?.dropConnection == true { return Self.droppedConnection() }
+        if let dropped = FaultLayer.response(for: faulted) { return dropped }
         let status = HTTPResponse.Status(code: answer.status)
         // The common answer: a JSON body and nothing else to say in the headers.
         if poll == nil, answer.status == 200 {
@@ -224,236 +218,6 @@ struct APIResponder: HTTPResponder {
                 }
                 host.finishPoll(poll, written: true)
             })
-    }
-
-    /// An error with an HTTP status of its own (405, 415).
-    struct Refusal: Error {
-        var status: Int
-        var error: CloudError
-        init(status: Int, _ error: CloudError) {
-            self.status = status
-            self.error = error
-        }
-    }
-
-    /// The path's segments, percent-decoded, in the one spelling the server
-    /// takes, and the path as the API sees it; any other spelling is a 400
-    /// that says what is wrong. A path with nothing to decode is its own canonical form.
-    static func canonicalPath(_ raw: String) throws(CloudError) -> (parts: [String], path: String) {
-        if let parts = plainPathSegments(raw) { return (parts, raw) }
-        return try canonicalPathDecoding(raw)
-    }
-
-    /// The segments of a path with nothing to decode or refuse: ASCII, starting
-    /// with '/', no '%' or '\\', no empty, `.` or `..` segment. `nil` for any
-    /// other path (``canonicalPathDecoding(_:)`` reads it, or says what is wrong).
-    static func plainPathSegments(_ raw: String) -> [String]? {
-        let slash = UInt8(ascii: "/")
-        var previous = UInt8(0)
-        for byte in raw.utf8 {
-            // Not ASCII, something to decode, or an empty segment.
-            guard byte < 0x80, byte != UInt8(ascii: "%"), byte != UInt8(ascii: "\\"), byte != slash || previous != slash else { return nil }
-            previous = byte
-        }
-        guard raw.utf8.first == slash, previous != slash else { return nil }
-        let segments = TextChecks.pathSegments(raw)
-        return segments.contains { $0 == "." || $0 == ".." } ? nil : segments
-    }
-
-    /// ``canonicalPath(_:)`` for a path that is not plain: each segment percent-decoded or refused.
-    static func canonicalPathDecoding(_ raw: String) throws(CloudError) -> (parts: [String], path: String) {
-        let slash = UInt8(ascii: "/")
-        let bytes = raw.utf8
-        guard bytes.first == slash else {
-            throw CloudError(.invalidArguments, "The path must start with '/'.")
-        }
-        guard bytes.count > 1 else {
-            throw CloudError(.invalidArguments, "There is nothing at '/'; the API lives under /database/1/, /device/1/ and /admin/1/.")
-        }
-        var segments: [String] = []
-        segments.reserveCapacity(8)
-        var decodedAny = false
-        var start = bytes.index(after: bytes.startIndex)
-        while true {
-            let end = bytes[start...].firstIndex(of: slash) ?? bytes.endIndex
-            // '/' is ASCII: its positions are character boundaries of the string.
-            let rawSegment = raw[start..<end]
-            guard !rawSegment.isEmpty else {
-                throw CloudError(.invalidArguments, "The path has an empty segment (a doubled or trailing '/'); write each path in its one form, such as /database/1/{container}/{environment}/{database}/{operation}.")
-            }
-            // Most segments hold no '%' or '\\' and are not dots: nothing to decode or refuse.
-            let special = rawSegment.utf8.contains { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "\\") }
-            if !special, rawSegment != ".", rawSegment != ".." {
-                segments.append(String(rawSegment))
-            } else {
-                decodedAny = true
-                segments.append(try decodeSegment(rawSegment))
-            }
-            guard end != bytes.endIndex else { break }
-            start = bytes.index(after: end)
-        }
-        return (segments, decodedAny ? "/" + segments.joined(separator: "/") : raw)
-    }
-
-    /// One path segment holding a '%', a '\\' or being a dot segment: percent-decoded, or refused.
-    private static func decodeSegment(_ rawSegment: Substring) throws(CloudError) -> String {
-        let lowered = rawSegment.lowercased()
-        guard !lowered.contains("%2f"), !lowered.contains("%5c"), !rawSegment.contains("\\") else {
-            throw CloudError(.invalidArguments, "The path holds an encoded slash ('%2F' or '%5C'); path segments may not contain slashes.")
-        }
-        guard let decoded = String(rawSegment).removingPercentEncoding else {
-            throw CloudError(.invalidArguments, "The path holds a '%' that does not start a valid percent-encoded UTF-8 character.")
-        }
-        guard decoded != ".", decoded != ".." else {
-            throw CloudError(.invalidArguments, "The path holds a '.' or '..' segment; write each path in its one form, without them.")
-        }
-        guard !decoded.contains("/") else {
-            throw CloudError(.invalidArguments, "The path holds an encoded slash; path segments may not contain slashes.")
-        }
-        return decoded
-    }
-
-    static func isWebcourier(_ parts: [String]) -> Bool {
-        parts.count == 6 && parts[0] == "device" && parts[1] == "1" && parts[4] == "webcourier"
-    }
-
-    /// The caller of `ckWebAuthToken=` or `Authorization: Bearer`: a user,
-    /// the server admin, or anonymous without either.
-    private func authenticate(queryToken: String?, authorization: String?) throws(CloudError) -> Identity {
-        var token = queryToken
-        if token == nil, let header = authorization {
-            guard let bearer = Self.bearerToken(header) else {
-                throw CloudError(.authenticationFailed, "The Authorization header must be 'Bearer TOKEN'.")
-            }
-            token = bearer
-        }
-        guard let token else { return .anonymous }
-        if host.isAdminToken(token) { return .serverAdmin }
-        guard let user = host.user(withToken: token) else {
-            throw CloudError(
-                .authenticationFailed,
-                "This token is no user's web auth token and not the server admin token; syncscope serve prints both at start-up (also in users.json and admin.json in its data folder).")
-        }
-        return .user(user)
-    }
-
-    /// The token of an `Authorization: Bearer TOKEN` header (the scheme in
-    /// any case, the token without the whitespace around it), or `nil` when
-    /// the header is not of that form. An ASCII header is read byte by byte
-    /// (``asciiBearerToken(_:)``); any other goes the general way (split into
-    /// characters), with the same result.
-    static func bearerToken(_ header: String) -> String? {
-        switch asciiBearerToken(header) {
-        case .token(let token): return token
-        case .refused: return nil
-        case .notASCII: break
-        }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, isASCIICaseInsensitive(parts[0], "bearer") else { return nil }
-        return trimmingWhitespace(parts[1])
-    }
-
-    enum ASCIIBearer: Equatable {
-        case token(String)
-        /// Not `Bearer TOKEN`.
-        case refused
-        /// Not ASCII (or holding a carriage return): read it by characters.
-        case notASCII
-    }
-
-    /// ``bearerToken(_:)`` for an ASCII header, whose characters are its
-    /// bytes: the first word after any leading spaces must be `bearer` in any
-    /// case, followed by a space and something; the token is that something
-    /// without the spaces and tabs around it (`CharacterSet.whitespaces` in ASCII).
-    static func asciiBearerToken(_ header: String) -> ASCIIBearer {
-        var header = header
-        return header.withUTF8 { bytes -> ASCIIBearer in
-            let space = UInt8(ascii: " ")
-            let tab = UInt8(ascii: "\t")
-            var schemeStart = -1
-            var schemeEnd = -1
-            for index in bytes.indices {
-                let byte = bytes[index]
-                guard byte < 0x80, byte != UInt8(ascii: "\r") else { return .notASCII }
-                if schemeEnd < 0 {
-                    if byte == space {
-                        if schemeStart >= 0 { schemeEnd = index }
-                    } else if schemeStart < 0 {
-                        schemeStart = index
-                    }
-                }
-            }
-            guard schemeStart >= 0, schemeEnd >= 0, schemeEnd + 1 < bytes.count, schemeEnd - schemeStart == 6 else { return .refused }
-            for (offset, letter) in "bearer".utf8.enumerated() where bytes[schemeStart + offset] | 0x20 != letter {
-                return .refused
-            }
-            var start = schemeEnd + 1
-            var end = bytes.count
-            while start < end, bytes[start] == space || bytes[start] == tab { start += 1 }
-            while end > start, bytes[end - 1] == space || bytes[end - 1] == tab { end -= 1 }
-            return .token(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
-        }
-    }
-
-    /// Whether `text` is `lowercase` (ASCII letters) in any case.
-    static func isASCIICaseInsensitive(_ text: Substring, _ lowercase: StaticString) -> Bool {
-        let bytes = text.utf8
-        guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
-        return lowercase.withUTF8Buffer { expected in
-            zip(bytes, expected).allSatisfy { byte, letter in byte == letter || byte | 0x20 == letter && (0x61...0x7A).contains(letter) }
-        }
-    }
-
-    /// `text` without the whitespace around it (`CharacterSet.whitespaces`);
-    /// a text starting and ending with a visible ASCII character is returned as it is.
-    static func trimmingWhitespace(_ text: Substring) -> String {
-        if let first = text.utf8.first, let last = text.utf8.last, (0x21...0x7E).contains(first), (0x21...0x7E).contains(last) {
-            return String(text)
-        }
-        return text.trimmingCharacters(in: .whitespaces)
-    }
-
-    /// A request with a body must say it is JSON: `application/json`, or
-    /// `text/plain` together with valid credentials (what Apple's clients send).
-    static func checkContentType(_ headers: RequestHeaders, caller: Identity) throws {
-        let contentType = headers.contentType
-        // The common case: exactly what the API asks for, whatever the body.
-        if contentType == "application/json" || contentType == "application/json; charset=utf-8" { return }
-        let length = headers.contentLength.flatMap { Int($0) ?? Int($0.trimmingCharacters(in: .whitespaces)) }
-        let hasBody = headers.transferEncoding != nil || (length ?? 0) > 0
-        guard hasBody else { return }
-        guard let contentType else {
-            throw Refusal(status: 415, CloudError(.invalidArguments, "The request has a body but no Content-Type; send the JSON body with 'Content-Type: application/json'."))
-        }
-        let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-        switch mediaType {
-        case "application/json":
-            return
-        case "text/plain" where caller != .anonymous:
-            return
-        case "text/plain":
-            throw Refusal(
-                status: 415,
-                CloudError(
-                    .invalidArguments,
-                    "A text/plain body is taken only with valid credentials (a web auth token); send the JSON body with 'Content-Type: application/json'."))
-        default:
-            throw Refusal(
-                status: 415,
-                CloudError(.invalidArguments, "The body is '\(mediaType.prefix(60))'; this API reads JSON only: send it with 'Content-Type: application/json'."))
-        }
-    }
-
-    /// `/assets/1/{container}/{environment}/upload`: where `assets/upload` sends the bytes.
-    static func isAssetUpload(_ parts: [String]) -> Bool {
-        parts.count == 5 && parts[0] == "assets" && parts[1] == "1" && parts[4] == "upload"
-    }
-
-    static func checkDevice(_ device: String) throws(CloudError) {
-        guard !device.isEmpty, device.utf8.count <= 255, !TextChecks.containsControlCharacter(device)
-        else {
-            throw CloudError(.invalidArguments, "X-SyncScope-Device must be 1 to 255 bytes without control characters.")
-        }
     }
 
     private func readBody(_ request: Request) async throws -> Data {

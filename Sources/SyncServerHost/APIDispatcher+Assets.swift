@@ -32,7 +32,6 @@ extension APIDispatcher {
 
     /// `assets/upload` in a database: one upload URL per requested field.
     package func assetsUpload(_ call: APICall, _ db: DatabaseID, caller: Caller) throws(CloudError) -> APIAnswer {
-        try checkMethod(call)
         if !caller.user.isEmpty { try core.engine.checkCaller(caller) }
         let request = try decode(WireAssetsUploadRequest.self, call)
         guard !request.tokens.isEmpty else {
@@ -45,32 +44,22 @@ extension APIDispatcher {
         }))
     }
 
-    /// `/assets/1/{container}/{environment}/upload` (POST, the bytes) and
-    /// `/assets/1/{container}/{environment}/download/{checksum}` (GET).
-    package func assetFiles(_ call: APICall, _ parts: [String]) throws(CloudError) -> APIAnswer {
-        guard parts.count >= 5, parts[1] == "1" else {
-            return .notFound("There is no '\(call.path)'; asset URLs come from assets/upload and from ASSET fields' downloadURL.")
+    /// `POST /assets/1/{container}/{environment}/upload`: the file's bytes, kept.
+    package func storeAssetFile(_ call: APICall) throws(CloudError) -> APIAnswer {
+        let asset = core.engine.storeAsset(call.body)
+        return try encode(
+            WireAssetUploadReceipt(singleFile: .init(
+                fileChecksum: asset.fileChecksum, size: asset.size, receipt: "syncscope-asset:" + Self.urlSafe(asset.fileChecksum),
+                referenceChecksum: asset.fileChecksum)),
+            changed: true)
+    }
+
+    /// `GET /assets/1/{container}/{environment}/download/{checksum}`: the file's bytes.
+    package func assetFile(checksum: String) -> APIAnswer {
+        guard let data = core.engine.assetData(checksum: Self.fromURLSafe(checksum)) else {
+            return .notFound("No uploaded file has checksum '\(checksum)'.")
         }
-        _ = try container(parts[2])
-        _ = try environment(parts[3])
-        switch (parts[4], parts.count) {
-        case ("upload", 5):
-            try checkMethod(call)
-            let asset = core.engine.storeAsset(call.body)
-            return try encode(
-                WireAssetUploadReceipt(singleFile: .init(
-                    fileChecksum: asset.fileChecksum, size: asset.size, receipt: "syncscope-asset:" + Self.urlSafe(asset.fileChecksum),
-                    referenceChecksum: asset.fileChecksum)),
-                changed: true)
-        case ("download", 6):
-            try checkMethod(call, allowsGet: true)
-            guard let data = core.engine.assetData(checksum: Self.fromURLSafe(parts[5])) else {
-                return .notFound("No uploaded file has checksum '\(parts[5])'.")
-            }
-            return APIAnswer(body: data)
-        default:
-            return .notFound("There is no '\(call.path)'; asset URLs come from assets/upload and from ASSET fields' downloadURL.")
-        }
+        return APIAnswer(body: data)
     }
 
     /// The record with a `downloadURL` on each `ASSET` value whose file this server holds.

@@ -8,6 +8,7 @@ extension APIDispatcher {
     /// fault rules at run time (server admin only). Rules are settings of the
     /// running server, not data: they are not journaled.
     package func faults(_ call: APICall) throws(CloudError) -> APIAnswer {
+        try Self.requireServerAdmin(call, "faults")
         let body = call.body.isEmpty ? Data(#"{"operation":"list"}"#.utf8) : call.body
         let request = try WireJSON.decode(WireFaultsRequest.self, from: body)
         return APIAnswer(body: try WireJSON.encode(try core.handleFaults(request, now: now)))

@@ -22,6 +22,10 @@ package struct PreparedCall: Sendable {
     package var route: Route
     /// A ``Route/whole`` call's body, decoded ahead (outside the lock).
     package var decodedBody: DecodedBody? = nil
+    /// The call's route in ``WebServicesRoute/table`` (`nil` for a refused
+    /// call) and its path's arguments: found once, before the lock.
+    package var served: WebServicesRoute? = nil
+    package var arguments = RouteArguments()
 
     package enum Route: Sendable {
         /// Any other call: its body decoded ahead (``PreparedCall/decodedBody``),
@@ -69,65 +73,48 @@ extension APIDispatcher {
         prepare(call) { caller throws(CloudError) in try modifyRecordsPlan(call, caller: caller) }
     }
 
+    /// Makes the `records/modify` plan for a caller.
+    package typealias ModifyPlanMaker = (Caller) throws(CloudError) -> ModifyRecordsPlan
+
     /// ``prepare(_:)`` with the `records/modify` plan made by `modifyPlan`
     /// (from the body's JSON, or from a journal row's binary form: `JournaledCallBody`).
-    package static func prepare(_ call: APICall, modifyPlan: (Caller) throws(CloudError) -> ModifyRecordsPlan) -> PreparedCall {
-        let parts = TextChecks.pathSegments(call.path)
-        guard parts.count == 7, parts[0] == "database", parts[1] == "1" else { return wholeCall(call) }
-        let operation = parts[5] + "/" + parts[6]
-        let saving = operation == "records/modify"
-        let fetching = !saving && operation == "changes/zone"
-        let reading = !saving && !fetching && Self.readOperations.contains(operation)
-        guard saving || fetching || reading else { return wholeCall(call) }
+    /// The call's route (``WebServicesRoute/table``) is found once: a route
+    /// with a preparation of its own gets its step, any other a ``PreparedCall/Route/whole``
+    /// one with its body decoded ahead; a path no route has, or a method its
+    /// route does not take, is refused here, before the lock.
+    package static func prepare(_ call: APICall, modifyPlan: ModifyPlanMaker) -> PreparedCall {
         do throws(CloudError) {
-            let db = DatabaseID(
-                container: try parseContainer(parts[2]), environment: try parseEnvironment(parts[3]), scope: try parseScope(parts[4]))
-            if reading { return PreparedCall(call: call, route: try readRoute(operation, call, db)) }
-            if saving {
-                try checkCallMethod(call)
-                let caller = try signedInUser(call, "Saving records")
-                return PreparedCall(call: call, route: .modifyRecords(db, try modifyPlan(caller)))
+            switch try route(call, TextChecks.pathSegments(call.path)) {
+            case .refused(let answer):
+                return PreparedCall(call: call, route: .refused(answer))
+            case .found(let route, let arguments):
+                guard case .dispatcher(_, let prepare?) = route.handling else {
+                    return PreparedCall(call: call, route: .whole, decodedBody: route.body?.decodeAhead?(call), served: route, arguments: arguments)
+                }
+                return PreparedCall(call: call, route: try prepare(call, arguments, modifyPlan), served: route, arguments: arguments)
             }
-            let caller = try signedInUser(call, "Fetching zone changes")
-            let (request, requests) = try zoneChangesPlan(call)
-            return PreparedCall(call: call, route: .zoneChanges(db, caller, request, requests))
         } catch {
             return PreparedCall(call: call, route: .refused(.error(error)))
         }
     }
 
-    private static let readOperations: Set<String> = ["zones/list", "changes/database", "records/lookup", "records/query"]
+    /// `records/lookup`, checked and decoded.
+    package static func prepareLookupRecords(_ call: APICall, _ arguments: RouteArguments) throws(CloudError) -> PreparedCall.Route {
+        let who = try publicOrSignedIn(call, arguments, "Looking up records")
+        let request = try decodeBody(WireRecordsLookupRequest.self, call)
+        try checkOperationCount(request.records.count, "records to look up")
+        let zoneID = request.zoneID.map(RecordZoneID.init) ?? RecordZoneID(zoneName: RecordZoneID.defaultZoneName, ownerName: "")
+        return .lookupRecords(arguments.database, who, request, zoneID, getCurrentSyncToken: call.flag("getCurrentSyncToken"))
+    }
 
-    /// The read routes, checked in the same order as ``answer(_:)`` checks them.
-    private static func readRoute(_ operation: String, _ call: APICall, _ db: DatabaseID) throws(CloudError) -> PreparedCall.Route {
-        func caller(_ what: String) throws(CloudError) -> Caller {
-            if db.scope == .public, call.user == nil { return Caller(user: "", deviceID: call.deviceID) }
-            return try signedInUser(call, what)
-        }
-        switch operation {
-        case "zones/list":
-            try checkCallMethod(call, allowsGet: true)
-            return .listZones(db, try caller("Listing zones"))
-        case "changes/database":
-            try checkCallMethod(call)
-            let request = try decodeBody(WireDatabaseChangesRequest.self, call)
-            return .databaseChanges(db, try signedInUser(call, "Fetching database changes"), request)
-        case "records/lookup":
-            let who = try caller("Looking up records")
-            try checkCallMethod(call)
-            let request = try decodeBody(WireRecordsLookupRequest.self, call)
-            try checkOperationCount(request.records.count, "records to look up")
-            let zoneID = request.zoneID.map(RecordZoneID.init) ?? RecordZoneID(zoneName: RecordZoneID.defaultZoneName, ownerName: "")
-            return .lookupRecords(db, who, request, zoneID, getCurrentSyncToken: call.flag("getCurrentSyncToken"))
-        default:  // records/query
-            let who = try caller("Querying records")
-            try checkCallMethod(call)
-            let request = try decodeBody(WireRecordsQueryRequest.self, call)
-            let query = QueryRequest(
-                query: try request.query.recordQuery(), zoneID: request.zoneID.map(RecordZoneID.init), zoneWide: request.zoneWide ?? false,
-                resultsLimit: request.resultsLimit, continuationMarker: request.continuationMarker, desiredKeys: request.desiredKeys)
-            return .queryRecords(db, who, request, query, getCurrentSyncToken: call.flag("getCurrentSyncToken"))
-        }
+    /// `records/query`, checked and decoded.
+    package static func prepareQueryRecords(_ call: APICall, _ arguments: RouteArguments) throws(CloudError) -> PreparedCall.Route {
+        let who = try publicOrSignedIn(call, arguments, "Querying records")
+        let request = try decodeBody(WireRecordsQueryRequest.self, call)
+        let query = QueryRequest(
+            query: try request.query.recordQuery(), zoneID: request.zoneID.map(RecordZoneID.init), zoneWide: request.zoneWide ?? false,
+            resultsLimit: request.resultsLimit, continuationMarker: request.continuationMarker, desiredKeys: request.desiredKeys)
+        return .queryRecords(arguments.database, who, request, query, getCurrentSyncToken: call.flag("getCurrentSyncToken"))
     }
 
     /// An answer encoded from values the step produced (never the engine).
@@ -143,6 +130,13 @@ extension APIDispatcher {
     /// answer is worded later, from the results, unless the engine holds
     /// asset files (their download URLs read the engine): then now.
     package func step(_ prepared: PreparedCall) -> StepOutcome {
+        var outcome = run(prepared)
+        // A route the journal does not keep never reports a change it should keep.
+        if outcome.changedState, prepared.served?.journaled == false { outcome.changedState = false }
+        return outcome
+    }
+
+    private func run(_ prepared: PreparedCall) -> StepOutcome {
         switch prepared.route {
         case .whole:
             return wholeStep(prepared)

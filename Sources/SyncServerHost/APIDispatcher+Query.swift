@@ -26,7 +26,6 @@ extension APIDispatcher {
     }
 
     package func lookupRecords(_ call: APICall, _ db: DatabaseID, caller: Caller) throws(CloudError) -> APIAnswer {
-        try checkMethod(call)
         let request = try decode(WireRecordsLookupRequest.self, call)
         try checkCount(request.records.count, "records to look up")
         let zoneID = request.zoneID.map(RecordZoneID.init) ?? RecordZoneID(zoneName: RecordZoneID.defaultZoneName, ownerName: "")
@@ -44,7 +43,6 @@ extension APIDispatcher {
     }
 
     package func queryRecords(_ call: APICall, _ db: DatabaseID, caller: Caller) throws(CloudError) -> APIAnswer {
-        try checkMethod(call)
         let request = try decode(WireRecordsQueryRequest.self, call)
         let query = try request.query.recordQuery()
         let result = try core.engine.queryRecords(
@@ -69,7 +67,6 @@ extension APIDispatcher {
 
     /// `changes/zone` decoded and checked, before the engine sees it.
     package static func zoneChangesPlan(_ call: APICall) throws(CloudError) -> (WireZoneChangesRequest, [ZoneChangesRequest]) {
-        try checkCallMethod(call)
         let request = try decodeBody(WireZoneChangesRequest.self, call)
         // A malformed limit is a malformed request (400), not one zone's error.
         if let limit = ([request.resultsLimit] + request.zones.map(\.resultsLimit)).compactMap({ $0 }).first(where: { $0 < 0 }) {
@@ -110,7 +107,6 @@ extension APIDispatcher {
     /// `records/changes`: one zone's changes, as `changes/zone` gives them
     /// (same tokens, same rules), in the older single-zone shape.
     package func recordsChanges(_ call: APICall, _ db: DatabaseID, caller: Caller) throws(CloudError) -> APIAnswer {
-        try checkMethod(call)
         let request = try decode(WireRecordsChangesRequest.self, call)
         let results = try core.engine.fetchRecordZoneChanges(caller: caller, database: db, [
             ZoneChangesRequest(
@@ -132,7 +128,6 @@ extension APIDispatcher {
     /// `zones/changes`: the zones that changed since a database token, as
     /// `changes/database` answers (the same tokens).
     package func zonesChanges(_ call: APICall, _ db: DatabaseID, caller: Caller) throws(CloudError) -> APIAnswer {
-        try checkMethod(call)
         let request = try decode(WireZonesChangesRequest.self, call)
         let batch = try core.engine.fetchDatabaseChanges(caller: caller, database: db, since: request.syncToken, resultsLimit: request.resultsLimit)
         return try encode(WireDatabaseChanges(batch), tokenIn: request.syncToken, tokenOut: batch.serverChangeToken)

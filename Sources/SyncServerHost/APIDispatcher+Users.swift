@@ -3,24 +3,10 @@ import SyncCore
 import SyncWire
 import SyncServer
 
-/// Apple's paths that do not fit `/database/1/{c}/{e}/{database}/{a}/{b}`:
-/// `tokens/create` and `tokens/register` right under the environment, and
-/// `users/…` (some three parts long).
+/// `/database/1/{container}/{environment}/{database}/users/…`: the server's
+/// users as CloudKit's user records and identities. Every user of the server
+/// is discoverable.
 extension APIDispatcher {
-    package func appleRoute(_ call: APICall, _ parts: [String]) throws(CloudError) -> APIAnswer? {
-        guard parts.count >= 6, parts[1] == "1" else { return nil }
-        if parts.count == 6, parts[4] == "tokens" {
-            // Apple's path for push tokens; /device/1/… stays as an alias.
-            return try device(call, parts)
-        }
-        guard parts.count == 7 || parts.count == 8, parts[5] == "users" else { return nil }
-        _ = try container(parts[2])
-        _ = try environment(parts[3])
-        _ = try scope(parts[4])
-        let operation = parts.dropFirst(6).joined(separator: "/")
-        return try users(call, operation)
-    }
-
     /// The e-mail address a server user is known by.
     package static func emailAddress(of user: String) -> String { "\(user)@syncscope.example" }
 
@@ -43,46 +29,51 @@ extension APIDispatcher {
         return nil
     }
 
-    private func users(_ call: APICall, _ operation: String) throws(CloudError) -> APIAnswer {
+    /// The signed-in caller of a `users/…` call.
+    private func usersCaller(_ call: APICall, _ operation: String) throws(CloudError) -> Caller {
         let caller = try requireUser(call, "users/\(operation)")
         try core.engine.checkCaller(caller)
-        switch operation {
-        case "current":
-            try checkMethod(call, allowsGet: true)
-            return try encode(user(caller.user))
-        case "caller":
-            try checkMethod(call, allowsGet: true)
-            return try encode(identity(caller.user))
-        case "discover":
-            // GET: every discoverable user; POST: those the lookup infos name.
-            // Every user of the server is discoverable; unknown ones are left out.
-            try checkMethod(call, allowsGet: true)
-            if call.method == "GET" || call.body.isEmpty {
-                return try encode(WireUsersResponse(users: core.engine.users.map { identity($0.name) }))
-            }
-            let request = try decode(WireUsersDiscoverRequest.self, call)
-            try checkCount(request.lookupInfos.count, "users to discover")
-            return try encode(WireUsersResponse(users: request.lookupInfos.compactMap(find).map(identity)))
-        case "lookup/email", "lookup/id":
-            try checkMethod(call)
-            let request = try decode(WireUsersLookupRequest.self, call)
-            try checkCount(request.users.count, "users to look up")
-            let key = operation == "lookup/email" ? "emailAddress" : "userRecordName"
-            for (index, info) in request.users.enumerated() {
-                let given = operation == "lookup/email" ? info.emailAddress : info.userRecordName
-                guard given != nil else {
-                    throw CloudError(.invalidArguments, "users[\(index)] has no '\(key)'; users/\(operation) looks users up by \(key).")
-                }
-            }
-            return try encode(WireUsersResponse(users: request.users.compactMap(find).map(user)))
-        case "lookup/contacts":
-            // Apple documents a POST; CloudKit JS sends a GET. The caller's
-            // contacts are the server's other users.
-            try checkMethod(call, allowsGet: true)
-            return try encode(WireUsersResponse(users: core.engine.users.map(\.name).filter { $0 != caller.user }.map(user)))
-        default:
-            return .notFound(
-                "There is no 'users/\(operation)'. Known: users/current, users/caller, users/discover, users/lookup/email, users/lookup/id, users/lookup/contacts.")
+        return caller
+    }
+
+    package func currentUser(_ call: APICall) throws(CloudError) -> APIAnswer {
+        try encode(user(try usersCaller(call, "current").user))
+    }
+
+    package func callerIdentity(_ call: APICall) throws(CloudError) -> APIAnswer {
+        try encode(identity(try usersCaller(call, "caller").user))
+    }
+
+    /// GET: every discoverable user; POST: those the lookup infos name (unknown ones are left out).
+    package func discoverUsers(_ call: APICall) throws(CloudError) -> APIAnswer {
+        _ = try usersCaller(call, "discover")
+        if call.method == "GET" || call.body.isEmpty {
+            return try encode(WireUsersResponse(users: core.engine.users.map { identity($0.name) }))
         }
+        let request = try decode(WireUsersDiscoverRequest.self, call)
+        try checkCount(request.lookupInfos.count, "users to discover")
+        return try encode(WireUsersResponse(users: request.lookupInfos.compactMap(find).map(identity)))
+    }
+
+    /// `users/lookup/email` and `users/lookup/id`.
+    package func lookUpUsers(_ call: APICall, byEmail: Bool) throws(CloudError) -> APIAnswer {
+        let operation = byEmail ? "lookup/email" : "lookup/id"
+        _ = try usersCaller(call, operation)
+        let request = try decode(WireUsersLookupRequest.self, call)
+        try checkCount(request.users.count, "users to look up")
+        let key = byEmail ? "emailAddress" : "userRecordName"
+        for (index, info) in request.users.enumerated() {
+            let given = byEmail ? info.emailAddress : info.userRecordName
+            guard given != nil else {
+                throw CloudError(.invalidArguments, "users[\(index)] has no '\(key)'; users/\(operation) looks users up by \(key).")
+            }
+        }
+        return try encode(WireUsersResponse(users: request.users.compactMap(find).map(user)))
+    }
+
+    /// Apple documents a POST; CloudKit JS sends a GET. The caller's contacts are the server's other users.
+    package func contacts(_ call: APICall) throws(CloudError) -> APIAnswer {
+        let caller = try usersCaller(call, "lookup/contacts")
+        return try encode(WireUsersResponse(users: core.engine.users.map(\.name).filter { $0 != caller.user }.map(user)))
     }
 }

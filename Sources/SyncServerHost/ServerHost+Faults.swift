@@ -106,11 +106,13 @@ extension ServerHost {
         return answer(operations.indices.map { failing[$0] ? failure($0) : (results.popFirst() ?? failure($0)) }, from: performed)
     }
 
-    /// The call as the fault plan matches it: `/database/1/{container}/{environment}/{database}/{a}/{b}`
-    /// (zone names read from the body); other paths are never faulted.
+    /// The call as the fault plan matches it: a call of a route the fault plan
+    /// reaches (``WebServicesRoute/faultable``), by its operation's name (zone
+    /// names read from the body); other calls are never faulted.
     package static func faultCall(_ call: APICall) -> FaultCall? {
-        let parts = call.path.split(separator: "/").map(String.init)
-        guard parts.count == 7, parts[0] == "database", let user = call.user else { return nil }
+        guard let user = call.user else { return nil }
+        let parts = TextChecks.pathSegments(call.path)
+        guard case .route(let route) = WebServicesRoute.resolve(parts), route.faultable else { return nil }
         var zones: [String] = []
         if let body = try? JSONSerialization.jsonObject(with: call.body) as? [String: Any] {
             func name(_ value: Any?) -> String? { ((value as? [String: Any])?["zoneID"] as? [String: Any])?["zoneName"] as? String }
@@ -120,6 +122,6 @@ extension ServerHost {
                 if let zone = name((item as? [String: Any])?["zone"]) { zones.append(zone) }
             }
         }
-        return FaultCall(operation: parts[5] + "/" + parts[6], database: DatabaseScope(rawValue: parts[4]), zoneNames: zones, user: user, deviceID: call.deviceID)
+        return FaultCall(operation: route.operation, database: DatabaseScope(rawValue: parts[4]), zoneNames: zones, user: user, deviceID: call.deviceID)
     }
 }

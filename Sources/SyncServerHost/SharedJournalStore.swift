@@ -338,27 +338,9 @@ package final class SharedJournalStore: ServerStore {
     }
 
     /// Whether a call only reads: it is not appended, and is answered after catching up to the tail.
-    /// Anything not known to be a read is a write (appended, applied the same on every node).
+    /// Its route in ``WebServicesRoute/table`` says; a path no route has is a write (appended, and
+    /// refused the same way on every node).
     package static func isRead(_ call: APICall) -> Bool {
-        let parts = call.path.split(separator: "/", omittingEmptySubsequences: true)
-        switch parts.first {
-        case "database":
-            guard parts.count >= 7 else { return false }
-            if parts[5] == "users" { return true }
-            guard parts.count == 7 else { return false }
-            switch "\(parts[5])/\(parts[6])" {
-            case "zones/list", "zones/lookup", "records/lookup", "records/query", "records/changes", "zones/changes", "changes/database",
-                "changes/zone", "subscriptions/list", "subscriptions/lookup":
-                return true
-            default:
-                return false
-            }
-        case "admin":
-            return parts.last == "export"
-        case "assets":
-            return call.method == "GET"
-        default:
-            return false
-        }
+        WebServicesRoute.route(of: call.path)?.access == .read
     }
 }

@@ -23,36 +23,21 @@ import Testing
     static var isCI: Bool { ProcessInfo.processInfo.environment["CI"]?.lowercased() == "true" }
 
     @Test(.enabled(if: python != nil || isCI, "pyicloud is not installed: run .ci/run, or python3 -m venv .build-venv && .build-venv/bin/pip install pyicloud"))
-    func pyicloudRunsUnchangedAgainstTheServer() throws {
+    func pyicloudRunsUnchangedAgainstTheServer() async throws {
         let python = try #require(Self.python, "CI=true but no Python with pyicloud: .ci/run should have created .build-venv")
-        let server = try ServerProcess()
+        let server = try await ServerProcess.start()
         defer {
             server.stop()
             server.removeData()
         }
         let token = try #require(server.tokens["alice"])
-        let process = Process()
-        process.executableURL = python
-        process.arguments = [Self.script.path, server.baseURL.absoluteString, token]
-        let output = TextBuffer()
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        process.standardInput = FileHandle.nullDevice
-        pipe.fileHandleForReading.readabilityHandler = { output.append($0.availableData) }
-        try process.run()
-        let deadline = Date().addingTimeInterval(180)
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        if process.isRunning {
-            process.terminate()
-            Issue.record("pyicloud did not finish within 180 s:\n\(output.text)")
+        let run = try await ExternalTool(executable: python, arguments: [Self.script.path, server.baseURL.absoluteString, token]).run(within: 180)
+        let text = run.text
+        guard let status = run.status else {
+            Issue.record("pyicloud did not finish within 180 s:\n\(text)")
             return
         }
-        process.waitUntilExit()
-        pipe.fileHandleForReading.readabilityHandler = nil
-        output.append(pipe.fileHandleForReading.readDataToEndOfFile())
-        let text = output.text
-        #expect(process.terminationStatus == 0, "pyicloud against syncscope serve:\n\(text)\nserver log:\n\(server.log)")
+        #expect(status == 0, "pyicloud against syncscope serve:\n\(text)\nserver log:\n\(server.log)")
         #expect(text.contains(" passed, 0 failed"), "\(text)")
         // Every area the script covers ran.
         for area in ["records/modify", "records/lookup", "records/query pages", "getCurrentSyncToken", "tombstones", "desiredRecordTypes", "zones/list", "Reminders:", "Notes:"] {

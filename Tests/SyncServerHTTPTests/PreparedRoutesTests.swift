@@ -127,8 +127,8 @@ import Testing
             let (answer, wasDeferred, decodedUnderLock) = prepared.prepared(call)
             if wasDeferred { deferred += 1 }
             let what = "\(call.method) \(call.path) \(String(decoding: call.body, as: UTF8.self))"
-            // The path → body type table of `DecodedBody.decodingAhead` knows every route that reads a body.
-            #expect(decodedUnderLock.isEmpty, "\(what) decoded \(decodedUnderLock) under the lock: DecodedBody.decodingAhead misses its route")
+            // The route table declares the body of every route that reads one: none is decoded under the lock.
+            #expect(decodedUnderLock.isEmpty, "\(what) decoded \(decodedUnderLock) under the lock: its route in WebServicesRoute.table does not declare its body")
             #expect(answer.status == expected.status, "\(what)")
             #expect(
                 answer.body == expected.body,

@@ -48,8 +48,8 @@ import Darwin
     /// What `authenticate` did before the byte-wise reading: split into characters.
     static func bearerTokenByCharacters(_ header: String) -> String? {
         let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, APIResponder.isASCIICaseInsensitive(parts[0], "bearer") else { return nil }
-        return APIResponder.trimmingWhitespace(parts[1])
+        guard parts.count == 2, Authentication.isASCIICaseInsensitive(parts[0], "bearer") else { return nil }
+        return Authentication.trimmingWhitespace(parts[1])
     }
 
     @Test func theBearerTokenReadByBytesIsTheOneReadByCharacters() {
@@ -60,14 +60,14 @@ import Darwin
             "Bearer t\u{00E9}st", "Bearer \u{301}abc", "B\u{00E9}arer abc", "Bearer\u{00A0}abc", "Bearer abc\u{2003}", "\u{301} Bearer abc",
         ]
         for header in headers {
-            #expect(APIResponder.bearerToken(header) == Self.bearerTokenByCharacters(header), "\(header.debugDescription)")
+            #expect(Authentication.bearerToken(header) == Self.bearerTokenByCharacters(header), "\(header.debugDescription)")
         }
-        #expect(APIResponder.bearerToken("bearer  tok ") == "tok")
-        #expect(APIResponder.bearerToken("Bearer \u{301}abc") == nil)
-        #expect(APIResponder.asciiBearerToken("Bearer t\u{00E9}st") == .notASCII)
-        #expect(APIResponder.asciiBearerToken("bEARER \t abc\t ") == .token("abc"))
-        #expect(APIResponder.asciiBearerToken("Basic abc") == .refused)
-        #expect(APIResponder.asciiBearerToken("Bearer   ") == .token(""))
+        #expect(Authentication.bearerToken("bearer  tok ") == "tok")
+        #expect(Authentication.bearerToken("Bearer \u{301}abc") == nil)
+        #expect(Authentication.asciiBearerToken("Bearer t\u{00E9}st") == .notASCII)
+        #expect(Authentication.asciiBearerToken("bEARER \t abc\t ") == .token("abc"))
+        #expect(Authentication.asciiBearerToken("Basic abc") == .refused)
+        #expect(Authentication.asciiBearerToken("Bearer   ") == .token(""))
     }
 
     // MARK: Paths
@@ -78,27 +78,27 @@ import Darwin
             "/device/1/C/development/webcourier/abc-DEF_123",
         ]
         for path in plain {
-            let segments = try #require(APIResponder.plainPathSegments(path), "\(path)")
-            let decoded = try APIResponder.canonicalPathDecoding(path)
+            let segments = try #require(CanonicalPath.plainSegments(path), "\(path)")
+            let decoded = try CanonicalPath.decoding(path)
             #expect(segments == decoded.parts && decoded.path == path, "\(path)")
-            #expect(try APIResponder.canonicalPath(path).parts == segments)
+            #expect(try CanonicalPath.parse(path).parts == segments)
         }
         let notPlain = [
             "/", "", "a/b", "//a", "/a/", "/a//b", "/./a", "/a/..", "/a/%41", "/a\\b", "/caf\u{00E9}/x", "/%2Finternal", "/x/\u{301}y",
         ]
         for path in notPlain {
-            #expect(APIResponder.plainPathSegments(path) == nil, "\(path)")
+            #expect(CanonicalPath.plainSegments(path) == nil, "\(path)")
             // The general way answers these as it always did: decoded, or refused with a reason.
-            let general = Result { () throws(CloudError) in try APIResponder.canonicalPathDecoding(path) }
-            let front = Result { () throws(CloudError) in try APIResponder.canonicalPath(path) }
+            let general = Result { () throws(CloudError) in try CanonicalPath.decoding(path) }
+            let front = Result { () throws(CloudError) in try CanonicalPath.parse(path) }
             switch (general, front) {
             case (.success(let a), .success(let b)): #expect(a.parts == b.parts && a.path == b.path, "\(path)")
             case (.failure(let a), .failure(let b)): #expect(a.reason == b.reason, "\(path)")
             default: Issue.record("\(path): \(general) vs \(front)")
             }
         }
-        #expect(try APIResponder.canonicalPath("/a/%41b").path == "/a/Ab")
-        #expect(try APIResponder.canonicalPath("/caf\u{00E9}/x").parts == ["caf\u{00E9}", "x"])
+        #expect(try CanonicalPath.parse("/a/%41b").path == "/a/Ab")
+        #expect(try CanonicalPath.parse("/caf\u{00E9}/x").parts == ["caf\u{00E9}", "x"])
     }
 
     @Test func pathSegmentsAreTheCharacterSplitForASCIIAndOtherPaths() {
@@ -124,8 +124,8 @@ import Darwin
         #expect(TextChecks.containsControlCharacter("x\u{0085}"))
         #expect(!TextChecks.containsControlCharacter("caf\u{00E9}"))
         #expect(throws: CloudError.self) { try APIDispatcher.parseContainer("iCloud.\u{0085}App") }
-        #expect(throws: CloudError.self) { try APIResponder.checkDevice("phone\u{7F}") }
-        #expect(throws: Never.self) { try APIResponder.checkDevice("t\u{00E9}l\u{00E9}phone") }
+        #expect(throws: CloudError.self) { try DeviceOwnership.checkFormat("phone\u{7F}") }
+        #expect(throws: Never.self) { try DeviceOwnership.checkFormat("t\u{00E9}l\u{00E9}phone") }
     }
 
     // MARK: Records from the wire

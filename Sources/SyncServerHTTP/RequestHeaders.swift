@@ -1,3 +1,4 @@
+import SyncServerHost
 import HTTPTypes
 
 /// The request headers the API reads, gathered in one pass over the fields.

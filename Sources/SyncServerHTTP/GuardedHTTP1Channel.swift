@@ -1,0 +1,42 @@
+import SyncServerHost
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOHTTPTypes
+import NIOHTTPTypesHTTP1
+
+/// HTTP/1.1 as Hummingbird's `HTTP1Channel` sets it up, with two guards
+/// around the codec: ``RawConnectionGuard`` in front (the connection cap,
+/// the header time limit, and answers written as raw bytes when the request
+/// cannot be parsed) and ``RequestGuard`` behind it (the body time limit,
+/// parse errors, the client closing its side). Idle kept-alive connections
+/// are closed by Hummingbird's own `HTTPConnectionStateHandler`.
+struct GuardedHTTP1Channel: HTTPChannelHandler {
+    typealias Value = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
+
+    let responder: HTTPChannelHandler.Responder
+    let limits: ConnectionLimits
+    let idleTimeout: Duration
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        let limits = self.limits
+        let idleTimeout = self.idleTimeout
+        return channel.eventLoop.makeCompletedFuture {
+            let raw = RawConnectionGuard(limits: limits, channel: channel)
+            let operations = channel.pipeline.syncOperations
+            try operations.addHandler(raw)
+            try operations.configureHTTPServerPipeline(
+                withPipeliningAssistance: false, withErrorHandling: false, withOutboundHeaderValidation: false,
+                withEncoderConfiguration: .init(), withDecoderLimitConfiguration: .init())
+            try operations.addHandler(HTTP1ToHTTPServerCodec(secure: false))
+            try operations.addHandler(RequestGuard(raw: raw, limits: limits))
+            try operations.addHandler(HTTPConnectionStateHandler(idleTimeout: idleTimeout, logger: logger))
+            return try NIOAsyncChannel(wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
+        }
+    }
+
+    func handle(value: Value, logger: Logger) async {
+        await handleHTTP(asyncChannel: value, logger: logger)
+    }
+}
