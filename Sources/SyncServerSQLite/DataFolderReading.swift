@@ -6,7 +6,7 @@ import SyncWire
 
 /// Reads a data folder's journal rows or its checkpoint and parses them,
 /// and does nothing else: the limit a restart is measured against in the
-/// same run (`syncscope bench --http`: `restart_200k_*_ceiling_s`).
+/// same run (`syncscope-bench --http`: `restart_200k_*_ceiling_s`).
 public enum DataFolderReading {
     /// Reads every journal row (time, path, caller, body) and parses its
     /// body into what it holds: a binary `records/modify` row into its plan
