@@ -15,9 +15,10 @@ public final class TerminalExecutor: SerialExecutor, TaskExecutor, @unchecked Se
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
 
-    public init() {
+    /// - Parameter threadName: the thread's name (a live world's effects run on one named `syncscope-world`).
+    public init(threadName: String = "syncscope-terminal") {
         let thread = Thread { [self] in loop() }
-        thread.name = "syncscope-terminal"
+        thread.name = threadName
         thread.start()
     }
 
