@@ -29,6 +29,12 @@ struct TestStore {
         }
     }
 
+    /// Brings the store to a state a test starts from, without asserting
+    /// (each of these messages is asserted on its own in another test).
+    mutating func prepare(_ message: InspectorMsg) {
+        _ = InspectorReducer.reduce(&state, message)
+    }
+
     /// The fields of the state that differ, with both values (the first level, then inside the snapshot).
     static func differences(_ actual: InspectorState, _ expected: InspectorState) -> [String] {
         func fields(_ value: Any) -> [(String, String)] {
