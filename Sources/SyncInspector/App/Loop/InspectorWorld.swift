@@ -22,7 +22,7 @@ public final class InspectorWorld {
     public let realClock: any SyncClock
     /// Where the world's events go, as they happen (the controller's mailbox).
     private let post: @Sendable (InspectorMsg) -> Void
-    /// Writes what an effect did to the `--log` file (on the loop's thread: see ``InspectorController``).
+    /// Writes what an effect did to the `--log` file (from the thread the effect runs on: each write is one whole line).
     var log: ((String) -> Void)?
 
     init(world: SyncWorld, lesson: (any InspectorLesson)?, realClock: any SyncClock, post: @escaping @Sendable (InspectorMsg) -> Void) {

@@ -56,9 +56,3 @@ final class TaskEffectRunner: EffectRunner {
     /// The longest quitting waits for an effect under way.
     static let quitGrace: Duration = .seconds(2)
 }
-
-/// A value used only on one thread at a time, carried into a task (the
-/// compiler cannot see that its users never overlap).
-struct Confined<Value>: @unchecked Sendable {
-    let value: Value
-}
