@@ -34,6 +34,49 @@ struct InspectorReducerTests {
         return store
     }
 
+    /// What a first snapshot of `world` makes of a fresh state: the panes
+    /// filled, Notes followed (the first custom zone), its rows waiting for
+    /// the read of Notes (the model knows its zone now, and reads it whole).
+    static func showNotesWaitingForItsRows(_ state: inout InspectorState, world: WorldSnapshot) {
+        state.snapshot.devices = world.devices
+        state.snapshot.eventCount = world.eventCount
+        state.snapshot.zones = W.zones()
+        state.selectedZone = W.notesKey
+        let layout = InspectorLayout(size: size, hasLesson: false)
+        state.zoneTable.select(1, rowCount: 6, visibleRows: layout.visibleRows(of: .zones))
+        var list = RecordList()
+        state.world.recordRows.update(
+            &list, of: RecordRowsModel.Source(zone: W.notesKey, device: "iPhone"),
+            mark: RecordRowsModel.ServerMark(token: nil, lastSequence: 4, recordCount: 2), deviceToken: nil,
+            device: RecordRowsDeviceCopy(zone: W.notesKey, all: [])) { _ in nil }
+        list.key = RecordListKey(
+            zone: W.notesKey, device: "iPhone", serverSequence: 4, serverRecordCount: 2, deviceToken: nil, deviceGeneration: 0)
+        list.apply(filter: "", mode: .both, sort: .name)
+        state.snapshot.records = list
+        state.recordTable.clamp(rowCount: 0, visibleRows: layout.visibleRows(of: .records))
+        state.tokenTable.select(0, rowCount: 0, visibleRows: layout.visibleRows(of: .tokens))
+        state.notificationTable.select(0, rowCount: 0, visibleRows: layout.visibleRows(of: .notifications))
+        state.needsRedraw = true
+    }
+
+    /// The iPhone's device action `command` answers `success`; what the
+    /// action heard meanwhile goes to the line (`line`), and a read follows.
+    static func finish(
+        _ command: InspectorCommand, success: String, in store: inout TestStore, sourceLocation: SourceLocation = #_sourceLocation,
+        _ line: (inout InspectorState) -> Void
+    ) {
+        let done = CommandOutcome(
+            device: "iPhone", action: InspectorReducer.describe(command), result: .done(success: success, notable: nil, recovered: false))
+        let read = InspectorEffect.readServer(readRequest())
+        store.send(.commandFinished(command, .device(done), at: WorldTime(now: 5_000, real: 0)), effects: [read], sourceLocation: sourceLocation) {
+            $0.effects.action = nil
+            $0.effects.running = read
+            $0.world.eventsSinceRead = false
+            $0.needsRedraw = true
+            line(&$0)
+        }
+    }
+
     // MARK: Starting and reading
 
     @Test func theLoopsStartAsksForTheFirstReadAndAnchorsTheClock() {
@@ -57,26 +100,7 @@ struct InspectorReducerTests {
                 request: Self.readRequest(zone: nil), source: "the in-process server", reading: .success(ServerReading()), world: world)),
             effects: [again]
         ) {
-            $0.snapshot.devices = world.devices
-            $0.snapshot.eventCount = 3
-            $0.snapshot.zones = W.zones()
-            $0.selectedZone = W.notesKey
-            let layout = InspectorLayout(size: Self.size, hasLesson: false)
-            $0.zoneTable.select(1, rowCount: 6, visibleRows: layout.visibleRows(of: .zones))
-            // The rows wait for the read of Notes: the model knows its zone now, and reads it whole.
-            var list = RecordList()
-            $0.world.recordRows.update(
-                &list, of: RecordRowsModel.Source(zone: W.notesKey, device: "iPhone"),
-                mark: RecordRowsModel.ServerMark(token: nil, lastSequence: 4, recordCount: 2), deviceToken: nil,
-                device: RecordRowsDeviceCopy(zone: W.notesKey, all: [])) { _ in nil }
-            list.key = RecordListKey(
-                zone: W.notesKey, device: "iPhone", serverSequence: 4, serverRecordCount: 2, deviceToken: nil, deviceGeneration: 0)
-            list.apply(filter: "", mode: .both, sort: .name)
-            $0.snapshot.records = list
-            $0.recordTable.clamp(rowCount: 0, visibleRows: layout.visibleRows(of: .records))
-            $0.tokenTable.select(0, rowCount: 0, visibleRows: layout.visibleRows(of: .tokens))
-            $0.notificationTable.select(0, rowCount: 0, visibleRows: layout.visibleRows(of: .notifications))
-            $0.needsRedraw = true
+            Self.showNotesWaitingForItsRows(&$0, world: world)
             // The selection moved to Notes: the next read is for it.
             $0.effects.running = again
         }
@@ -284,25 +308,7 @@ struct InspectorReducerTests {
             fresh.world.recordRows = $0.world.recordRows
             fresh.world.recordRows.invalidate()
             fresh.timeline = Self.virtual(real: 3_000, world: 0)
-            fresh.snapshot.devices = world.devices
-            fresh.snapshot.eventCount = 3
-            fresh.snapshot.zones = W.zones()
-            fresh.selectedZone = W.notesKey
-            let layout = InspectorLayout(size: Self.size, hasLesson: false)
-            fresh.zoneTable.select(1, rowCount: 6, visibleRows: layout.visibleRows(of: .zones))
-            // The new world's copy of Notes: the rows wait for the read.
-            var list = RecordList()
-            fresh.world.recordRows.update(
-                &list, of: RecordRowsModel.Source(zone: W.notesKey, device: "iPhone"),
-                mark: RecordRowsModel.ServerMark(token: nil, lastSequence: 4, recordCount: 2), deviceToken: nil,
-                device: RecordRowsDeviceCopy(zone: W.notesKey, all: [])) { _ in nil }
-            list.key = RecordListKey(
-                zone: W.notesKey, device: "iPhone", serverSequence: 4, serverRecordCount: 2, deviceToken: nil, deviceGeneration: 0)
-            list.apply(filter: "", mode: .both, sort: .name)
-            fresh.snapshot.records = list
-            fresh.recordTable.clamp(rowCount: 0, visibleRows: layout.visibleRows(of: .records))
-            fresh.tokenTable.select(0, rowCount: 0, visibleRows: layout.visibleRows(of: .tokens))
-            fresh.notificationTable.select(0, rowCount: 0, visibleRows: layout.visibleRows(of: .notifications))
+            Self.showNotesWaitingForItsRows(&fresh, world: world)
             $0 = fresh
         }
         #expect(store.state.effects.running == .command(.lessonRestart), "the restart still runs: its outcome comes next")
@@ -329,16 +335,10 @@ struct InspectorReducerTests {
             // During the action it is not on the line yet: it is the action's to say.
             $0.effects.action = EffectQueue.ActionWatch(notable: said, recovered: false)
         }
-        let done = CommandOutcome(device: "iPhone", action: "fetch", result: .done(success: "iPhone fetched.", notable: nil, recovered: false))
-        let read = InspectorEffect.readServer(Self.readRequest())
-        store.send(.commandFinished(fetch, .device(done), at: WorldTime(now: 5_000, real: 0)), effects: [read]) {
-            $0.effects.action = nil
-            $0.effects.running = read
-            $0.world.eventsSinceRead = false
+        Self.finish(fetch, success: "iPhone fetched.", in: &store) {
             // An error the server did not answer since: it stays as the device's sync problem.
             $0.syncProblem = SyncProblem(device: "iPhone", text: said.text)
             $0.message = said
-            $0.needsRedraw = true
         }
     }
 
@@ -352,14 +352,8 @@ struct InspectorReducerTests {
             $0.world.generations["iPhone"] = 2
             $0.effects.action = EffectQueue.ActionWatch(notable: nil, recovered: true)
         }
-        let done = CommandOutcome(device: "iPhone", action: "sync", result: .done(success: "iPhone sent its changes and fetched.", notable: nil, recovered: false))
-        let read = InspectorEffect.readServer(Self.readRequest())
-        store.send(.commandFinished(sync, .device(done), at: WorldTime(now: 5_000, real: 0)), effects: [read]) {
-            $0.effects.action = nil
-            $0.effects.running = read
-            $0.world.eventsSinceRead = false
+        Self.finish(sync, success: "iPhone sent its changes and fetched.", in: &store) {
             $0.message = InspectorMessage("iPhone sent its changes and fetched. (A first attempt failed; a retry worked.)", kind: .success)
-            $0.needsRedraw = true
         }
     }
 
