@@ -130,8 +130,10 @@ public final class InspectorController {
     func send(_ message: InspectorMsg? = nil, runner: any EffectRunner) async -> Bool {
         var queue = mailbox.takeAll()
         if let message { queue.append(message) }
-        while !queue.isEmpty {
-            let next = queue.removeFirst()
+        var index = 0
+        while index < queue.count {
+            let next = queue[index]
+            index += 1
             logBefore(next)
             let asked = InspectorReducer.reduce(&state, next)
             switch next {
