@@ -43,12 +43,6 @@ public final class InspectorController {
     let mailbox = InspectorMailbox()
     /// Effects awaited where they are asked for (``handle(_:)``, ``refresh()``, and the loop of an in-process world).
     private let inline: InlineEffectRunner
-    /// Copies text to the terminal's clipboard (`y`): the backend's, set by ``run(backend:)``.
-    public var clipboard: ((String) -> Clipboard.Outcome)?
-    /// Ctrl-L asked for every cell to be drawn again.
-    private var repaintRequested = false
-    /// An effect answered since the last frame: its answer is drawn at once, as a key is.
-    private var effectAnswered = false
 
     /// The world on screen (a lesson's restart replaces it).
     public var world: SyncWorld { inspected.world }
@@ -123,11 +117,22 @@ public final class InspectorController {
 
     // MARK: Messages
 
+    /// What one turn of the update step asked of the loop.
+    struct Turn {
+        /// The person asked to quit.
+        var quit = false
+        /// Ctrl-L: every cell is drawn again at the next frame.
+        var repaint = false
+        /// An effect answered: its answer is drawn at once, as a key is.
+        var answered = false
+    }
+
     /// Sends `message` to the update step, then every message it leads to,
-    /// carrying out the effects with `runner`, until the mailbox is empty.
-    /// - Returns: false when the person asked to quit.
+    /// carrying out the effects with `runner` (and those on the terminal
+    /// with `terminal`), until the mailbox is empty.
     @discardableResult
-    func send(_ message: InspectorMsg? = nil, runner: any EffectRunner) async -> Bool {
+    func send(_ message: InspectorMsg? = nil, runner: any EffectRunner, terminal: (any TerminalBackend)? = nil) async -> Turn {
+        var turn = Turn()
         var queue = mailbox.takeAll()
         if let message { queue.append(message) }
         var index = 0
@@ -137,7 +142,7 @@ public final class InspectorController {
             logBefore(next)
             let asked = InspectorReducer.reduce(&state, next)
             switch next {
-            case .commandFinished, .serverRead: effectAnswered = true
+            case .commandFinished, .serverRead: turn.answered = true
             default: break
             }
             logAfter(next)
@@ -145,19 +150,21 @@ public final class InspectorController {
                 switch effect {
                 case .quit:
                     await runner.stop()
-                    return false
+                    turn.quit = true
+                    return turn
                 case .repaint:
-                    repaintRequested = true
+                    turn.repaint = true
                 case .copy(let text, let what):
-                    let outcome = clipboard?(text) ?? .unavailable("no terminal is attached.")
-                    mailbox.post(.commandFinished(.copy(text, what: what), .copied(what: what, outcome), at: WorldTime(now: state.clock.now, real: realClock.now())))
+                    let outcome = terminal?.copyToClipboard(text) ?? .unavailable("no terminal is attached.")
+                    let time = WorldTime(now: state.clock.now, real: realClock.now())
+                    mailbox.post(.commandFinished(.copy(text, what: what), .copied(what: what, outcome), at: time))
                 default:
                     await runner.start(effect, context: EffectContext(state))
                 }
             }
             queue += mailbox.takeAll()
         }
-        return true
+        return turn
     }
 
     private func logBefore(_ message: InspectorMsg) {
@@ -180,14 +187,14 @@ public final class InspectorController {
     /// - Returns: false when the person asked to quit.
     @discardableResult
     public func handle(_ key: KeyEvent) async -> Bool {
-        await send(.key(key), runner: inline)
+        await !send(.key(key), runner: inline).quit
     }
 
     /// Runs one command as a key would ask for it, to completion.
     /// Returns false for `.quit`.
     @discardableResult
     public func execute(_ command: InspectorCommand) async -> Bool {
-        await send(.command(command), runner: inline)
+        await !send(.command(command), runner: inline).quit
     }
 
     /// Reads the server (through ``observer``, in process as over HTTP) and
@@ -230,30 +237,33 @@ public final class InspectorController {
     /// the mailbox's pipe the rest of the time (for ever while nothing is due).
     public func run(backend: some TerminalBackend) async throws(TerminalError) {
         // Where effects run is chosen here, once.
-        let runner: any EffectRunner = runsEffectsConcurrently ?? !world.isVirtualTime
+        let runner: any EffectRunner = runsEffectsConcurrently ?? state.timeline.isLive
             ? TaskEffectRunner(world: inspected, mailbox: mailbox, executor: TerminalExecutor(threadName: "syncscope-world"))
             : inline
-        clipboard = { backend.copyToClipboard($0) }
-        guard await send(.started(size: backend.size, now: realClock.now()), runner: runner) else { return }
         var drawnSize: Size?
         // Frames are paced from when their work began (the wake-up), so the
         // world's work for a frame overlaps the interval instead of adding to it.
         var lastDraw: Milliseconds = realClock.now() - frameInterval
         var woke = realClock.now()
         var drawNow = true
+        var repaint = false
+        /// Sends a message; false when the person quit.
+        func send(_ message: InspectorMsg) async -> Bool {
+            let turn = await self.send(message, runner: runner, terminal: backend)
+            repaint = repaint || turn.repaint
+            if turn.answered { drawNow = true }
+            return !turn.quit
+        }
+        guard await send(.started(size: backend.size, now: realClock.now())) else { return }
         while true {
             let size = backend.size
             if size != state.screenSize {
-                guard await send(.resized(size), runner: runner) else { return }
+                guard await send(.resized(size)) else { return }
                 drawNow = true
             }
-            if effectAnswered {
-                effectAnswered = false
-                drawNow = true
-            }
-            if repaintRequested {
+            if repaint {
                 backend.invalidate()
-                repaintRequested = false
+                repaint = false
                 drawNow = true
             }
             if drawnSize != size || (state.needsRedraw && (drawNow || woke - lastDraw >= frameInterval)) {
@@ -266,12 +276,12 @@ public final class InspectorController {
             let timeout = millisecondsUntilDue(realNow: realClock.now(), lastDraw: lastDraw)
             let key = try backend.readKey(timeoutMs: timeout.map { Int(clamping: $0) } ?? -1, wakingOn: mailbox.wake)
             woke = realClock.now()
-            guard await send(.tick(now: woke), runner: runner) else { return }
+            guard await send(.tick(now: woke)) else { return }
             if let key {
                 if key == .resize, backend.size != state.screenSize {
-                    guard await send(.resized(backend.size), runner: runner) else { return }
+                    guard await send(.resized(backend.size)) else { return }
                 }
-                guard await send(.key(key), runner: runner) else { return }
+                guard await send(.key(key)) else { return }
                 drawNow = true
             }
         }
