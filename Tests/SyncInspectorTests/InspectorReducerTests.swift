@@ -378,6 +378,34 @@ struct InspectorReducerTests {
         }
     }
 
+    @Test func offTheKeyPathTheDevicesOwnSideIsReadAtOnceBesideTheServer() {
+        var store = TestStore(W.state())
+        store.prepare(.started(size: Self.size, now: 0, offKeyPath: true))
+        #expect(store.state.effects.offKeyPath)
+        store.prepare(.serverRead(ServerReadResult(
+            request: Self.readRequest(zone: nil), source: "http://127.0.0.1:1", reading: .success(ServerReading()), world: W.snapshot())))
+        store.prepare(.serverRead(ServerReadResult(
+            request: Self.readRequest(), source: "http://127.0.0.1:1", reading: .success(W.reading()), world: W.snapshot())))
+        let fetch = InspectorCommand.fetch(device: "iPhone")
+        store.prepare(.command(fetch))
+        let done = CommandOutcome(device: "iPhone", action: "fetch", result: .done(success: "iPhone fetched.", notable: nil, recovered: false))
+        let read = InspectorEffect.readServer(Self.readRequest())
+        store.send(.commandFinished(fetch, .device(done), at: WorldTime(now: 5_000, real: 0)), effects: [.readWorld, read]) {
+            $0.effects.action = nil
+            $0.effects.running = read
+            $0.message = InspectorMessage("iPhone fetched.", kind: .success)
+            $0.needsRedraw = true
+        }
+        // The device's side comes first; the server read is still under way.
+        var world = W.snapshot()
+        world.devices[0].pendingChanges = 1
+        store.send(.worldRead(world)) {
+            $0.snapshot.devices = world.devices
+        }
+        // A snapshot of another device than the focused one is not shown.
+        store.send(.worldRead(W.snapshot(focused: "Mac"))) { _ in }
+    }
+
     // MARK: Time
 
     @Test func aRunningClockMovesTheWorldToRealTimeTimesTheSpeed() {

@@ -142,7 +142,7 @@ public final class InspectorController {
             logBefore(next)
             let asked = InspectorReducer.reduce(&state, next)
             switch next {
-            case .commandFinished, .serverRead: turn.answered = true
+            case .commandFinished, .serverRead, .worldRead: turn.answered = true
             default: break
             }
             logAfter(next)
@@ -254,7 +254,7 @@ public final class InspectorController {
             if turn.answered { drawNow = true }
             return !turn.quit
         }
-        guard await send(.started(size: backend.size, now: realClock.now())) else { return }
+        guard await send(.started(size: backend.size, now: realClock.now(), offKeyPath: runner !== inline)) else { return }
         while true {
             let size = backend.size
             if size != state.screenSize {

@@ -25,6 +25,9 @@ public struct EffectQueue: Hashable, Sendable {
     public internal(set) var waiting: [Waiting] = []
     /// Set while a device action runs.
     public internal(set) var action: ActionWatch?
+    /// Effects run off the key path (a live world): after a change, the
+    /// devices' own side is read at once, apart from the server.
+    public internal(set) var offKeyPath = false
 
     public init() {}
 

@@ -14,6 +14,10 @@ public enum InspectorEffect: Hashable, Sendable {
     /// Read the server for `device` and the selection `target`, then the
     /// world. Answers ``InspectorMsg/serverRead(_:)``.
     case readServer(ServerReadRequest)
+    /// Read the world alone (the devices' own side, no server), while a
+    /// server read may be waiting for the network: it never suspends, so it
+    /// runs at once, beside the effect under way. Answers ``InspectorMsg/worldRead(_:)``.
+    case readWorld
     /// Move virtual time on by this much. Answers ``InspectorMsg/advanced(_:)``.
     case advance(by: Milliseconds)
     /// A world on real time: handle what arrived (pushes) and what is due.
@@ -26,11 +30,13 @@ public enum InspectorEffect: Hashable, Sendable {
     /// Stop the loop (and the effect running, within a grace).
     case quit
 
-    /// Whether it touches the world (and so waits for the one before it).
-    public var touchesWorld: Bool {
+    /// Whether it runs in its turn, after the one before it has answered:
+    /// the effects that may change the world or wait for the server. (A
+    /// world read never suspends, and the terminal's effects touch no world.)
+    public var runsInTurn: Bool {
         switch self {
         case .command, .readServer, .advance, .advanceLive: true
-        case .repaint, .copy, .quit: false
+        case .readWorld, .repaint, .copy, .quit: false
         }
     }
 }

@@ -7,8 +7,10 @@ import SyncWorlds
 /// results of effects. ``InspectorReducer/reduce(_:_:)`` turns each into
 /// state and effects.
 public enum InspectorMsg: Sendable {
-    /// The loop starts on a terminal of this size at real time `now`.
-    case started(size: Size, now: Milliseconds)
+    /// The loop starts on a terminal of this size at real time `now`;
+    /// `offKeyPath`: its effects run on a thread of their own while keys are
+    /// read (a live world), so the device's own side is read apart from the server.
+    case started(size: Size, now: Milliseconds, offKeyPath: Bool = false)
     /// Real time is `now` (the loop woke up): a highlight may expire, and a
     /// running clock asks to move the world on.
     case tick(now: Milliseconds)
@@ -30,6 +32,8 @@ public enum InspectorMsg: Sendable {
     case commandFinished(InspectorCommand, InspectorOutcome, at: WorldTime)
     /// A server read answered, with the world as it stood after it.
     case serverRead(ServerReadResult)
+    /// The world was read (not the server): the devices' own side, at once.
+    case worldRead(WorldSnapshot)
     /// The world's time moved on.
     case advanced(WorldTime)
     /// A lesson built its world again: selections start over with this world.

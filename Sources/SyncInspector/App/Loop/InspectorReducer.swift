@@ -17,7 +17,8 @@ public enum InspectorReducer {
     public static func reduce(_ state: inout InspectorState, _ message: InspectorMsg) -> [InspectorEffect] {
         var effects: [InspectorEffect] = []
         switch message {
-        case .started(let size, let now):
+        case .started(let size, let now, let offKeyPath):
+            state.effects.offKeyPath = offKeyPath
             state.screenSize = size
             state.realNow = now
             state.timeline.anchor(real: now, world: state.clock.now)
@@ -53,16 +54,18 @@ public enum InspectorReducer {
                 InspectorUpdate.started(describe(command), device: device, queued: state.effects.waitingCommands, state: &state)
             }
         case .commandFinished(let command, let outcome, let time):
-            finished(command, outcome, at: time, state: &state)
+            effects += finished(command, outcome, at: time, state: &state)
         case .serverRead(let result):
             read(result, state: &state)
+        case .worldRead(let world):
+            if world.focused?.device == state.device?.name { rebuild(&state, with: world) }
         case .advanced(let time):
             switch state.effects.running {
             case .advance?, .advanceLive?: state.effects.running = nil
             default: break
             }
             note(time, state: &state)
-            if state.world.eventsSinceRead { state.effects.enqueue(.readServer) }
+            if state.world.eventsSinceRead { effects += worldChanged(&state) }
         case .worldReplaced(let world):
             replaceWorld(with: world, state: &state)
         }
@@ -127,12 +130,14 @@ public enum InspectorReducer {
 
     /// A command's result: its outcome on the message line, then a read of
     /// what it changed on the server.
-    static func finished(_ command: InspectorCommand, _ outcome: InspectorOutcome, at time: WorldTime, state: inout InspectorState) {
+    static func finished(
+        _ command: InspectorCommand, _ outcome: InspectorOutcome, at time: WorldTime, state: inout InspectorState
+    ) -> [InspectorEffect] {
         var outcome = outcome
         guard state.effects.running == .command(command) else {
             // The inspector's own (the clipboard): nothing ran on the world.
             InspectorUpdate.apply(outcome, to: &state)
-            return
+            return []
         }
         state.effects.running = nil
         // What the world said during a device action.
@@ -154,7 +159,14 @@ public enum InspectorReducer {
             state.world.recordRows.invalidate()
         }
         InspectorUpdate.apply(outcome, to: &state)
+        return worldChanged(&state)
+    }
+
+    /// The world changed: read the server; off the key path, read the
+    /// devices' own side at once too (the server's answer may take a while).
+    static func worldChanged(_ state: inout InspectorState) -> [InspectorEffect] {
         state.effects.enqueue(.readServer)
+        return state.effects.offKeyPath ? [.readWorld] : []
     }
 
     /// Starts the next effect on the world when none is under way.

@@ -72,6 +72,8 @@ public final class InspectorWorld {
             return [.commandFinished(command, outcome, at: time)]
         case .readServer(let request):
             return [.serverRead(await read(request, context: context))]
+        case .readWorld:
+            return [.worldRead(snapshot(of: context))]
         case .advance(let by):
             await world.advance(by: by)
             return [.advanced(time)]

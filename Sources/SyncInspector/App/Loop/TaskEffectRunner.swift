@@ -24,9 +24,11 @@ final class TaskEffectRunner: EffectRunner {
         mailbox.post(.effectStarted(effect))
         let confined = Confined(value: world)
         let mailbox = self.mailbox
-        current = Task(executorPreference: executor) {
+        let task = Task(executorPreference: executor) {
             mailbox.post(await confined.value.perform(effect, context: context))
         }
+        // A world read never suspends: it runs between two suspensions of the effect under way, which stays the one to wait for.
+        if effect.runsInTurn { current = task }
     }
 
     /// Waits for the effects under way to stop touching the world, or for
