@@ -31,6 +31,8 @@ public final class InspectorMailbox: Sendable {
     /// Takes every message posted so far, oldest first. The pipe is
     /// emptied first: a message posted after this wakes the loop again.
     func takeAll() -> [InspectorMsg] {
+        // Nothing waits: nothing to take (a byte left in the pipe only wakes the loop once more).
+        guard !isEmpty else { return [] }
         wake.drain()
         return messages.withLock { messages in
             defer { messages = [] }
