@@ -1,4 +1,5 @@
 import SyncCore
+import SyncClient
 @testable import SyncWorlds
 import Testing
 @testable import SyncInspector

@@ -1,4 +1,5 @@
 import SyncCore
+import SyncClient
 import SyncWorlds
 import Testing
 @testable import SyncInspector

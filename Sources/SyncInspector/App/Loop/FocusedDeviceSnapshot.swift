@@ -1,4 +1,5 @@
 import SyncCore
+import SyncClient
 
 /// The focused device's side of the panes, built from what it holds and the
 /// last ``ServerReading`` (by `SnapshotBuilder`, in the effect).

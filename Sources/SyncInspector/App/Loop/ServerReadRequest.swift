@@ -1,4 +1,5 @@
 import SyncCore
+import SyncClient
 
 /// What a server read is for: the focused device and the zone and token
 /// selected when it starts.

@@ -1,4 +1,5 @@
 import SyncCore
+import SyncClient
 
 /// What a server read found, and the world read after it.
 public struct ServerReadResult: Sendable, Equatable {
