@@ -161,11 +161,11 @@ struct KeysNeverWaitTests {
 
         let executor = TerminalExecutor()
         try await withTaskExecutorPreference(executor) {
-            try await inspector.run(backend: backend, executor: executor)
+            try await inspector.run(backend: backend)
         }
 
         #expect(phase == .done)
-        #expect(backend.timeouts.allSatisfy { $0 == -1 || $0 >= Int(InspectorController.effectPoll) }, "while the read ran, the loop waited for keys between looks, and for ever once idle; it never spun: \(Set(backend.timeouts))")
+        #expect(backend.timeouts.allSatisfy { $0 == -1 || $0 == Int(inspector.frameInterval) }, "paused, the loop asked for no timer but a held-back frame's: while the read ran it waited for a key or the read's end (the mailbox's pipe), never for a slice of time: \(Set(backend.timeouts))")
         #expect(gateWaitsWhenOpened == 1, "one read stalled; the keys meanwhile queued at most one more, none ran beside it")
         #expect(sawStalledRewind, "the selection moved to the tokens pane while the read stalled")
         #expect(helpDrawnWhileStalled, "? opened the help and a new frame showed it while the read stalled")
@@ -191,7 +191,7 @@ struct KeysNeverWaitTests {
         }
         let executor = TerminalExecutor()
         try await withTaskExecutorPreference(executor) {
-            try await inspector.run(backend: backend, executor: executor)
+            try await inspector.run(backend: backend)
         }
         #expect(quitWhileStalled, "q came while the read was stalled")
         #expect(gate.arrivals == 1)

@@ -103,12 +103,12 @@ struct NewcomerTests {
         let held = CloudNotification.database(DatabaseNotification(
             notificationID: "n1", subscriptionID: "private-changes", containerIdentifier: "iCloud.demo", databaseScope: .private,
             coalescedCount: 4))
-        #expect(InspectorController.backOnlineMessage(device: "Mac", heldBefore: [], arrived: [], arrivesAt: nil, now: 0)
+        #expect(InspectorWorld.backOnlineMessage(device: "Mac", heldBefore: [], arrived: [], arrivesAt: nil, now: 0)
             == "Mac is back online: no notification was held for it; it sent its changes and fetches.")
-        #expect(InspectorController.backOnlineMessage(device: "Mac", heldBefore: [held], arrived: [held], arrivesAt: nil, now: 0)
+        #expect(InspectorWorld.backOnlineMessage(device: "Mac", heldBefore: [held], arrived: [held], arrivesAt: nil, now: 0)
             == "Mac is back online: the notification held for it (4→1) arrived; it sent its changes and fetches.")
         // A server over HTTP does not show what it holds: no count is made up.
-        let remote = InspectorController.backOnlineMessage(device: "Mac", heldBefore: nil, arrived: [], arrivesAt: nil, now: 0)
+        let remote = InspectorWorld.backOnlineMessage(device: "Mac", heldBefore: nil, arrived: [], arrivesAt: nil, now: 0)
         #expect(!remote.contains("0 "), "\(remote)")
         #expect(remote.contains("comes with its next poll"))
     }
@@ -333,10 +333,10 @@ struct NewcomerTests {
         let dropped = WorldEvent(number: 1, time: 0, device: "Mac", kind: .sync(.zoneDeleted(
             scope: .private, zoneID: zone, reason: .deleted, recordsRemoved: 1, pendingChangesDropped: 0)))
         #expect("\(dropped)".contains("1 record)"), "\(dropped)")
-        let message = try #require(InspectorController.notable(dropped))
+        let message = try #require(InspectorReducer.notable(dropped))
         #expect(message.text.hasSuffix("dropped 1 record."), "\(message.text)")
         let purged = WorldEvent(number: 2, time: 0, device: "Mac", kind: .sync(.zonePurged(
             scope: .private, zoneID: zone, recordsRemoved: 1, pendingChangesDropped: 0)))
-        #expect(InspectorController.notable(purged)?.text.contains("wiped 1 record; it will not upload it again") == true)
+        #expect(InspectorReducer.notable(purged)?.text.contains("wiped 1 record; it will not upload it again") == true)
     }
 }

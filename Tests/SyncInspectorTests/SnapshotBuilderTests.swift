@@ -66,7 +66,10 @@ import SyncInspectorWorlds
         reading.records = ServerReading.RecordRowsReading(source: source, answers: [.everything: .everything(everything)])
         var model = RecordRowsModel()
         var rows = RecordList()
-        SnapshotBuilder.records(&rows, of: entry, device: iPhone, reading: reading, model: &model)
+        // The effect copies what the model will read of the device: for a rebuild, every record.
+        let copy = SnapshotBuilder.deviceRecords(of: entry, device: iPhone, reading: reading, model: model)
+        #expect(copy.all?.count == cached.count)
+        SnapshotBuilder.records(&rows, of: entry, device: iPhone.name, copy: copy, reading: reading, model: &model)
         #expect(rows.rows.count == cached.count + 1)
         #expect(rows.rows.last?.name == "zz-only-on-server")
         #expect(rows.rows.last?.marker == .new)
@@ -76,7 +79,9 @@ import SyncInspectorWorlds
         reading.records?.source.zone = ZoneKey(scope: .private, zoneID: RecordZoneID(zoneName: "Photos", ownerName: "alice"))
         var fresh = RecordRowsModel()
         var without = RecordList()
-        SnapshotBuilder.records(&without, of: entry, device: iPhone, reading: reading, model: &fresh)
+        let nothing = SnapshotBuilder.deviceRecords(of: entry, device: iPhone, reading: reading, model: fresh)
+        #expect(nothing.all == nil && nothing.named.isEmpty, "rows that wait read nothing of the device")
+        SnapshotBuilder.records(&without, of: entry, device: iPhone.name, copy: nothing, reading: reading, model: &fresh)
         #expect(without.rows.isEmpty)
         #expect(fresh.rebuilds == 0)
     }

@@ -156,21 +156,3 @@ extension InspectorView {
         buffer.write("esc close", x: content.x, y: content.maxY - 1, style: theme.helpKey, clip: content)
     }
 }
-
-extension InspectorController {
-    /// Runs a faults command on the world, then reads the server (the rules in force).
-    func runFault(_ command: InspectorCommand) async -> FaultsOutcome {
-        guard let target = world as? any FaultInjectingWorld else { return .notInjectable }
-        let outcome: FaultsOutcome
-        switch command {
-        case .addFault(let rule):
-            target.injectFault(rule)
-            outcome = .added(rule)
-        default:
-            target.clearInjectedFaults()
-            outcome = .cleared
-        }
-        await refresh()
-        return outcome
-    }
-}

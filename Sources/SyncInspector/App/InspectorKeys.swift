@@ -39,7 +39,7 @@ public enum InspectorCommand: Hashable, Sendable {
 }
 
 /// Keys → state changes and commands. Pure: it reads and changes only the
-/// state; the controller runs the commands.
+/// state; ``InspectorReducer`` answers the commands or queues them as effects.
 public enum InspectorKeys {
     /// The key bindings, for the help page.
     public static let help: [HelpSection] = [

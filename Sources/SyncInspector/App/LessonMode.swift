@@ -24,7 +24,7 @@ public enum LessonPane: String, CaseIterable, Hashable, Sendable {
 /// device follows the steps, the highlight of what the last step changed,
 /// and the outline and end-of-lesson boxes.
 ///
-/// ``LessonMode/handle(_:state:)`` changes it for a key; the controller
+/// ``LessonMode/handle(_:state:)`` changes it for a key; the update step
 /// calls ``LessonModeState/stepRan(device:touched:devices:now:)`` after each
 /// step; ``InspectorView`` draws it.
 public struct LessonModeState: Hashable, Sendable {

@@ -6,16 +6,19 @@ import SyncWorlds
 
 /// The order of the records pane's rows: a strict total order (ties are
 /// broken by name in ``NaturalOrder``, so two rows never compare equal).
-public struct RecordRowOrder: Sendable {
+public struct RecordRowOrder: Sendable, Equatable {
     /// Whether `a` comes before `b`.
     public let areInIncreasingOrder: @Sendable (RecordRow, RecordRow) -> Bool
     /// The order is the names' ``NaturalOrder`` alone: a row is then found by
     /// its name with a binary search, with no index by name.
     public let isNaturalNameOrder: Bool
+    /// The column sort this order is, when it is one (two orders are equal
+    /// when they are the same column sort; a custom comparator equals only itself as a sort of none).
+    public private(set) var sort: RecordSort?
 
     /// By name, as a person reads them (note-2 before note-10).
     public static let naturalName = RecordRowOrder(
-        areInIncreasingOrder: { NaturalOrder.less($0.name, $1.name) }, isNaturalNameOrder: true)
+        areInIncreasingOrder: { NaturalOrder.less($0.name, $1.name) }, isNaturalNameOrder: true, sort: .name)
 
     /// Rows ordered by `areInIncreasingOrder` (a column, say), rows it does not
     /// tell apart by name.
@@ -31,11 +34,17 @@ public struct RecordRowOrder: Sendable {
     /// The records pane's column sort (`S`): by name is ``naturalName``.
     public init(_ sort: RecordSort) {
         self = sort == .name ? .naturalName : RecordRowOrder { sort.areInIncreasingOrder($0, $1) }
+        self.sort = sort
     }
 
-    private init(areInIncreasingOrder: @escaping @Sendable (RecordRow, RecordRow) -> Bool, isNaturalNameOrder: Bool) {
+    private init(areInIncreasingOrder: @escaping @Sendable (RecordRow, RecordRow) -> Bool, isNaturalNameOrder: Bool, sort: RecordSort?) {
         self.areInIncreasingOrder = areInIncreasingOrder
         self.isNaturalNameOrder = isNaturalNameOrder
+        self.sort = sort
+    }
+
+    public static func == (a: RecordRowOrder, b: RecordRowOrder) -> Bool {
+        a.isNaturalNameOrder == b.isNaturalNameOrder && a.sort == b.sort
     }
 }
 
@@ -49,6 +58,13 @@ public protocol RecordRowsDevice {
     func cachedRecord(named name: String) -> Record?
     /// Names of the zone's records with a change waiting to be sent.
     func pendingRecordNames() -> Set<String>
+    /// Whether this copy knows the record `name` (a ``RecordRowsDeviceCopy``
+    /// holds only the names asked for; a name it does not hold waits for the next read).
+    func covers(_ name: String) -> Bool
+}
+
+extension RecordRowsDevice {
+    public func covers(_ name: String) -> Bool { true }
 }
 
 /// What the records model must read from the server to bring its rows up to date.
@@ -137,7 +153,7 @@ public struct SyncDeviceRecords: RecordRowsDevice {
 /// position the server refuses (history compacted, zone reset or deleted), a
 /// zone dropped or reset on the device, the default and public zones (which
 /// have no change tokens) when their summary changed, or ``invalidate()``.
-public struct RecordRowsModel {
+public struct RecordRowsModel: Sendable, Equatable {
     /// Whose rows: one zone, beside one device's copy.
     public struct Source: Hashable, Sendable {
         public var zone: ZoneKey
@@ -258,6 +274,29 @@ public struct RecordRowsModel {
         return .changes(since: position, deviceSince: nil)
     }
 
+    /// What of the device's copy an ``update(_:of:mark:deviceToken:device:read:)``
+    /// with these answers reads: every record (`nil`: the rows are built
+    /// again), or the records of these names. The effect that reads the
+    /// world asks the device for just that (``RecordRowsDeviceCopy``).
+    public func deviceNamesNeeded(
+        for source: Source, mark: ServerMark, deviceToken: ServerChangeToken?, read: (RecordRowsRead) -> RecordRowsServerAnswer?
+    ) -> Set<String>? {
+        let request = serverRead(for: source, mark: mark, deviceToken: deviceToken)
+        var answer = request.flatMap(read)
+        if case .refused = answer { answer = read(.everything) }
+        switch answer {
+        case .everything?:
+            return nil
+        case .changes(let server, let deviceChanges)?:
+            var names = touched
+            for change in server.changes { names.insert(change.recordID.recordName) }
+            for change in deviceChanges?.changes ?? [] { names.insert(change.recordID.recordName) }
+            return names
+        case .refused?, nil:
+            return source != self.source || needsRebuild ? [] : touched
+        }
+    }
+
     /// Brings `list` up to date with the server and the device. `read`
     /// answers a ``RecordRowsRead`` (`nil`: not available now, over HTTP
     /// until the next server read; the rows then wait).
@@ -287,8 +326,8 @@ public struct RecordRowsModel {
             var names = touched
             for name in serverRecords.keys { names.insert(name) }
             for change in deviceChanges?.changes ?? [] { names.insert(change.recordID.recordName) }
-            let changed = apply(names: names, serverRecords: serverRecords, to: &list, device: device)
             touched = []
+            let changed = apply(names: names, serverRecords: serverRecords, to: &list, device: device)
             position = server.position
             self.mark = mark
             self.deviceToken = deviceToken
@@ -306,8 +345,9 @@ public struct RecordRowsModel {
             }
             // Nothing new on the server (or not known yet): what the device touched.
             guard !touched.isEmpty else { return false }
-            let changed = apply(names: touched, serverRecords: [:], to: &list, device: device)
+            let names = touched
             touched = []
+            let changed = apply(names: names, serverRecords: [:], to: &list, device: device)
             return changed
         }
     }
@@ -375,6 +415,11 @@ public struct RecordRowsModel {
         // In another order, rows changed together may pass each other: they are then moved, not replaced.
         let inPlace = order.isNaturalNameOrder || names.count == 1
         for name in names {
+            // A name the device's copy does not hold (it was touched after the copy was taken) waits for the next read.
+            guard device.covers(name) else {
+                touched.insert(name)
+                continue
+            }
             let index = self.index(of: name, in: list)
             let old = index.map { list.rows[$0] }
             let server: Record? = if let fromServer = serverRecords[name] { fromServer } else { old?.server }

@@ -6,7 +6,7 @@ import SyncWorlds
 /// `ServerObserver`: the same questions for an in-process server and for
 /// one over HTTP. `SnapshotBuilder` turns it, with the device's own state,
 /// into the panes' rows.
-public struct ServerReading: Sendable {
+public struct ServerReading: Sendable, Equatable {
     /// A device's cached token for a zone.
     public struct TokenKey: Hashable, Sendable {
         public var scope: DatabaseScope
@@ -23,7 +23,7 @@ public struct ServerReading: Sendable {
     /// What the records pane's ``RecordRowsModel`` asked of the server for
     /// the selected zone (the changes since its position, or everything), and
     /// the answers.
-    public struct RecordRowsReading: Sendable {
+    public struct RecordRowsReading: Sendable, Equatable {
         public var source: RecordRowsModel.Source
         /// The answer to each read asked: the model's, and after a refused
         /// position (history compacted, zone reset) the full read as well.
@@ -36,7 +36,7 @@ public struct ServerReading: Sendable {
     }
 
     /// What a fetch from the selected token would return now.
-    public struct RewindReading: Sendable {
+    public struct RewindReading: Sendable, Equatable {
         public var receipt: TokenReceipt
         /// The server's words for what the token stands for.
         public var meaning: String

@@ -92,22 +92,40 @@ enum SnapshotBuilder {
 
     /// The selected zone's rows: `model` (``RecordRowsModel``) brings `list`
     /// up to date with what `reading` answered for it (the changes since it
-    /// last looked, or the zone's records) and the device's copies. When the
-    /// reading has no answer for what the model needs (the zone was just
+    /// last looked, or the zone's records) and the device's copies (`copy`,
+    /// read by the effect: ``deviceRecords(of:device:reading:model:)``). When
+    /// the reading has no answer for what the model needs (the zone was just
     /// selected), the rows wait for the next read.
     static func records(
-        _ list: inout RecordList, of zone: ZoneEntry, device: SyncDevice, reading: ServerReading, model: inout RecordRowsModel
+        _ list: inout RecordList, of zone: ZoneEntry, device: String, copy: RecordRowsDeviceCopy, reading: ServerReading,
+        model: inout RecordRowsModel
     ) {
-        let source = RecordRowsModel.Source(zone: zone.key, device: device.name)
-        let mark = RecordRowsModel.ServerMark(token: zone.serverToken, lastSequence: zone.lastSequence, recordCount: zone.recordCount)
-        let answered = reading.records.flatMap { $0.source == source ? $0.answers : nil } ?? [:]
-        model.update(
-            &list, of: source, mark: mark, deviceToken: zone.deviceToken, device: SyncDeviceRecords(device: device, zone: zone.key)
-        ) { read in
-            // A zone the server cannot list (gone, or not counted): the device's copy alone.
-            guard zone.recordCount != nil else { return .everything(ZoneRecordsAtPosition(records: [], position: nil)) }
-            return answered[read]
+        let (source, mark) = recordsSource(of: zone, device: device)
+        model.update(&list, of: source, mark: mark, deviceToken: zone.deviceToken, device: copy) { read in
+            answer(read, zone: zone, source: source, reading: reading)
         }
+    }
+
+    /// What of `device`'s copy of `zone` the records model will read with
+    /// `reading`'s answers: a ``RecordRowsDeviceCopy`` of just that.
+    static func deviceRecords(of zone: ZoneEntry, device: SyncDevice, reading: ServerReading, model: RecordRowsModel) -> RecordRowsDeviceCopy {
+        let (source, mark) = recordsSource(of: zone, device: device.name)
+        let names = model.deviceNamesNeeded(for: source, mark: mark, deviceToken: zone.deviceToken) { read in
+            answer(read, zone: zone, source: source, reading: reading)
+        }
+        return RecordRowsDeviceCopy(copying: SyncDeviceRecords(device: device, zone: zone.key), zone: zone.key, names: names)
+    }
+
+    private static func recordsSource(of zone: ZoneEntry, device: String) -> (RecordRowsModel.Source, RecordRowsModel.ServerMark) {
+        (RecordRowsModel.Source(zone: zone.key, device: device),
+         RecordRowsModel.ServerMark(token: zone.serverToken, lastSequence: zone.lastSequence, recordCount: zone.recordCount))
+    }
+
+    /// `reading`'s answer to what the model asks of `zone`.
+    private static func answer(_ read: RecordRowsRead, zone: ZoneEntry, source: RecordRowsModel.Source, reading: ServerReading) -> RecordRowsServerAnswer? {
+        // A zone the server cannot list (gone, or not counted): the device's copy alone.
+        guard zone.recordCount != nil else { return .everything(ZoneRecordsAtPosition(records: [], position: nil)) }
+        return reading.records.flatMap { $0.source == source ? $0.answers[read] : nil }
     }
 
     /// What a fetch from the selected token would return now, as the

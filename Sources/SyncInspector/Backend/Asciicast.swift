@@ -197,6 +197,10 @@ public final class RecordingBackend<Base: TerminalBackend>: TerminalBackend {
         try base.readKey(timeoutMs: timeoutMs)
     }
 
+    public func readKey(timeoutMs: Int, wakingOn wake: WakePipe) throws(TerminalError) -> KeyEvent? {
+        try base.readKey(timeoutMs: timeoutMs, wakingOn: wake)
+    }
+
     public func invalidate() {
         base.invalidate()
         lastDrawn = nil

@@ -145,6 +145,26 @@ public final class NcursesBackend: TerminalBackend {
 
     public func readKey(timeoutMs: Int) throws(TerminalError) -> KeyEvent? {
         try checkUsable()
+        return nextKey(timeoutMs: timeoutMs)
+    }
+
+    /// Blocks in `poll(2)` on standard input and `wake` at once: a key, a
+    /// write to the pipe (an effect ended) or the timeout ends the wait,
+    /// whichever comes first. A resize (SIGWINCH) interrupts the wait too.
+    public func readKey(timeoutMs: Int, wakingOn wake: WakePipe) throws(TerminalError) -> KeyEvent? {
+        try checkUsable()
+        // A key curses already holds (typed ahead, or the rest of a sequence) comes first.
+        if let key = nextKey(timeoutMs: 0) { return key }
+        var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0), pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0)]
+        let ready = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, 2, Int32(clamping: timeoutMs)) }
+        if ready > 0, fds[1].revents != 0 { wake.drain() }
+        // The time ran out, or a signal (a resize: curses then answers KEY_RESIZE), or input.
+        guard ready <= 0 || fds[0].revents != 0 else { return nil }
+        return nextKey(timeoutMs: 0)
+    }
+
+    /// One key from curses, waiting up to `timeoutMs` (-1: for ever).
+    private func nextKey(timeoutMs: Int) -> KeyEvent? {
         wtimeout(window, timeoutMs < 0 ? -1 : Int32(clamping: timeoutMs))
         var code: wint_t = 0
         let status = wget_wch(window, &code)

@@ -1,23 +1,26 @@
 import Foundation
 
-/// Runs every job on one thread of its own: the terminal's thread.
+/// Runs every job on one thread of its own: the terminal's thread (or, for
+/// a live world, the world's: see `TaskEffectRunner`).
 ///
 /// curses must be used from the thread that started it, and on Linux the
 /// main actor is not pinned to a thread: once the inspector really suspends
 /// (a network call), it could resume on another. Code isolated to
-/// ``TerminalActor`` always resumes here, and so does nonisolated code in a
-/// task that prefers this executor (`Task(executorPreference:)`): the
-/// inspector's effects (commands, server reads) run on this thread too, so a
-/// world, which is not thread-safe, is only ever touched from it.
+/// ``TerminalActor`` always resumes here. A live world's effects (commands,
+/// server reads) run on a second one, named `syncscope-world`, in tasks that
+/// prefer it (`Task(executorPreference:)`), so the world, which is not
+/// thread-safe, is only ever touched from that thread while the terminal's
+/// blocks waiting for keys.
 ///
 /// The thread blocks while there is no job.
 public final class TerminalExecutor: SerialExecutor, TaskExecutor, @unchecked Sendable {
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
 
-    public init() {
+    /// - Parameter threadName: the thread's name (a live world's effects run on one named `syncscope-world`).
+    public init(threadName: String = "syncscope-terminal") {
         let thread = Thread { [self] in loop() }
-        thread.name = "syncscope-terminal"
+        thread.name = threadName
         thread.start()
     }
 
@@ -46,9 +49,9 @@ public final class TerminalExecutor: SerialExecutor, TaskExecutor, @unchecked Se
 
 /// The terminal's actor: everything curses touches for `syncscope inspect`,
 /// `lesson` and `device` runs on its thread (one ``TerminalExecutor``), and
-/// so do the inspector's effects.
+/// so do the effects of an in-process world.
 public actor TerminalActor {
-    /// The thread's executor, to start effects on (`Task(executorPreference:)`).
+    /// The thread's executor.
     public nonisolated let executor: TerminalExecutor
 
     public init() {

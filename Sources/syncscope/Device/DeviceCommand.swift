@@ -59,13 +59,14 @@ struct DeviceCommand: AsyncParsableCommand {
         }
         let (options, log) = (options, log)
         let terminal = TerminalActor()
-        try await terminal.run { try await Self.inspect(options: options, logPath: log, executor: terminal.executor) }
+        try await terminal.run { try await Self.inspect(options: options, logPath: log) }
     }
 
     /// Connects the device, then runs the inspector on it; everything curses
-    /// touches runs on the caller's isolation (``TerminalActor``: one thread),
-    /// and so do the device's commands and server reads, as tasks on `executor`.
-    static func inspect(options: DeviceOptions, logPath: String?, executor: TerminalExecutor) async throws {
+    /// touches runs on the caller's isolation (``TerminalActor``: one thread);
+    /// the device's commands and server reads run on a thread of their own
+    /// while the loop waits for keys (the inspector's `TaskEffectRunner`).
+    static func inspect(options: DeviceOptions, logPath: String?) async throws {
         let log: InspectorLog?
         do {
             log = try logPath.map { path throws(TerminalError) in try InspectorLog(path: path) }
@@ -87,7 +88,7 @@ struct DeviceCommand: AsyncParsableCommand {
         let controller = await InspectorController(
             world: world, screenSize: backend.size, theme: backend.environmentTheme(), log: log)
         do {
-            try await controller.run(backend: backend, executor: executor)
+            try await controller.run(backend: backend)
             backend.restore()
         } catch {
             backend.restore()

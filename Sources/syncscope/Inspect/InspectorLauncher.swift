@@ -32,13 +32,13 @@ enum InspectorLauncher {
         let terminal = TerminalActor()
         try await terminal.run {
             try await runOnTerminal(
-                paused: paused, speed: speed, logPath: logPath, recordPath: recordPath, title: title, executor: terminal.executor,
+                paused: paused, speed: speed, logPath: logPath, recordPath: recordPath, title: title,
                 world: world)
         }
     }
 
     private static func runOnTerminal(
-        paused: Bool, speed: Double, logPath: String?, recordPath: String?, title: String, executor: TerminalExecutor,
+        paused: Bool, speed: Double, logPath: String?, recordPath: String?, title: String,
         world: () async throws -> (Simulation, LessonSession?, AnyObject?)
     ) async throws {
         let log: InspectorLog?
@@ -80,9 +80,9 @@ enum InspectorLauncher {
         }
         do {
             if let recorder {
-                try await controller.run(backend: recorder, executor: executor)
+                try await controller.run(backend: recorder)
             } else {
-                try await controller.run(backend: backend, executor: executor)
+                try await controller.run(backend: backend)
             }
             backend.restore()
             if let recorder { printError("Recorded \(recorder.frames) frames to \(recorder.writer.path) (asciinema v2: play it with `asciinema play`).") }

@@ -1,100 +1,18 @@
 import SyncCore
+import SyncClient
 import SyncWorlds
 
-/// Keys and commands: a key goes through ``InspectorKeys`` (pure: state in,
-/// state and commands out); each command then runs on the world and its
-/// outcome is said on the message line.
-extension InspectorController {
-    /// Handles a key and runs the effects it asked for to completion (the
-    /// in-process world, and tests: the outcome is on screen when it returns).
-    /// The loop of a live world uses `receive(_:)` instead, and its effects
-    /// run off the key path.
-    /// - Returns: false when the person asked to quit.
-    @discardableResult
-    public func handle(_ key: KeyEvent) async -> Bool {
-        guard await receive(key) else { return false }
-        await runEffectsToCompletion()
-        return true
-    }
-
-    /// The update step for a key: the state changes at once (``InspectorKeys``),
-    /// commands that need only the state run here, and the ones that need the
-    /// world are queued as effects, followed by a read of the server.
-    /// - Returns: false when the person asked to quit.
-    func receive(_ key: KeyEvent) async -> Bool {
-        log?.write("key \(key)")
-        let wasWaitingToDraw = state.needsRedraw
-        state.needsRedraw = false
-        let commands = InspectorKeys.handle(key, state: &state)
-        for command in commands {
-            if needsWorld(command) {
-                if effectsRunConcurrently, let running = busyWith {
-                    log?.write("command \(command) (queued)")
-                    InspectorUpdate.queued(Self.describe(command), behind: running, state: &state)
-                }
-                enqueue(.command(command))
-            } else {
-                guard await execute(command) else { return false }
-            }
-        }
-        // A key that changed nothing (an unbound key) draws nothing.
-        if state.needsRedraw || !commands.isEmpty {
-            // The selection may have moved: show it now, and read what it shows.
-            if effectsRunConcurrently { rebuild() }
-            enqueue(.readServer)
-        }
-        state.needsRedraw = state.needsRedraw || wasWaitingToDraw
-        return true
-    }
-
-    /// Whether a command acts on the world (it then runs as an effect, one at
-    /// a time), or only on the inspector's own state (it runs at once).
-    func needsWorld(_ command: InspectorCommand) -> Bool {
+/// Commands on the world: each runs on the world and returns what it did
+/// (an ``InspectorOutcome``), without touching the state;
+/// ``InspectorUpdate`` says it on the message line.
+extension InspectorWorld {
+    /// Runs one command on the world and returns what it did, without
+    /// touching the state. (Commands on the inspector alone — quit, repaint,
+    /// copy, pause, speed — never reach the world: ``InspectorReducer`` answers them.)
+    func run(_ command: InspectorCommand) async -> InspectorOutcome {
         switch command {
-        case .quit, .redraw, .copy, .setPaused, .setSpeed: false
-        case .step: world.isVirtualTime
-        default: true
-        }
-    }
-
-    /// Runs one command and applies what it did to the state (``InspectorUpdate``).
-    /// Returns false for `.quit`.
-    @discardableResult
-    public func execute(_ command: InspectorCommand) async -> Bool {
-        guard let outcome = await run(command) else { return false }
-        apply(outcome)
-        return true
-    }
-
-    /// The update step for a command's outcome.
-    func apply(_ outcome: InspectorOutcome) {
-        InspectorUpdate.apply(outcome, to: &state)
-        if outcome != .nothing { log?.write("outcome \(state.message?.text ?? "")") }
-    }
-
-    /// Runs one command on the world (or on the runtime: the clock's anchor,
-    /// a repaint) and returns what it did, without touching the state;
-    /// `nil` for `.quit`.
-    func run(_ command: InspectorCommand) async -> InspectorOutcome? {
-        log?.write("command \(command)")
-        switch command {
-        case .quit:
-            return nil
         case .addFault, .clearFaults:
-            return .faults(await runFault(command))
-        case .redraw:
-            repaintRequested = true
-            return .nothing
-        case .copy(let text, let what):
-            return .copied(what: what, clipboard?(text) ?? .unavailable("no terminal is attached."))
-        case .setPaused where !world.isVirtualTime, .setSpeed where !world.isVirtualTime, .step where !world.isVirtualTime:
-            return .clock(.live)
-        case .setPaused(let paused):
-            reanchor()
-            return .clock(.paused(paused))
-        case .setSpeed(let speed):
-            reanchor()
-            return .clock(.speed(speed))
+            return .faults(runFault(command))
         case .step:
             let before = world.eventCount
             if let next = world.nextEventTime, next > world.clock.now() {
@@ -102,7 +20,6 @@ extension InspectorController {
             } else {
                 await world.advance(by: world.nextEventTime == nil ? 1_000 : 0)
             }
-            reanchor()
             let happened = world.recentEvents(world.eventCount - before)
             return .clock(.stepped(to: world.clock.now(), lastEvent: happened.last.map { "\($0)" }))
         case .lessonNext:
@@ -111,9 +28,8 @@ extension InspectorController {
             let index = lesson.stepsRun
             let summary = lesson.nextStepSummary ?? ""
             let result = await lesson.runNextStep()
-            reanchor()
-            for line in lesson.lastStep { log?.write("lesson: \(line)") }
-            return .lesson(await afterLessonStep(.ranStep(step: index, summary: summary, result: result), lesson))
+            for line in lesson.lastStep { log?("lesson: \(line)") }
+            return .lesson(afterLessonStep(.ranStep(step: index, summary: summary, result: result), lesson))
         case .lessonRestart:
             guard let lesson else { return .nothing }
             do {
@@ -121,7 +37,7 @@ extension InspectorController {
             } catch {
                 return .lesson(LessonOutcome(.rebuildFailed(reason: "\(error)"), stepCount: lesson.stepCount))
             }
-            return .lesson(await afterLessonStep(.restarted, lesson))
+            return .lesson(afterLessonStep(.restarted, lesson))
         case .lessonGoTo(let target):
             guard let lesson else { return .nothing }
             do {
@@ -129,8 +45,7 @@ extension InspectorController {
             } catch {
                 return .lesson(LessonOutcome(.rebuildFailed(reason: "\(error)"), stepCount: lesson.stepCount))
             }
-            reanchor()
-            return .lesson(await afterLessonStep(.wentTo(stepsRun: lesson.stepsRun), lesson))
+            return .lesson(afterLessonStep(.wentTo(stepsRun: lesson.stepsRun), lesson))
         case .setWriterRunning(let running):
             guard let writer = world.writer else { return .nothing }
             writer.isRunning = running
@@ -142,9 +57,32 @@ extension InspectorController {
         }
     }
 
+    /// The faults overlay's rule goes in (or every rule goes), when the world takes faults.
+    func runFault(_ command: InspectorCommand) -> FaultsOutcome {
+        guard let target = world as? any FaultInjectingWorld else { return .notInjectable }
+        switch command {
+        case .addFault(let rule):
+            target.injectFault(rule)
+            return .added(rule)
+        default:
+            target.clearInjectedFaults()
+            return .cleared
+        }
+    }
+
+    /// What the lesson looks like after a step ran (or its world was built
+    /// again); the update step reads the rows and the server again after it
+    /// (a step may write a device's store directly: a scenario's client mistakes).
+    func afterLessonStep(_ kind: LessonOutcome.Kind, _ lesson: any InspectorLesson) -> LessonOutcome {
+        LessonOutcome(
+            kind, stepCount: lesson.stepCount, stepDevice: lesson.lastStepDevice, touched: lesson.lastTouched,
+            isFinished: lesson.isFinished, now: realClock.now())
+    }
+
     /// Runs a device action on the world and says what it did, without
-    /// touching the state (``InspectorUpdate/apply(_:to:)`` does that).
-    /// `nil`: not a device action.
+    /// touching the state (``InspectorUpdate/apply(_:to:)`` does that; what
+    /// happened meanwhile, a sync error or a retry, the update step heard
+    /// from the world's events and adds). `nil`: not a device action.
     func performDeviceCommand(_ command: InspectorCommand) async -> CommandOutcome? {
         let name: String
         switch command {
@@ -155,7 +93,7 @@ extension InspectorController {
         default:
             return nil
         }
-        let action = Self.describe(command)
+        let action = InspectorReducer.describe(command)
         guard let device = world.device(named: name) else {
             return CommandOutcome(device: name, action: action, result: .refused(InspectorMessage("There is no device named \(name).", kind: .error)))
         }
@@ -168,9 +106,6 @@ extension InspectorController {
                 device: name, action: action,
                 result: .refused(InspectorMessage("\(name) is offline: that needs the network. Press o to bring it back online.", kind: .warning)))
         }
-        actionDepth += 1
-        notableDuringAction = nil
-        recoveredDuringAction = false
         let runsBefore = device.engine.fetchRuns.count
         let tokensBefore = device.tokenHistory.count
         let notificationsBefore = device.notifications.count
@@ -253,7 +188,6 @@ extension InspectorController {
         case .burst(let count, _):
             // A limit of this screen, not a server error: said as a warning, in words.
             guard let writer = world.writer, let zone = writer.zones[name] else {
-                actionDepth -= 1
                 return CommandOutcome(device: name, action: action, result: .refused(InspectorMessage(
                     world.writer == nil
                         ? "W (a write burst) needs the demo's writer, and this world has none: save records with n instead."
@@ -272,15 +206,13 @@ extension InspectorController {
             outcome = .done("")
             success = ""
         }
-        actionDepth -= 1
         let result: CommandOutcome.Result
         switch outcome {
         case .done:
-            result = .done(success: success, notable: notableDuringAction, recovered: recoveredDuringAction)
+            result = .done(success: success, notable: nil, recovered: false)
         case .failed(let error):
             result = .failed(error)
         }
-        notableDuringAction = nil
         return CommandOutcome(device: name, action: action, result: result)
     }
 
@@ -327,50 +259,5 @@ extension InspectorController {
         }
         let when = arrivesAt.map { " in \(Format.duration(max(0, $0 - now)))" } ?? ""
         return "\(name) is back online: the push service sent the notification it held\(merged(held)); it arrives\(when). Meanwhile \(tail)"
-    }
-
-    static func describe(_ command: InspectorCommand) -> String {
-        switch command {
-        case .createZone(let name, _): "create zone \(name)"
-        case .deleteZone(let zone, _): "delete zone \(zone.zoneName)"
-        case .purgeZone(let zone, _): "purge zone \(zone.zoneName)"
-        case .encryptedDataReset: "encrypted-data reset"
-        case .saveRecord(let record, _): "save \(record.recordID.recordName)"
-        case .deleteRecord(let id, _): "delete \(id.recordName)"
-        case .fetch: "fetch"
-        case .fetchOneBatch(let limit, _): "fetch one batch (resultsLimit \(limit))"
-        case .sync: "sync"
-        case .setAutoFetch: "auto-fetch"
-        case .setOnline(let on, _): on ? "going online" : "going offline"
-        case .compact: "compact history"
-        case .burst(let n, _): "burst of \(n)"
-        case .setWriterRunning: "writer"
-        case .setPaused: "pause"
-        case .step: "step"
-        case .setSpeed: "speed"
-        case .lessonNext: "next step"
-        case .lessonRestart: "restart the lesson"
-        case .lessonGoTo(let n): "go to step \(n)"
-        case .redraw: "repaint"
-        case .copy: "copy"
-        case .quit: "quit"
-        case .addFault: "fault"
-        case .clearFaults: "clear faults"
-        }
-    }
-
-    /// After a lesson step ran (or the world was rebuilt): the rows and the
-    /// server are read again (a step may write a device's store directly: a
-    /// scenario's client mistakes), and the outcome says what the lesson looks like.
-    func afterLessonStep(_ kind: LessonOutcome.Kind, _ lesson: any InspectorLesson) async -> LessonOutcome {
-        invalidateRecordRows()
-        await refresh()
-        return LessonOutcome(
-            kind, stepCount: lesson.stepCount, stepDevice: lesson.lastStepDevice, touched: lesson.lastTouched,
-            isFinished: lesson.isFinished, now: realClock.now())
-    }
-
-    func say(_ text: String, kind: InspectorMessage.Kind = .info) {
-        InspectorKeys.say(text, kind: kind, state: &state)
     }
 }
