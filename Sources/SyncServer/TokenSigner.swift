@@ -2,46 +2,6 @@ import Crypto
 import Foundation
 import SyncCore
 
-/// What a change token stands for. Only the server ever reads it.
-struct TokenPayload: Equatable {
-    static let version: UInt8 = 1
-
-    var kind: ChangeTokenKind
-    var scope: DatabaseScope
-    /// Changes up to and including this sequence have been seen.
-    var sequence: Int64
-    /// Deletions at or below this sequence need not be reported: it is where
-    /// a fetch from no token started. Tokens of later fetches keep it; the
-    /// token for "now" (`zones/list`) has it equal to `sequence`.
-    var floor: Int64
-    /// The history this token belongs to: the server's history ID mixed with
-    /// the zone's (or database's) incarnation.
-    var history: UInt64
-    var user: String
-    var container: String
-    var environment: ContainerEnvironment
-    /// Zone tokens only.
-    var zoneName: String
-    var zoneOwner: String
-
-    /// How far back this token reaches: the changes it still needs reported.
-    var coverage: Int64 { max(sequence, floor) }
-}
-
-/// Why a token could not be read.
-enum TokenDecodingError: Error, Equatable {
-    /// No text at all.
-    case empty
-    /// Not URL-safe base64, or does not begin as this server's tokens do.
-    case notAToken
-    /// Begins as a token but ends too early: cut short.
-    case truncated
-    /// Complete, but the signature does not match: edited, or another server's.
-    case badSignature
-    /// Signed by this server, yet unreadable (a format this build does not know).
-    case malformed
-}
-
 /// Signs and verifies change tokens with HMAC-SHA256.
 struct TokenSigner {
     private static let macLength = 12

@@ -128,39 +128,6 @@ public struct WireFaultRule: Codable, Sendable, Hashable {
     }
 }
 
-/// The body of `POST /admin/1/{container}/{environment}/faults`:
-/// `{"operation": "list"}`, `{"operation": "add", "rules": [...]}`,
-/// `{"operation": "remove", "id": 2}` or `{"operation": "clear", "kinds": ["pushDrop"]}` (no kinds: every rule).
-public struct WireFaultsRequest: Codable, Sendable, Hashable {
-    /// `list` (also when absent), `add`, `remove` or `clear`.
-    public var operation: String?
-    public var rules: [WireFaultRule]?
-    public var id: Int?
-    public var kinds: [String]?
-
-    public init(operation: String?, rules: [WireFaultRule]? = nil, id: Int? = nil, kinds: [String]? = nil) {
-        self.operation = operation
-        self.rules = rules
-        self.id = id
-        self.kinds = kinds
-    }
-}
-
-/// The answer: the rules in force after the call, and how many faults of each kind were injected so far.
-public struct WireFaultsResponse: Codable, Sendable, Hashable {
-    public var rules: [WireFaultRule]
-    public var injected: [String: Int]
-    public var added: [Int]?
-    public var removed: Int?
-
-    public init(rules: [WireFaultRule], injected: [String: Int], added: [Int]? = nil, removed: Int? = nil) {
-        self.rules = rules
-        self.injected = injected
-        self.added = added
-        self.removed = removed
-    }
-}
-
 extension ServerCore {
     /// Answers a faults admin request (the rules are run-time settings: not journaled).
     public func handleFaults(_ request: WireFaultsRequest, now: Milliseconds) throws(CloudError) -> WireFaultsResponse {

@@ -1,39 +1,5 @@
 import SyncCore
 
-/// One user's database, as far as subscriptions go: subscriptions belong to
-/// the user who made them, in one database of one container and environment.
-struct SubscriptionOwner: Hashable, Comparable {
-    var container: String
-    var environment: ContainerEnvironment
-    var scope: DatabaseScope
-    var user: String
-
-    static func < (a: Self, b: Self) -> Bool {
-        (a.container, a.environment.rawValue, a.scope, a.user) < (b.container, b.environment.rawValue, b.scope, b.user)
-    }
-}
-
-/// Names one stored subscription.
-struct SubscriptionKey: Hashable, Comparable {
-    var owner: SubscriptionOwner
-    var subscriptionID: String
-
-    static func < (a: Self, b: Self) -> Bool {
-        a.owner != b.owner ? a.owner < b.owner : a.subscriptionID < b.subscriptionID
-    }
-}
-
-/// Where a commit looks for subscriptions: every subscription sits in exactly
-/// one bucket, keyed by what a commit must have for it to fire, so routing a
-/// commit never looks at subscriptions of other databases, zones or record types.
-enum RouteKey: Hashable {
-    case database(SubscriptionOwner, recordType: String?)
-    case recordZone(SubscriptionOwner, zoneName: String, recordType: String?)
-    /// `user` is `nil` in the public database, where every user's query
-    /// subscriptions watch the same records; `zoneName` `nil`: any zone.
-    case query(container: String, environment: ContainerEnvironment, scope: DatabaseScope, user: String?, recordType: String, zoneName: String?)
-}
-
 /// Every subscription, and the routing index over them.
 struct SubscriptionStore {
     private(set) var byOwner: [SubscriptionOwner: [String: Subscription]] = [:]

@@ -1,0 +1,18 @@
+import Foundation
+import SyncCore
+
+/// One container in one environment.
+final class ContainerState {
+    let publicZone: ZoneState
+    var users: [String: UserDatabases] = [:]
+
+    init(publicZoneIncarnation: UInt64) {
+        publicZone = ZoneState(
+            zoneID: .defaultZone(ownerName: RecordZoneID.publicOwnerName), incarnation: publicZoneIncarnation
+        )
+    }
+
+    init(publicZone: ZoneState) {
+        self.publicZone = publicZone
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import SyncCore
+
+/// One record zone: its records, its change log, its tombstones.
+final class ZoneState {
+    let zoneID: RecordZoneID
+    let incarnation: UInt64
+    /// Live records by name. Change it only through ``store(_:name:)`` and
+    /// ``removeRecord(named:)``, which keep ``recordNamesByType`` in step.
+    private(set) var records: [String: StoredRecord] = [:]
+    /// The names of the live records of each type: what `records/query`
+    /// reads, so that a query's cost grows with the records of its type, not
+    /// with the zone.
+    private(set) var recordNamesByType: [UInt32: Set<String>] = [:]
+    var tombstones: [String: Tombstone] = [:]
+    var tombstoneQueue = TombstoneQueue<String>()
+    var log = SequenceLog<String>()
+    /// Deletions at or below this sequence are gone: older tokens expired.
+    var compactedThrough: Int64 = 0
+    var clientChangeTokenData: Data?
+    /// Users this zone is shared with (zone-wide share).
+    var participants: Set<String> = []
+
+    init(zoneID: RecordZoneID, incarnation: UInt64) {
+        self.zoneID = zoneID
+        self.incarnation = incarnation
+    }
+
+    /// Room for `count` more live records (of `type`, when given), so that
+    /// filling the zone with a count known up front (a checkpoint's, a
+    /// journal's) never regrows and rehashes its tables on the way.
+    func reserveCapacity(adding count: Int, ofType type: UInt32? = nil) {
+        guard count > 0 else { return }
+        records.reserveCapacity(records.count + count)
+        if let type {
+            let names = recordNamesByType[type]?.count ?? 0
+            recordNamesByType[type, default: []].reserveCapacity(names + count)
+        }
+    }
+
+    /// Saves a live record (new or changed); a record keeps its type.
+    func store(_ record: StoredRecord, name: String) {
+        if let old = records.updateValue(record, forKey: name) {
+            if old.type != record.type {
+                recordNamesByType[old.type]?.remove(name)
+                recordNamesByType[record.type, default: []].insert(name)
+            }
+        } else {
+            recordNamesByType[record.type, default: []].insert(name)
+        }
+    }
+
+    /// Removes a live record; returns it.
+    @discardableResult
+    func removeRecord(named name: String) -> StoredRecord? {
+        guard let old = records.removeValue(forKey: name) else { return nil }
+        recordNamesByType[old.type]?.remove(name)
+        if recordNamesByType[old.type]?.isEmpty == true { recordNamesByType[old.type] = nil }
+        return old
+    }
+
+    /// Drops tombstones at or below `horizon`; tokens that need them expire.
+    func compact(through horizon: Int64) {
+        let horizon = min(horizon, log.lastSequence)
+        guard horizon > compactedThrough else { return }
+        compactedThrough = horizon
+        for (sequence, name) in tombstoneQueue.popThrough(horizon) where tombstones[name]?.sequence == sequence {
+            tombstones[name] = nil
+            log.remove(sequence)
+        }
+    }
+}
