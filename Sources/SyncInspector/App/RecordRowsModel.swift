@@ -2,90 +2,6 @@ import SyncCore
 import SyncClient
 import SyncWorlds
 
-// MARK: - Order
-
-/// The order of the records pane's rows: a strict total order (ties are
-/// broken by name in ``NaturalOrder``, so two rows never compare equal).
-public struct RecordRowOrder: Sendable, Equatable {
-    /// Whether `a` comes before `b`.
-    public let areInIncreasingOrder: @Sendable (RecordRow, RecordRow) -> Bool
-    /// The order is the names' ``NaturalOrder`` alone: a row is then found by
-    /// its name with a binary search, with no index by name.
-    public let isNaturalNameOrder: Bool
-    /// The column sort this order is, when it is one (two orders are equal
-    /// when they are the same column sort; a custom comparator equals only itself as a sort of none).
-    public private(set) var sort: RecordSort?
-
-    /// By name, as a person reads them (note-2 before note-10).
-    public static let naturalName = RecordRowOrder(
-        areInIncreasingOrder: { NaturalOrder.less($0.name, $1.name) }, isNaturalNameOrder: true, sort: .name)
-
-    /// Rows ordered by `areInIncreasingOrder` (a column, say), rows it does not
-    /// tell apart by name.
-    public init(_ areInIncreasingOrder: @escaping @Sendable (RecordRow, RecordRow) -> Bool) {
-        self.areInIncreasingOrder = { a, b in
-            if areInIncreasingOrder(a, b) { return true }
-            if areInIncreasingOrder(b, a) { return false }
-            return NaturalOrder.less(a.name, b.name)
-        }
-        isNaturalNameOrder = false
-    }
-
-    /// The records pane's column sort (`S`): by name is ``naturalName``.
-    public init(_ sort: RecordSort) {
-        self = sort == .name ? .naturalName : RecordRowOrder { sort.areInIncreasingOrder($0, $1) }
-        self.sort = sort
-    }
-
-    private init(areInIncreasingOrder: @escaping @Sendable (RecordRow, RecordRow) -> Bool, isNaturalNameOrder: Bool, sort: RecordSort?) {
-        self.areInIncreasingOrder = areInIncreasingOrder
-        self.isNaturalNameOrder = isNaturalNameOrder
-        self.sort = sort
-    }
-
-    public static func == (a: RecordRowOrder, b: RecordRowOrder) -> Bool {
-        a.isNaturalNameOrder == b.isNaturalNameOrder && a.sort == b.sort
-    }
-}
-
-// MARK: - What the model reads
-
-/// What the device whose copy the records pane shows has of the zone.
-public protocol RecordRowsDevice {
-    /// The device's cached records of the zone, in any order.
-    func cachedRecords() -> [Record]
-    /// The device's cached record of this name, if any.
-    func cachedRecord(named name: String) -> Record?
-    /// Names of the zone's records with a change waiting to be sent.
-    func pendingRecordNames() -> Set<String>
-    /// Whether this copy knows the record `name` (a ``RecordRowsDeviceCopy``
-    /// holds only the names asked for; a name it does not hold waits for the next read).
-    func covers(_ name: String) -> Bool
-}
-
-extension RecordRowsDevice {
-    public func covers(_ name: String) -> Bool { true }
-}
-
-/// What the records model must read from the server to bring its rows up to date.
-public enum RecordRowsRead: Hashable, Sendable {
-    /// The zone's records and the position they stand at (`ZoneRecordsAtPosition`, in SyncWorlds).
-    case everything
-    /// The changes since the model's position; and, when the device's token
-    /// moved (it fetched), the changes since the device's previous token:
-    /// the names whose copy on the device may have changed.
-    case changes(since: ServerChangeToken, deviceSince: ServerChangeToken?)
-}
-
-/// The server's answer to a ``RecordRowsRead``.
-public enum RecordRowsServerAnswer: Sendable, Hashable {
-    case everything(ZoneRecordsAtPosition)
-    case changes(server: ZoneRecordChanges, device: ZoneRecordChanges?)
-    /// A position cannot be used (expired after a compaction, another history
-    /// after a reset, the zone gone): the rows are read again from scratch.
-    case refused(CloudError)
-}
-
 extension ServerObserver {
     /// Reads what `read` asks for in `zone`, as `user`.
     public func answer(_ read: RecordRowsRead, zone: ZoneKey, user: String) async throws -> RecordRowsServerAnswer {
@@ -106,34 +22,6 @@ extension ServerObserver {
         }
     }
 }
-
-/// A `SyncDevice`'s copy of one zone (nothing of the public database: devices do not cache it).
-public struct SyncDeviceRecords: RecordRowsDevice {
-    public let device: SyncDevice
-    public let zone: ZoneKey
-
-    public init(device: SyncDevice, zone: ZoneKey) {
-        self.device = device
-        self.zone = zone
-    }
-
-    public func cachedRecords() -> [Record] {
-        zone.scope == .public ? [] : (try? device.engine.records(in: zone.zoneID)) ?? []
-    }
-
-    public func cachedRecord(named name: String) -> Record? {
-        guard zone.scope != .public else { return nil }
-        return (try? device.engine.record(RecordID(recordName: name, zoneID: zone.zoneID))) ?? nil
-    }
-
-    public func pendingRecordNames() -> Set<String> {
-        Set(((try? device.engine.pendingChanges()) ?? [])
-            .filter { $0.isRecordChange && $0.zoneID == zone.zoneID }
-            .compactMap(\.recordName))
-    }
-}
-
-// MARK: - The model
 
 /// Keeps the records pane's rows (one per record name: the server's version
 /// beside the device's) up to date at the cost of what changed, not of what
@@ -583,18 +471,6 @@ extension RecordList {
         }
         if row.hasPendingChange { unsent += delta }
     }
-}
-
-/// Changes to a ``RecordList``'s rows, by index in the rows before them.
-struct RecordListEdit {
-    /// Rows that keep their place.
-    var replacements: [(index: Int, row: RecordRow)] = []
-    /// Rows that go (or move: they come back among `insertions`).
-    var removals: [Int] = []
-    /// Rows that come, in any order.
-    var insertions: [RecordRow] = []
-
-    var isEmpty: Bool { replacements.isEmpty && removals.isEmpty && insertions.isEmpty }
 }
 
 extension Array {

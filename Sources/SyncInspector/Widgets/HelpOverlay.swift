@@ -1,30 +1,3 @@
-/// One key binding: the keys as the user types them and what they do.
-public struct HelpEntry: Hashable, Sendable {
-    public var keys: String
-    public var description: String
-
-    public init(_ keys: String, _ description: String) {
-        self.keys = keys
-        self.description = description
-    }
-}
-
-/// A group of key bindings under a heading (empty title for none).
-public struct HelpSection: Hashable, Sendable {
-    public var title: String
-    public var entries: [HelpEntry]
-
-    public init(_ title: String, _ entries: [HelpEntry]) {
-        self.title = title
-        self.entries = entries
-    }
-
-    /// A section without a heading.
-    public init(_ entries: [HelpEntry]) {
-        self.init("", entries)
-    }
-}
-
 /// A centred box listing key bindings, drawn over the screen.
 ///
 /// When the list is taller than the screen, the last line that fits says

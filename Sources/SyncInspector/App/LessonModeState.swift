@@ -1,0 +1,50 @@
+import SyncCore
+
+/// What the lesson-mode screen chose, apart from the rest of the inspector:
+/// which pane has focus (the narrative or the grid), whether the focused
+/// device follows the steps, the highlight of what the last step changed,
+/// and the outline and end-of-lesson boxes.
+///
+/// ``LessonMode/handle(_:state:)`` changes it for a key; the update step
+/// calls ``LessonModeState/stepRan(device:touched:devices:now:)`` after each
+/// step; ``InspectorView`` draws it.
+public struct LessonModeState: Hashable, Sendable {
+    /// The narrative pane has focus: Enter runs the next step. Otherwise
+    /// one of the four grid panes has it (``InspectorState/pane``).
+    public var narrativeFocused = true
+    /// The focused device is the one the latest step acts on. A device key
+    /// (1-9, d, D) or `m` pins the device instead; `m` follows again.
+    public var followsSteps = true
+    /// Panes the latest step changed, highlighted until ``highlightUntil``.
+    public var highlighted: Set<LessonPane> = []
+    /// Real time (ms) when the highlight goes.
+    public var highlightUntil: Milliseconds?
+    /// The outline of the steps is open, with this row selected.
+    public var outlineSelection: Int?
+    /// The end-of-lesson summary is shown.
+    public var showsSummary = false
+
+    /// How long a step's highlight stays, in real milliseconds.
+    public static let highlightDuration: Milliseconds = 1_500
+
+    public init() {}
+
+    /// Whether a key box of lesson mode is open.
+    public var hasOverlay: Bool { outlineSelection != nil || showsSummary }
+
+    /// After a step: follow its device (unless pinned) and highlight what it touched.
+    public mutating func stepRan(device: String?, touched: Set<LessonPane>, devices: [String], now: Milliseconds) -> Int? {
+        highlighted = touched
+        highlightUntil = touched.isEmpty ? nil : now + Self.highlightDuration
+        guard followsSteps, let device else { return nil }
+        return devices.firstIndex(of: device)
+    }
+
+    /// Drops the highlight once its time is up. Returns whether it changed.
+    public mutating func expireHighlight(now: Milliseconds) -> Bool {
+        guard let until = highlightUntil, now >= until else { return false }
+        highlighted = []
+        highlightUntil = nil
+        return true
+    }
+}

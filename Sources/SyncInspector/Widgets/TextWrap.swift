@@ -1,0 +1,50 @@
+/// Word wrapping by display width.
+public enum TextWrap {
+    /// Splits `text` into lines of at most `width` columns. Newlines start a
+    /// new line; words are kept whole when they fit on a line, and longer
+    /// words are broken between characters (never inside a wide character).
+    /// Runs of spaces between words collapse to one.
+    public static func wrap(_ text: String, width: Int) -> [String] {
+        guard width > 0 else { return [] }
+        var lines: [String] = []
+        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var current = ""
+            var currentWidth = 0
+            let words = paragraph
+                .split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
+                .map { String($0.filter { TextWidth.of($0) > 0 }) }
+                .filter { !$0.isEmpty }
+            for word in words {
+                let wordWidth = TextWidth.of(word)
+                if currentWidth > 0 && currentWidth + 1 + wordWidth <= width {
+                    current += " " + word
+                    currentWidth += 1 + wordWidth
+                    continue
+                }
+                if currentWidth > 0 {
+                    lines.append(current)
+                    current = ""
+                    currentWidth = 0
+                }
+                if wordWidth <= width {
+                    current = word
+                    currentWidth = wordWidth
+                    continue
+                }
+                // Break a long word.
+                for character in word {
+                    let w = TextWidth.of(character)
+                    if currentWidth > 0 && currentWidth + w > width {
+                        lines.append(current)
+                        current = ""
+                        currentWidth = 0
+                    }
+                    current.append(character)
+                    currentWidth += w
+                }
+            }
+            lines.append(current)
+        }
+        return lines
+    }
+}
