@@ -1,0 +1,7 @@
+import Foundation
+import SyncCore
+
+struct CodableField: Codable, Hashable {
+    var name: String
+    var value: CodableFieldValue
+}
