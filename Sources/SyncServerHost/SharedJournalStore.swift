@@ -59,6 +59,8 @@ package final class SharedJournalStore: ServerStore {
     private let requests = Atomic<UInt64>(0)
     private let tails = Mutex<TailReaders>(TailReaders())
     package let watcher = Mutex<Task<Void, Never>?>(nil)
+    /// The last checkpoint write under way (each waits for the one before it).
+    private let checkpointWrites = Mutex<Task<Void, Never>?>(nil)
     /// Milliseconds added to this node's wall clock when it times a call
     /// (tests: a node whose clock runs behind or ahead).
     package let clockOffset = Atomic<Int64>(0)
@@ -269,13 +271,25 @@ package final class SharedJournalStore: ServerStore {
 
     package func storeCheckpoint(through position: Int64, time: Milliseconds, file: ServerStateFile) {
         let (journal, keep) = (journal, keepRows)
-        Task.detached(priority: .background) {
-            guard let data = try? CheckpointFormat.encode(file) else { return }
-            let stored = (try? await journal.storeCheckpoint(StoreCheckpoint(through: position, time: time, state: data))) ?? false
-            // The journal does not grow forever: rows well behind the stored checkpoint go
-            // (a live node is rarely that far behind; one that is restores the checkpoint instead).
-            if stored, position > keep { _ = try? await journal.foldRows(through: position - keep) }
+        // One checkpoint write at a time, in order; `stop` waits for the last one,
+        // so nothing is written to the journal after a clean stop.
+        checkpointWrites.withLock { last in
+            let previous = last
+            last = Task.detached(priority: .background) {
+                await previous?.value
+                await Self.writeCheckpoint(journal, through: position, time: time, file: file, keep: keep)
+            }
         }
+    }
+
+    private static func writeCheckpoint(
+        _ journal: any SharedJournal, through position: Int64, time: Milliseconds, file: ServerStateFile, keep: Int64
+    ) async {
+        guard let data = try? CheckpointFormat.encode(file) else { return }
+        let stored = (try? await journal.storeCheckpoint(StoreCheckpoint(through: position, time: time, state: data))) ?? false
+        // The journal does not grow forever: rows well behind the stored checkpoint go
+        // (a live node is rarely that far behind; one that is restores the checkpoint instead).
+        if stored, position > keep { _ = try? await journal.foldRows(through: position - keep) }
     }
 
     /// When a coalescing window ends: appends a tick (unless a row came
@@ -297,6 +311,7 @@ package final class SharedJournalStore: ServerStore {
     package func stop(_ host: ServerHost) async -> String {
         guard host.markStopped() else { return "already stopped" }
         watcher.withLock { $0?.cancel() }
+        await checkpointWrites.withLock { $0 }?.value
         journal.close()
         return "every acknowledged call is in \(name); this node: \(journal.summary)"
     }
