@@ -342,8 +342,9 @@ public struct HTTPCloudService: CloudService {
         guard let deviceID else {
             throw CloudError(.invalidArguments, "This connection has no device ID; it cannot receive push notifications.")
         }
-        let url = registration.url ?? URL(string: baseURL.absoluteString.trimmingSuffix("/") + devicePath("webcourier/\(deviceID)"))
-        guard let url, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+        // The webcourierURL is the credential: only the server's answer has it (tokens/register gives it again).
+        if registration.url == nil { try await registerForPushNotifications() }
+        guard let url = registration.url, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             throw CloudError(.invalidArguments, "The webcourier URL for device '\(deviceID)' is not a URL.")
         }
         components.queryItems = [

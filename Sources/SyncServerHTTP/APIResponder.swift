@@ -88,6 +88,8 @@ struct APIResponder: HTTPResponder {
                     guard method == "GET" else {
                         throw Refusal(status: 405, CloudError(.invalidArguments, "The webcourierURL takes GET, not \(method)."))
                     }
+                    // The URL is the credential: the log shows it without its secret part.
+                    shownPath = Self.withoutSecret(path)
                     let result = try await pollWebcourier(token: parts[5], request: request, caller: caller, context: context)
                     answer = result.answer
                     poll = result
@@ -169,11 +171,15 @@ struct APIResponder: HTTPResponder {
     }
 
     /// `GET /device/1/{container}/{environment}/webcourier/{token}?timeout=S&lastNotificationID=ID`.
+    /// The URL is the credential, as with Apple (CloudKit JS polls it with
+    /// nothing else): no credentials or its creator's; the server admin's
+    /// are no user's, and get what another user's get (404).
     private func pollWebcourier(token: String, request: Request, caller: Identity, context: ServeRequestContext) async throws -> ServerHost.PollResult {
-        guard let user = caller.user else {
-            throw CloudError(
-                .notAuthenticated,
-                "Polling a webcourierURL needs the web auth token of the user who made it with tokens/create (ckWebAuthToken=TOKEN or 'Authorization: Bearer TOKEN').")
+        let user: String?
+        switch caller {
+        case .anonymous: user = nil
+        case .user(let name): user = name
+        case .serverAdmin: user = ""
         }
         var timeout = 30.0
         if let text = request.uri.queryParameters["timeout"] {
@@ -187,7 +193,14 @@ struct APIResponder: HTTPResponder {
             throw CloudError(.invalidArguments, "lastNotificationID is longer than any notification ID (255 bytes at most).")
         }
         return await host.poll(
-            deviceID: token, user: user, timeout: .milliseconds(Int64(timeout * 1000)), lastNotificationID: last,
+            webcourierToken: token, caller: user, timeout: .milliseconds(Int64(timeout * 1000)), lastNotificationID: last,
             presence: limits.presence(for: context.channel))
+    }
+
+    /// A webcourierURL's path as the log shows it: its secret part (after
+    /// the last dot of the last segment) cut to its first four characters.
+    static func withoutSecret(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/"), let dot = path[slash...].lastIndex(of: ".") else { return path }
+        return path[...dot] + path[path.index(after: dot)...].prefix(4) + "…"
     }
 }

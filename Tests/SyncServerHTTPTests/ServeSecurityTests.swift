@@ -113,13 +113,25 @@ import Darwin
         let created = try await post(server, Self.device("tokens/create"), #"{"apnsEnvironment":"development"}"#, token: server.aliceToken)
         #expect(created.status == 200)
         let id = try #require(created.json["apnsToken"] as? String)
-        let poll = Self.device("webcourier/\(id)") + "?timeout=0"
+        let poll = try Self.path(of: created) + "?timeout=0"
         // The creator polls without registering (creating is enough).
         #expect(try await get(server, poll, token: server.aliceToken).status == 200)
-        // Bob cannot poll it, register it, or borrow its ID; nobody polls without a token.
+        // The URL is the credential: polling it as it is needs nothing else.
+        #expect(try await get(server, poll, token: nil).status == 200)
+        // Bob cannot poll it (even with the exact URL), register it, or borrow its ID.
         let bobPoll = try await get(server, poll, token: server.bobToken)
         #expect(bobPoll.status == 404 && bobPoll.reason.contains("tokens/create"))
-        #expect(try await get(server, poll, token: nil).status == 421)
+        #expect(!bobPoll.text.contains(id))
+        #expect(try await get(server, poll, token: server.host.adminToken).status == 404)
+        // An altered URL gets nothing: the device ID alone, a changed secret, a cut one.
+        let secret = String(poll.split(separator: ".").last!.prefix(64))
+        #expect(secret.count == 64 && secret.allSatisfy(\.isHexDigit))
+        let flipped = String(secret.dropLast()) + (secret.last == "0" ? "1" : "0")
+        for altered in [Self.device("webcourier/\(id)"), poll.replacingOccurrences(of: secret, with: flipped), poll.replacingOccurrences(of: secret, with: secret.prefix(32))] {
+            let answer = try await get(server, altered + (altered.contains("?") ? "" : "?timeout=0"), token: nil)
+            #expect(answer.status == 404, "\(altered): \(answer.text)")
+            #expect(!answer.text.contains(secret))
+        }
         let bobRegister = try await post(server, Self.device("tokens/register"), #"{"apnsToken":"\#(id)"}"#, token: server.bobToken)
         #expect(bobRegister.status == 403, "\(bobRegister.text)")
         let madeUp = try await post(server, Self.device("tokens/register"), #"{"apnsToken":"0123456789abcdef"}"#, token: server.bobToken)
@@ -131,6 +143,19 @@ import Darwin
         headers[1] = ("Authorization", "Bearer \(server.aliceToken)")
         #expect(try await post(server, Self.device("tokens/register"), #"{"apnsToken":"\#(id)"}"#, token: server.aliceToken).status == 200)
         #expect(try await get(server, poll, token: server.aliceToken).status == 200)
+    }
+
+    /// The path (and query) of the webcourierURL in a tokens/create or tokens/register answer.
+    static func path(of answer: RawHTTP.Answer) throws -> String {
+        let url = try #require((answer.json["webcourierURL"] as? String).flatMap(URLComponents.init(string:)))
+        return url.percentEncodedPath
+    }
+
+    /// The webcourierURL path of one of Alice's devices (tokens/register gives it again).
+    func courierPath(_ server: LiveServer, _ id: String) async throws -> String {
+        let registered = try await post(server, Self.device("tokens/register"), #"{"apnsToken":"\#(id)"}"#, token: server.aliceToken)
+        #expect(registered.status == 200)
+        return try Self.path(of: registered)
     }
 
     /// Alice's device with a database subscription; returns its ID.
@@ -157,7 +182,7 @@ import Darwin
         let server = try await LiveServer(ServeOptions(dataDirectory: nil, coalescingWindow: 0, seed: 3))
         defer { server.stop() }
         let id = try await subscribedDevice(server)
-        let path = Self.device("webcourier/\(id)")
+        let path = try await courierPath(server, id)
         var received = Set<String>()
         for round in 0..<10 {
             // A client whose own time limit is shorter than the poll's: it gives up and closes.
@@ -183,7 +208,7 @@ import Darwin
         let server = try await LiveServer(ServeOptions(dataDirectory: nil, coalescingWindow: 0, seed: 3))
         defer { server.stop() }
         let id = try await subscribedDevice(server)
-        let path = Self.device("webcourier/\(id)")
+        let path = try await courierPath(server, id)
         try await save(server, "a")
         // Naming nothing acknowledges nothing: the same notification comes again, with its ID.
         let first = notificationIDs(try await get(server, path + "?timeout=10&lastNotificationID=", token: server.aliceToken))
@@ -281,10 +306,11 @@ import Darwin
         // One poll open; a second on the same device is refused.
         let pollSocket = try await server.raw.connect()
         defer { close(pollSocket) }
-        try await server.raw.write(pollSocket, RawHTTP.request("GET", Self.device("webcourier/\(id)") + "?timeout=30", headers: [("Authorization", "Bearer \(server.aliceToken)")]))
+        let path = try await courierPath(server, id)
+        try await server.raw.write(pollSocket, RawHTTP.request("GET", path + "?timeout=30", headers: [("Authorization", "Bearer \(server.aliceToken)")]))
         let opened = ContinuousClock.now + .seconds(10)
         while server.host.openPolls(of: id) == 0, ContinuousClock.now < opened { try await Task.sleep(for: .milliseconds(5)) }
-        let second = try await get(server, Self.device("webcourier/\(id)") + "?timeout=0", token: server.aliceToken)
+        let second = try await get(server, path + "?timeout=0", token: server.aliceToken)
         #expect(second.status == 503, "\(second.text)")
         #expect(second.json["retryAfter"] as? Double != nil && second.headers["retry-after"] != nil)
         // Connections: the poll and three idle ones fill the cap; one more is refused at once.
