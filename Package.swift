@@ -83,7 +83,8 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // The CloudService client over HTTP (URLSession) and a device's long-poll loop. Never links the server.
-        .target(name: "SyncNetwork", dependencies: ["SyncCore", "SyncWire"], swiftSettings: swiftSettings),
+        .target(
+            name: "SyncNetwork", dependencies: ["SyncCore", "SyncWire", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: swiftSettings),
         // The engine host of `syncscope serve`: ServerHost (the engine under one lock, long-polls,
         // faults around the step), the dispatcher of CloudKit Web Services calls, the checkpoint
         // format, and the one storage boundary (ServerStore) with the stores that need no database:
@@ -91,7 +92,7 @@ let package = Package(
         // double with faults (InMemorySharedJournal). Links neither SQLite nor PostgreSQL nor HTTP.
         .target(
             name: "SyncServerHost",
-            dependencies: ["SyncCore", "SyncWire", "SyncServer"],
+            dependencies: ["SyncCore", "SyncWire", "SyncServer", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         // A server's data folder: the journal in SQLite (GRDB), group commit, checkpoints, the
@@ -127,6 +128,7 @@ let package = Package(
             name: "SyncServerHTTP",
             dependencies: [
                 "SyncCore", "SyncWire", "SyncServer", "SyncServerHost",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -255,6 +257,8 @@ let package = Package(
                 "SyncServerHost", "SyncServerSQLite", "SyncServerHTTP", "SyncPostgres", "SyncServer", "SyncNetwork", "SyncCore", "SyncWire",
                 "SyncTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // To sign requests with server-to-server keys, as a back-end tool does.
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings),
         .testTarget(name: "SyncScenarioTests", dependencies: ["SyncScenario", "SyncCore", "SyncScopeAssets"], swiftSettings: swiftSettings),

@@ -25,12 +25,16 @@ public struct HTTPCloudService: CloudService {
     public var pushWaitSeconds: Double
     let session: URLSession
     private let registration: PushRegistration
+    /// Signs every request with a server-to-server key instead of sending the
+    /// web auth token (the public database only).
+    public let serverKeySigner: ServerKeySigner?
 
     public init(
         baseURL: URL, webAuthToken: String, userRecordName: String, deviceID: String? = nil,
         container: String = "iCloud.com.example.SyncScope", environment: ContainerEnvironment = .development,
-        pushWaitSeconds: Double = 0, session: URLSession = HTTPCloudService.sharedSession
+        pushWaitSeconds: Double = 0, session: URLSession = HTTPCloudService.sharedSession, serverKeySigner: ServerKeySigner? = nil
     ) {
+        self.serverKeySigner = serverKeySigner
         self.baseURL = baseURL
         self.webAuthToken = webAuthToken
         self.userRecordName = userRecordName
@@ -61,7 +65,7 @@ public struct HTTPCloudService: CloudService {
         }
         return HTTPCloudService(
             baseURL: baseURL, webAuthToken: webAuthToken, userRecordName: userRecordName, deviceID: token, container: container,
-            environment: environment, pushWaitSeconds: pushWaitSeconds, session: session)
+            environment: environment, pushWaitSeconds: pushWaitSeconds, session: session, serverKeySigner: serverKeySigner)
     }
 
     // MARK: Paths and requests
@@ -94,7 +98,13 @@ public struct HTTPCloudService: CloudService {
         }
         var request = URLRequest(url: url)
         request.httpMethod = method
-        request.setValue("Bearer \(webAuthToken)", forHTTPHeaderField: "Authorization")
+        if let serverKeySigner {
+            for header in serverKeySigner.headers(body: body ?? Data(), subpath: url.path(percentEncoded: true)) {
+                request.setValue(header.value, forHTTPHeaderField: header.name)
+            }
+        } else {
+            request.setValue("Bearer \(webAuthToken)", forHTTPHeaderField: "Authorization")
+        }
         if let deviceID { request.setValue(deviceID, forHTTPHeaderField: "X-SyncScope-Device") }
         if let body {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")

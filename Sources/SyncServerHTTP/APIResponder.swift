@@ -54,6 +54,8 @@ struct APIResponder: HTTPResponder {
         var answer: APIAnswer
         var poll: ServerHost.PollResult?
         var faulted: ServerHost.FaultedAnswer?
+        /// The body of a signed request, read before its caller is known.
+        var signedBody: Data?
         do {
             let (parts, path) = try CanonicalPath.parse(shownPath)
             shownPath = path
@@ -73,11 +75,18 @@ struct APIResponder: HTTPResponder {
                 let query = request.uri.queryParameters
                 let queryToken = query.isEmpty ? nil : query["ckWebAuthToken"].map(String.init)
                 let authorization = requestHeaders.authorization
-                do { caller = try authentication.identify(queryToken: queryToken, authorization: authorization) } catch {
-                    // A token this node does not know may belong to a user another node (on a
-                    // shared journal) added just now: catch up, then ask again.
-                    try? await host.catchUp()
-                    caller = try authentication.identify(queryToken: queryToken, authorization: authorization)
+                if requestHeaders.serverKeyID != nil {
+                    // A signature covers the body: it is read first.
+                    let body = try await readBody(request)
+                    signedBody = body
+                    caller = try authentication.identifySigned(requestHeaders, body: body, subpath: request.uri.path, parts: parts, now: Date())
+                } else {
+                    do { caller = try authentication.identify(queryToken: queryToken, authorization: authorization) } catch {
+                        // A token this node does not know may belong to a user another node (on a
+                        // shared journal) added just now: catch up, then ask again.
+                        try? await host.catchUp()
+                        caller = try authentication.identify(queryToken: queryToken, authorization: authorization)
+                    }
                 }
                 // A route of raw bytes (an asset upload URL) takes them as they are (any content type).
                 if route?.body?.isRaw != true { try ContentTypeCheck.check(requestHeaders, caller: caller) }
@@ -94,7 +103,8 @@ struct APIResponder: HTTPResponder {
                     answer = result.answer
                     poll = result
                 } else {
-                    let body = try await readBody(request)
+                    let body: Data
+                    if let signedBody { body = signedBody } else { body = try await readBody(request) }
                     var parameters: [String: String] = [:]
                     for (key, value) in query { parameters[String(key)] = String(value) }
                     let result = await faults.perform(
@@ -179,7 +189,7 @@ struct APIResponder: HTTPResponder {
         switch caller {
         case .anonymous: user = nil
         case .user(let name): user = name
-        case .serverAdmin: user = ""
+        case .serverAdmin, .serverKey: user = ""
         }
         var timeout = 30.0
         if let text = request.uri.queryParameters["timeout"] {

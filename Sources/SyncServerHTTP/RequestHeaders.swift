@@ -15,6 +15,10 @@ struct RequestHeaders: Equatable {
     var contentType: String?
     var contentLength: String?
     var transferEncoding: String?
+    /// `X-Apple-CloudKit-Request-KeyID`, `-ISO8601Date` and `-SignatureV1`: a request signed with a server-to-server key.
+    var serverKeyID: String?
+    var signedDate: String?
+    var signature: String?
 
     init(device: String? = nil, authorization: String? = nil, contentType: String? = nil, contentLength: String? = nil, transferEncoding: String? = nil) {
         self.device = device
@@ -33,6 +37,9 @@ struct RequestHeaders: Equatable {
             case 14 where name == "content-length": Self.add(field.value, to: &contentLength)
             case 17 where name == "transfer-encoding": Self.add(field.value, to: &transferEncoding)
             case 18 where name == "x-syncscope-device": Self.add(field.value, to: &device)
+            case 30 where name == "x-apple-cloudkit-request-keyid": Self.add(field.value, to: &serverKeyID)
+            case 36 where name == "x-apple-cloudkit-request-iso8601date": Self.add(field.value, to: &signedDate)
+            case 36 where name == "x-apple-cloudkit-request-signaturev1": Self.add(field.value, to: &signature)
             default: break
             }
         }

@@ -42,6 +42,7 @@ struct RequestLog: Sendable {
         case .anonymous: who = "-"
         case .user(let name): who = name
         case .serverAdmin: who = "(server admin)"
+        case .serverKey(let keyID): who = "(server key \(keyID.prefix(64)))"
         }
         return "\(entry.method.prefix(20)) \(entry.path.prefix(200)) user=\(who) device=\(entry.device.map { String($0.prefix(64)) } ?? "-")\(tokens) → \(entry.status)\(error) \(String(format: "%.2f", ms)) ms\(entry.note.map { " [\($0)]" } ?? "")"
     }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Synchronization
 import SyncCore
@@ -59,6 +60,8 @@ public final class ServerHost: Sendable {
     package let faultsInstalled = Atomic<Bool>(false)
     package let options: ServeOptions
     package let courier = Courier()
+    /// The server-to-server keys this node takes (read without the state lock).
+    package let serverKeys = ServerKeyRing()
     /// Times this node restored the checkpoint because the rows it needed were folded.
     package let historyRestores = Atomic<Int>(0)
     /// Callers waiting for rows to be applied; one of them at a time fetches and applies.
@@ -113,6 +116,18 @@ public final class ServerHost: Sendable {
                 guard answer.status == 200 || host.account(user) != nil else {
                     throw ServeError("Cannot add user '\(user)': \(answer.wireError?.reason ?? "status \(answer.status)")")
                 }
+            }
+            for (keyID, pem) in options.serverKeys.sorted(by: { $0.key < $1.key }) {
+                let key: P256.Signing.PublicKey
+                do { key = try ServerKeyRing.publicKey(keyID: keyID, pem: pem) } catch { throw ServeError("--server-key \(keyID): \(error.reason)") }
+                let user = ServerKeyRing.userName(ofKey: keyID)
+                if host.account(user) == nil {
+                    let answer = await host.perform(.server("addUser", DispatcherInternal.AddUser(name: user)))
+                    guard answer.status == 200 || host.account(user) != nil else {
+                        throw ServeError("Cannot add user '\(user)' for --server-key \(keyID): \(answer.wireError?.reason ?? "status \(answer.status)")")
+                    }
+                }
+                host.serverKeys.add(keyID, key)
             }
             if let file = options.importFile {
                 let data: Data
@@ -254,7 +269,7 @@ public final class ServerHost: Sendable {
         if state.stopped {
             return StoreOutcome(outcome: StepOutcome(.tryAgainLater("The server is stopping; try again when it is back.", retryAfter: 5)))
         }
-        let outcome = APIDispatcher(core: state.core, now: time, baseURL: state.baseURL).step(prepared)
+        let outcome = APIDispatcher(core: state.core, now: time, baseURL: state.baseURL, serverKeys: serverKeys).step(prepared)
         if state.core.faults != nil { faultsInstalled.store(true, ordering: .relaxed) }
         if outcome.changedState, prepared.call.isServerCall || prepared.call.isServerAdmin { refreshSignIns(state.core.engine.users) }
         return StoreOutcome(outcome: outcome)
@@ -306,7 +321,7 @@ public final class ServerHost: Sendable {
                         own = prepared
                         request = origin.request
                     }
-                    var dispatcher = APIDispatcher(core: state.core, now: time, baseURL: state.baseURL)
+                    var dispatcher = APIDispatcher(core: state.core, now: time, baseURL: state.baseURL, serverKeys: serverKeys)
                     // The answers of rows no caller waits for are discarded: never worded or encoded.
                     dispatcher.answering = request != nil
                     let prepared: PreparedCall

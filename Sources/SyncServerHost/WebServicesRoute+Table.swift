@@ -217,6 +217,10 @@ extension WebServicesRoute {
             .admin, "faults", .post, body: .decodedByRoute(WireFaultsRequest.self, [Field("operation", .string), Field("rules", .array(.object([])))]), access: .write,
             journaled: false, summary: "Lists, adds, removes or clears fault rules (server admin token; not journaled).",
             handling: .dispatcher({ (d, call, _) throws(CloudError) in try d.faults(call) })),
+        WebServicesRoute(
+            .admin, "serverKeys", .post, body: .json(WireServerKey.self, [.need("keyID", .string), .need("publicKey", .string)]), access: .write,
+            summary: "Adds a server-to-server key for the public database (server admin token); it lasts until this server stops.",
+            handling: .dispatcher({ (d, call, _) throws(CloudError) in try d.addServerKey(call) })),
 
         // MARK: /assets/1/{container}/{environment}/…
         WebServicesRoute(

@@ -157,21 +157,14 @@ import Darwin
         return url.percentEncodedPath
     }
 
-    /// The webcourierURL path of one of Alice's devices (tokens/register gives it again).
-    func courierPath(_ server: LiveServer, _ id: String) async throws -> String {
-        let registered = try await post(server, Self.device("tokens/register"), #"{"apnsToken":"\#(id)"}"#, token: server.aliceToken)
-        #expect(registered.status == 200)
-        return try Self.path(of: registered)
-    }
-
-    /// Alice's device with a database subscription; returns its ID.
-    func subscribedDevice(_ server: LiveServer) async throws -> String {
+    /// Alice's device with a database subscription; returns its ID and its webcourierURL's path.
+    func subscribedDevice(_ server: LiveServer) async throws -> (id: String, path: String) {
         let zone = #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Notes"}}}]}"#
         #expect(try await post(server, Self.db("zones/modify"), zone, token: server.aliceToken).status == 200)
         let subscribe = #"{"operations":[{"operationType":"create","subscription":{"subscriptionID":"all","subscriptionType":"database"}}]}"#
         #expect(try await post(server, Self.db("subscriptions/modify"), subscribe, token: server.aliceToken).status == 200)
         let created = try await post(server, Self.device("tokens/create"), "{}", token: server.aliceToken)
-        return try #require(created.json["apnsToken"] as? String)
+        return (try #require(created.json["apnsToken"] as? String), try Self.path(of: created))
     }
 
     func save(_ server: LiveServer, _ name: String) async throws {
@@ -187,8 +180,7 @@ import Darwin
     @Test func aDroppedPollLosesNoNotification() async throws {
         let server = try await LiveServer(ServeOptions(dataDirectory: nil, coalescingWindow: 0, seed: 3))
         defer { server.stop() }
-        let id = try await subscribedDevice(server)
-        let path = try await courierPath(server, id)
+        let (id, path) = try await subscribedDevice(server)
         var received = Set<String>()
         for round in 0..<10 {
             // A client whose own time limit is shorter than the poll's: it gives up and closes.
@@ -213,8 +205,7 @@ import Darwin
     @Test func aNotificationLeavesTheQueueOnlyWhenAcknowledgedAndDuplicatesKeepTheirID() async throws {
         let server = try await LiveServer(ServeOptions(dataDirectory: nil, coalescingWindow: 0, seed: 3))
         defer { server.stop() }
-        let id = try await subscribedDevice(server)
-        let path = try await courierPath(server, id)
+        let (id, path) = try await subscribedDevice(server)
         try await save(server, "a")
         // Naming nothing acknowledges nothing: the same notification comes again, with its ID.
         let first = notificationIDs(try await get(server, path + "?timeout=10&lastNotificationID=", token: server.aliceToken))
@@ -308,9 +299,8 @@ import Darwin
     @Test func beyondTheCapsTheServerSays503WithRetryAfter() async throws {
         let server = try await LiveServer(ServeOptions(dataDirectory: nil, coalescingWindow: 0, seed: 3, maxConnections: 4, maxPollsPerDevice: 1))
         defer { server.stop() }
-        let id = try await subscribedDevice(server)
+        let (id, path) = try await subscribedDevice(server)
         // One poll open; a second on the same device is refused.
-        let path = try await courierPath(server, id)
         let pollSocket = try await server.raw.connect()
         defer { close(pollSocket) }
         try await server.raw.write(pollSocket, RawHTTP.request("GET", path + "?timeout=30", headers: [("Authorization", "Bearer \(server.aliceToken)")]))
