@@ -284,6 +284,8 @@ let package = Package(
                 "SyncTestSupport",
                 // To take a stopped server's data folder apart as a damaged disk would.
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // To make a server-to-server key pair for `serve --server-key` and `client --key-id`.
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             exclude: ["Goldens", "PyiCloud"],
             swiftSettings: swiftSettings),

@@ -17,6 +17,12 @@ public struct ServerKeySigner: Sendable {
         self.privateKey = privateKey.rawRepresentation
     }
 
+    /// A new key pair: its signer, and its public key in PEM for `serve --server-key`.
+    public static func newKey(keyID: String) -> (signer: ServerKeySigner, publicKeyPEM: String) {
+        let key = P256.Signing.PrivateKey()
+        return (ServerKeySigner(keyID: keyID, privateKey: key), key.publicKey.pemRepresentation)
+    }
+
     /// A signer from the private key's PEM (`openssl ecparam -name prime256v1 -genkey -noout`, SEC1 or PKCS#8).
     public init(keyID: String, privateKeyPEM: String) throws(CloudError) {
         do {
