@@ -51,7 +51,7 @@ package final class ClientDirectory: Sendable {
                 guard case .request(let request) = event.kind, !request.isInspector else { continue }
                 guard let key = Self.key(of: request, state) else { continue }
                 if state.clients[key] == nil {
-                    let name = Self.uniqueName(Self.baseName(key: key, request), &state.namesTaken)
+                    let name = Self.uniqueName(Self.baseName(request, state), &state.namesTaken)
                     state.clients[key] = Client(name: name, user: request.user, userAgent: request.userAgent, firstSeen: event.time, lastSeen: event.time)
                     state.order.append(key)
                 }
@@ -122,9 +122,11 @@ package final class ClientDirectory: Sendable {
         return "web:\(user):\(request.userAgent ?? "")"
     }
 
-    private static func baseName(key: String, _ request: RequestEvent) -> String {
+    /// The user and the device's own name, or (for a device named by the
+    /// registration the server made, or none) what the User-Agent says the app is.
+    private static func baseName(_ request: RequestEvent, _ state: State) -> String {
         let user = request.user ?? "anonymous"
-        if let device = request.device { return "\(user) · \(device.prefix(40))" }
+        if let device = request.device, state.registrations[device] == nil { return "\(user) · \(device.prefix(40))" }
         return "\(user) · \(appName(request.userAgent))"
     }
 

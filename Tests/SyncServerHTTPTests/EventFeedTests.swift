@@ -172,3 +172,59 @@ import Testing
         #expect(Set(merged.compactMap(\.node)) == Set(feeds.map(\.node)))
     }
 }
+
+/// An inspector's reads are marked and kept out of the request log, unless `--log-inspector-reads`.
+@Suite struct InspectorReadsTests {
+    func run(logInspectorReads: Bool) async throws -> (log: [String], feed: WireServerEvents) {
+        var options = ServeOptions(port: 0, dataDirectory: nil, coalescingWindow: 0, seed: 7)
+        options.logInspectorReads = logInspectorReads
+        let captured = CapturedLog()
+        let server = try await LiveServer(host: try await ServerHost.start(options: options), logger: captured.logger)
+        defer { server.stop() }
+        let base = URL(string: "http://127.0.0.1:\(server.port)")!
+        let app = HTTPCloudService(baseURL: base, webAuthToken: server.aliceToken, userRecordName: "alice", container: EventFeedTests.container)
+        var inspector = app
+        inspector.isInspector = true
+        _ = try await app.listRecordZones(in: .private)
+        for _ in 0..<3 { _ = try await inspector.listRecordZones(in: .private) }
+        let feed = try await EventFeedTests.feed(server, "inspectorReads=true")
+        return (captured.all, feed)
+    }
+
+    @Test func inspectorReadsStayOutOfTheLogUnlessAskedFor() async throws {
+        let quiet = try await run(logInspectorReads: false)
+        #expect(quiet.log.filter { $0.contains("zones/list") }.count == 1, "\(quiet.log)")
+        // Marked in the feed, whatever the log does; the feed's own reads are logged as an inspector's.
+        #expect(quiet.feed.events.filter { $0.operation == "zones/list" }.map { $0.inspector == true } == [false, true, true, true])
+        #expect(!quiet.log.contains { $0.contains("/events") })
+        let loud = try await run(logInspectorReads: true)
+        #expect(loud.log.filter { $0.contains("zones/list") }.count == 4, "\(loud.log)")
+        #expect(loud.log.contains { $0.contains("/events") })
+    }
+}
+
+@Suite struct ClientNameTests {
+    @Test func theUserAgentSaysWhatTheAppIs() {
+        #expect(ClientDirectory.appName("python-requests/2.32.3") == "Python requests")
+        #expect(ClientDirectory.appName("pyicloud/1.0 python-requests/2.32") == "pyicloud")
+        #expect(ClientDirectory.appName("Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15") == "CloudKit JS · Safari")
+        #expect(ClientDirectory.appName("Mozilla/5.0 (Windows NT 10.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36") == "CloudKit JS · Chrome")
+        #expect(ClientDirectory.appName("curl/8.5.0") == "curl")
+        #expect(ClientDirectory.appName(nil) == "web")
+        #expect(ClientDirectory.appName("MyApp/3 (iOS)") == "MyApp")
+    }
+
+    @Test func twoClientsThatWouldReadTheSameAreNumbered() {
+        let directory = ClientDirectory()
+        func request(_ agent: String) -> ServerEvent {
+            ServerEvent(time: 0, kind: .request(RequestEvent(
+                method: "POST", path: "/p", operation: "zones/list", user: "alice", isServerAdmin: false, device: nil, userAgent: agent, isInspector: false,
+                tokenIn: nil, tokenOut: nil, status: 200, latency: .zero, fault: nil, requestBody: Data(), answerBody: Data())))
+        }
+        var events = [request("python-requests/2.1"), request("python-requests/2.2"), request("python-requests/2.1")]
+        for index in events.indices { events[index].sequence = UInt64(index + 1) }
+        directory.observe(events)
+        #expect(directory.list.map(\.name) == ["alice · Python requests", "alice · Python requests 2"])
+        #expect(directory.list.map(\.requests) == [2, 1])
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import SyncTestSupport
 import Synchronization
 @testable import SyncServerHost
@@ -20,9 +21,9 @@ final class LiveServer: Sendable {
     }
 
     /// Serves a host already started (on any store).
-    init(host: ServerHost) async throws {
+    init(host: ServerHost, logger: Logger = Logger(label: "syncscope")) async throws {
         let bound = Mutex<Int?>(nil)
-        let server = SyncScopeHTTPServer(host: host)
+        let server = SyncScopeHTTPServer(host: host, logger: logger)
         task = Task { try await server.run { port in bound.withLock { $0 = port } } }
         let deadline = ContinuousClock.now + .seconds(120)
         while bound.withLock({ $0 }) == nil {
