@@ -31,6 +31,7 @@ let package = Package(
         .library(name: "SyncServer", targets: ["SyncServer"]),
         .library(name: "SyncSQLiteStore", targets: ["SyncSQLiteStore"]),
         .library(name: "SyncNetwork", targets: ["SyncNetwork"]),
+        .library(name: "SyncDoctor", targets: ["SyncDoctor"]),
         .library(name: "SyncServerHost", targets: ["SyncServerHost"]),
         .library(name: "SyncServerSQLite", targets: ["SyncServerSQLite"]),
         .library(name: "SyncPostgres", targets: ["SyncPostgres"]),
@@ -85,6 +86,9 @@ let package = Package(
         // The CloudService client over HTTP (URLSession) and a device's long-poll loop. Never links the server.
         .target(
             name: "SyncNetwork", dependencies: ["SyncCore", "SyncWire", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: swiftSettings),
+        // The sync doctor: names client mistakes from a server's event feed. A pure analyzer of feed
+        // events (the wire shape); asks no server, links no HTTP.
+        .target(name: "SyncDoctor", dependencies: ["SyncCore", "SyncWire"], swiftSettings: swiftSettings),
         // The engine host of `syncscope serve`: ServerHost (the engine under one lock, long-polls,
         // faults around the step), the dispatcher of CloudKit Web Services calls, the checkpoint
         // format, and the one storage boundary (ServerStore) with the stores that need no database:
@@ -209,7 +213,7 @@ let package = Package(
             name: "syncscope",
             dependencies: [
                 "SyncCore", "SyncWire", "SyncServer", "SyncNetwork", "SyncServerHost", "SyncServerSQLite", "SyncServerHTTP", "SyncPostgres", "SyncWorlds",
-                "SyncSimulation", "SyncRemoteWorld",
+                "SyncSimulation", "SyncRemoteWorld", "SyncDoctor",
                 "SyncScenario", "SyncScenarioRunner", "SyncScopeAssets", "SyncInspector", "SyncInspectorWorlds",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -255,7 +259,7 @@ let package = Package(
             name: "SyncServerHTTPTests",
             dependencies: [
                 "SyncServerHost", "SyncServerSQLite", "SyncServerHTTP", "SyncPostgres", "SyncServer", "SyncNetwork", "SyncCore", "SyncWire",
-                "SyncTestSupport",
+                "SyncTestSupport", "SyncDoctor",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // To sign requests with server-to-server keys, as a back-end tool does.
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -23,6 +23,9 @@ public struct HTTPCloudService: CloudService {
     /// How long ``receivePushNotifications()`` waits for a notification, in
     /// seconds; 0 answers at once with what is there.
     public var pushWaitSeconds: Double
+    /// Marks every request as an inspector's (`X-SyncScope-Inspector`): the
+    /// server keeps them out of its request log and its event feed's answers.
+    public var isInspector = false
     let session: URLSession
     private let registration: PushRegistration
     /// Signs every request with a server-to-server key instead of sending the
@@ -106,6 +109,7 @@ public struct HTTPCloudService: CloudService {
             request.setValue("Bearer \(webAuthToken)", forHTTPHeaderField: "Authorization")
         }
         if let deviceID { request.setValue(deviceID, forHTTPHeaderField: "X-SyncScope-Device") }
+        if isInspector { request.setValue("1", forHTTPHeaderField: "X-SyncScope-Inspector") }
         if let body {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             request.httpBody = body

@@ -14,7 +14,8 @@ import SyncCore
 /// device (``DeviceOwnership``), then the route: the long-poll, the OpenAPI
 /// document, or the call handed to the host through the fault plan
 /// (``FaultLayer``), its body read up to the limit; and one log line
-/// (``RequestLog``). The connection limits act below, on the channel
+/// (``RequestLog``) and one event in the feed (``ServerEventFeed``). The
+/// feed's own routes (``EventFeedRoutes``) are answered from the feed. The connection limits act below, on the channel
 /// (``ConnectionLimits``).
 struct APIResponder: HTTPResponder {
     typealias Context = ServeRequestContext
@@ -24,12 +25,14 @@ struct APIResponder: HTTPResponder {
     let authentication: Authentication
     let devices: DeviceOwnership
     let faults: FaultLayer
+    let feedRoutes: EventFeedRoutes
     let maxBodyBytes: Int
     let limits: ConnectionLimits
 
     init(host: ServerHost, logger: Logger, quiet: Bool, maxBodyBytes: Int, limits: ConnectionLimits) {
         self.host = host
-        log = RequestLog(logger: logger, quiet: quiet)
+        log = RequestLog(logger: logger, quiet: quiet, logInspectorReads: host.options.logInspectorReads)
+        feedRoutes = EventFeedRoutes(feed: host.events)
         authentication = Authentication(host: host)
         devices = DeviceOwnership(host: host)
         faults = FaultLayer(host: host)
@@ -43,8 +46,8 @@ struct APIResponder: HTTPResponder {
     static let jsonHeaders: HTTPFields = [.contentType: jsonContentType]
 
     func respond(to request: Request, context: ServeRequestContext) async throws -> Response {
-        // For the log line only.
-        let started = log.start()
+        // For the log line and the feed's event only.
+        let started = log.quiet && !host.events.isOn ? nil : ContinuousClock.now
         let method = request.method.rawValue
         // What the log line shows (cut to 200 characters when it is written).
         var shownPath = request.uri.path
@@ -52,6 +55,8 @@ struct APIResponder: HTTPResponder {
         let requestHeaders = RequestHeaders(request.headers)
         let device = requestHeaders.device
         var answer: APIAnswer
+        var route: WebServicesRoute?
+        var body = Data()
         var poll: ServerHost.PollResult?
         var faulted: ServerHost.FaultedAnswer?
         /// The body of a signed request, read before its caller is known.
@@ -59,7 +64,6 @@ struct APIResponder: HTTPResponder {
         do {
             let (parts, path) = try CanonicalPath.parse(shownPath)
             shownPath = path
-            let route: WebServicesRoute?
             if case .route(let found) = WebServicesRoute.resolve(parts) { route = found } else { route = nil }
             guard method == "GET" || method == "POST" else {
                 throw Refusal(
@@ -93,6 +97,10 @@ struct APIResponder: HTTPResponder {
                 try devices.check(device, caller: caller)
                 if parts.first == "internal" {
                     answer = .notFound("There is no '\(path)'; the API lives under /database/1/, /device/1/ and /admin/1/.")
+                } else if case .eventFeed? = route?.handling {
+                    guard caller == .serverAdmin else { throw Refusal(status: 403, EventFeedRoutes.adminOnly) }
+                    if method == "POST" { body = try await readBody(request) }
+                    answer = try await feedRoutes.answer(route?.operation ?? "", method: method, query: request.uri.queryParameters, body: body)
                 } else if case .longPoll? = route?.handling {
                     guard method == "GET" else {
                         throw Refusal(status: 405, CloudError(.invalidArguments, "The webcourierURL takes GET, not \(method)."))
@@ -103,7 +111,6 @@ struct APIResponder: HTTPResponder {
                     answer = result.answer
                     poll = result
                 } else {
-                    let body: Data
                     if let signedBody { body = signedBody } else { body = try await readBody(request) }
                     var parameters: [String: String] = [:]
                     for (key, value) in query { parameters[String(key)] = String(value) }
@@ -123,11 +130,22 @@ struct APIResponder: HTTPResponder {
             answer = .error(CloudError(.invalidArguments, "The request could not be read: the connection failed or the body is malformed."))
         }
         if let started {
-            log.write(
-                RequestLog.Entry(
-                    method: method, path: shownPath, caller: caller, device: device, tokenIn: answer.tokenIn, tokenOut: answer.tokenOut,
-                    status: answer.status, errorCode: answer.status == 200 ? nil : answer.wireError?.serverErrorCode,
-                    elapsed: ContinuousClock.now - started, note: faulted?.note))
+            let elapsed = ContinuousClock.now - started
+            // A watcher's reads of the feed are an inspector's, and never events of their own.
+            let isInspector = requestHeaders.inspector != nil || route?.handling.isEventFeed == true
+            if log.logs(inspector: isInspector) {
+                log.write(
+                    RequestLog.Entry(
+                        method: method, path: shownPath, caller: caller, device: device, tokenIn: answer.tokenIn, tokenOut: answer.tokenOut,
+                        status: answer.status, errorCode: answer.status == 200 ? nil : answer.wireError?.serverErrorCode,
+                        elapsed: elapsed, note: faulted?.note))
+            }
+            if host.events.isOn, route?.handling.isEventFeed != true {
+                host.events.record(ServerEvent(time: SystemClock().now(), kind: .request(RequestEvent(
+                    method: method, path: shownPath, operation: route?.operation, user: caller.user, isServerAdmin: caller == .serverAdmin, device: device,
+                    userAgent: requestHeaders.userAgent, isInspector: isInspector, tokenIn: answer.tokenIn, tokenOut: answer.tokenOut,
+                    status: answer.status, latency: elapsed, fault: faulted?.note, requestBody: body, answerBody: answer.body))))
+            }
         }
         if let dropped = FaultLayer.response(for: faulted) { return dropped }
         let status = HTTPResponse.Status(code: answer.status)
@@ -145,19 +163,19 @@ struct APIResponder: HTTPResponder {
         }
         // A notification stays the device's until it acknowledges it; an
         // answer that cannot be written whole puts it back at once.
-        let body = answer.body
+        let written = answer.body
         let host = self.host
         let presence = limits.presence(for: context.channel)
         return Response(
             status: status, headers: headers,
-            body: ResponseBody(contentLength: body.count) { writer in
+            body: ResponseBody(contentLength: written.count) { writer in
                 // A client gone before the answer is written gets nothing: the notifications wait.
                 if presence?.isGone == true {
                     host.finishPoll(poll, written: false)
                     throw CancellationError()
                 }
                 do {
-                    try await writer.write(ByteBuffer(bytes: body))
+                    try await writer.write(ByteBuffer(bytes: written))
                     try await writer.finish(nil)
                 } catch {
                     host.finishPoll(poll, written: false)

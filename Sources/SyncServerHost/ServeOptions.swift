@@ -52,6 +52,10 @@ public struct ServeOptions: Sendable {
     /// ECDSA P-256 public key in PEM. A request signed with one reaches the
     /// public database (see ``ServerKeyRing``).
     public var serverKeys: [String: String] = [:]
+    /// The events the event feed keeps (`serve --event-feed N`); 0 turns the feed off.
+    public var eventFeedSize: Int = 10_000
+    /// `serve --log-inspector-reads`: log the requests an inspector makes too.
+    public var logInspectorReads = false
 
     public init(
         host: String = "127.0.0.1", port: Int = 8400, dataDirectory: URL? = ServeOptions.defaultDataDirectory, users: [String] = [],

@@ -172,7 +172,10 @@ extension ServerHost {
         }
         guard !ids.isEmpty else { return }
         let answer = await perform(.server("acknowledge", DispatcherInternal.Acknowledge(deviceID: deviceID, notificationIDs: ids)))
-        if answer.status == 200 { await forgetWritten(deviceID, ids) }
+        if answer.status == 200 {
+            events.record(ServerEvent(time: SystemClock().now(), kind: .acknowledged(deviceID: deviceID, notificationIDs: ids)))
+            await forgetWritten(deviceID, ids)
+        }
     }
 
     private func pollStarted(_ deviceID: String) async {

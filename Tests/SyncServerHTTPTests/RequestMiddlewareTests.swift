@@ -94,7 +94,11 @@ import Testing
         admin.note = nil
         admin.device = nil
         #expect(RequestLog.line(admin).hasSuffix("user=(server admin) device=- → 200 3.00 ms"))
-        #expect(RequestLog(logger: Logger(label: "test"), quiet: true).start() == nil)
+        #expect(!RequestLog(logger: Logger(label: "test"), quiet: true).logs(inspector: false))
+        // An inspector's reads get a line only when asked for (`serve --log-inspector-reads`).
+        let log = RequestLog(logger: Logger(label: "test"), quiet: false)
+        #expect(log.logs(inspector: false) && !log.logs(inspector: true))
+        #expect(RequestLog(logger: Logger(label: "test"), quiet: false, logInspectorReads: true).logs(inspector: true))
     }
 
     @Test func theConnectionLimitsCountOpenConnectionsAgainstTheCap() {

@@ -205,7 +205,7 @@ import Darwin
     @Test func aNotificationLeavesTheQueueOnlyWhenAcknowledgedAndDuplicatesKeepTheirID() async throws {
         let server = try await LiveServer(ServeOptions(dataDirectory: nil, coalescingWindow: 0, seed: 3))
         defer { server.stop() }
-        let (id, path) = try await subscribedDevice(server)
+        let (_, path) = try await subscribedDevice(server)
         try await save(server, "a")
         // Naming nothing acknowledges nothing: the same notification comes again, with its ID.
         let first = notificationIDs(try await get(server, path + "?timeout=10&lastNotificationID=", token: server.aliceToken))

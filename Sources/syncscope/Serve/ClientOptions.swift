@@ -65,12 +65,11 @@ struct ClientOptions: ParsableArguments {
 
     func serverAdminToken() throws -> String {
         if let adminToken { return adminToken }
-        let file = access.serverDataDirectory.appendingPathComponent("admin.json")
-        struct Admin: Decodable { var adminToken: String }
-        guard let data = try? Data(contentsOf: file), let admin = try? JSONDecoder().decode(Admin.self, from: data) else {
+        let file = AdminTokenFile.url(in: access.serverDataDirectory)
+        guard let token = AdminTokenFile.read(in: access.serverDataDirectory) else {
             throw ClientFailure(
                 "No --admin-token given and \(file.path) cannot be read. Export, import and reset act on every user, so they need the server admin token: pass --admin-token (syncscope serve prints it), or --server-data with the server's data folder.")
         }
-        return admin.adminToken
+        return token
     }
 }

@@ -107,6 +107,11 @@ struct ServeCommand: AsyncParsableCommand {
         }
         return keys
     }
+    @Option(name: .customLong("event-feed"), parsing: .unconditional, help: "Events the event feed keeps for watchers (syncscope inspect --server, syncscope doctor); 0 turns it off.")
+    var eventFeed = 10_000
+
+    @Flag(name: .customLong("log-inspector-reads"), help: "Log the requests an inspector makes too (left out by default).")
+    var logInspectorReads = false
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535 (got \(port)).") }
@@ -118,6 +123,7 @@ struct ServeCommand: AsyncParsableCommand {
             guard value.isFinite, value > 0, value <= 86_400 else { throw ValidationError("\(name) must be more than 0 and at most 86400 seconds (got \(value)).") }
         }
         if let maxConnections, maxConnections < 1 { throw ValidationError("--max-connections must be at least 1 (got \(maxConnections)).") }
+        guard eventFeed >= 0, eventFeed <= 10_000_000 else { throw ValidationError("--event-feed must be 0 to 10000000 (got \(eventFeed)).") }
         guard maxPollsPerDevice >= 1 else { throw ValidationError("--max-polls-per-device must be at least 1 (got \(maxPollsPerDevice)).") }
         if recover, inMemory { throw ValidationError("--recover repairs a data folder; --in-memory has none.") }
         try _ = storeAddress()
@@ -153,6 +159,8 @@ struct ServeCommand: AsyncParsableCommand {
             headerTimeout: headerTimeout, bodyTimeout: bodyTimeout, idleTimeout: idleTimeout,
             maxConnections: maxConnections ?? ServeOptions.defaultMaxConnections, maxPollsPerDevice: maxPollsPerDevice)
         options.serverKeys = try serverKeyFiles()
+        options.eventFeedSize = eventFeed
+        options.logInspectorReads = logInspectorReads
         let serverHost: ServerHost
         do {
             // Before the data folder is touched: a port in use changes nothing.
