@@ -105,8 +105,6 @@ struct APIResponder: HTTPResponder {
                     guard method == "GET" else {
                         throw Refusal(status: 405, CloudError(.invalidArguments, "The webcourierURL takes GET, not \(method)."))
                     }
-                    // The URL is the credential: the log shows it without its secret part.
-                    shownPath = Self.withoutSecret(path)
                     let result = try await pollWebcourier(token: parts[5], request: request, caller: caller, context: context)
                     answer = result.answer
                     poll = result
@@ -130,6 +128,8 @@ struct APIResponder: HTTPResponder {
             answer = .error(CloudError(.invalidArguments, "The request could not be read: the connection failed or the body is malformed."))
         }
         if let started {
+            // A webcourierURL is a credential: the log and the feed show it without its secret part, whatever the answer.
+            if shownPath.contains("/webcourier/") { shownPath = Self.withoutSecret(shownPath) }
             let elapsed = ContinuousClock.now - started
             // A watcher's reads of the feed are an inspector's, and never events of their own.
             let isInspector = requestHeaders.inspector != nil || route?.handling.isEventFeed == true
@@ -225,10 +225,15 @@ struct APIResponder: HTTPResponder {
             presence: limits.presence(for: context.channel))
     }
 
-    /// A webcourierURL's path as the log shows it: its secret part (after
-    /// the last dot of the last segment) cut to its first four characters.
+    /// A webcourierURL's path as the log shows it: the secret part of the
+    /// segment after `/webcourier/` (after its last dot) cut to its first
+    /// four characters, whatever follows the segment.
     static func withoutSecret(_ path: String) -> String {
-        guard let slash = path.lastIndex(of: "/"), let dot = path[slash...].lastIndex(of: ".") else { return path }
-        return path[...dot] + path[path.index(after: dot)...].prefix(4) + "…"
+        guard let marker = path.range(of: "/webcourier/") else { return path }
+        let segmentEnd = path[marker.upperBound...].firstIndex(of: "/") ?? path.endIndex
+        guard let dot = path[marker.upperBound..<segmentEnd].lastIndex(of: ".") else { return path }
+        let secret = path[path.index(after: dot)..<segmentEnd]
+        guard secret.count > 4 else { return path }
+        return path[...dot] + secret.prefix(4) + "…" + path[segmentEnd...]
     }
 }

@@ -97,5 +97,9 @@ import Darwin
         let shown = APIResponder.withoutSecret(path)
         #expect(shown == "/device/1/C/development/webcourier/0123abcd.ffff…")
         #expect(APIResponder.withoutSecret("/device/1/C/development/webcourier/plain") == "/device/1/C/development/webcourier/plain")
+        // A mangled URL (a trailing slash, more segments) is cut too, and cutting twice changes nothing.
+        #expect(APIResponder.withoutSecret(path + "/") == shown + "/")
+        #expect(APIResponder.withoutSecret(path + "/x/y") == shown + "/x/y")
+        #expect(APIResponder.withoutSecret(shown) == shown)
     }
 }
