@@ -5,6 +5,8 @@ import SyncCore
 final class ContainerState {
     let publicZone: ZoneState
     var users: [String: UserDatabases] = [:]
+    /// The zone of each share, by short GUID (what `records/resolve` and `records/accept` find).
+    var sharesByGUID: [String: RecordZoneID] = [:]
 
     init(publicZoneIncarnation: UInt64) {
         publicZone = ZoneState(

@@ -39,6 +39,7 @@ extension ServerEngine {
         }
         let zoneID = normalize(requestedZoneID, caller: caller, scope: database.scope)
         let zone = try zone(zoneID, for: caller, in: database)
+        if database.scope == .shared { try checkSharedWrite(zone, caller: caller) }
 
         // 1. Decide every item without applying anything.
         var plans: [Result<Plan, CloudError>] = []

@@ -32,7 +32,7 @@ extension ServerEngine {
             ServerStateSnapshot.Zone(
                 zoneID: zone.zoneID, incarnation: zone.incarnation, records: zone.records, tombstones: zone.tombstones,
                 lastSequence: zone.log.lastSequence, compactedThrough: zone.compactedThrough, clientChangeTokenData: zone.clientChangeTokenData,
-                participants: zone.participants)
+                participants: zone.participants, share: zone.share)
         }
         func log(_ log: SyncServer.DatabaseLog) -> ServerStateSnapshot.Log {
             ServerStateSnapshot.Log(
@@ -102,7 +102,14 @@ extension ServerEngine {
                 guard state.users[dbs.user] == nil else {
                     throw StateFileError.invalid("user '\(dbs.user)' has two sets of databases in '\(container.container)'")
                 }
-                state.users[dbs.user] = try builder.databases(dbs)
+                let databases = try builder.databases(dbs)
+                state.users[dbs.user] = databases
+                for zone in databases.privateZones.values {
+                    guard let share = zone.share else { continue }
+                    guard state.sharesByGUID.updateValue(zone.zoneID, forKey: share.shortGUID) == nil else {
+                        throw StateFileError.invalid("two shares in '\(container.container)' have the short GUID '\(share.shortGUID)'")
+                    }
+                }
             }
             newContainers[key] = state
         }
@@ -233,6 +240,7 @@ private struct StateBuilder {
             zone.clientChangeTokenData = decoded
         }
         zone.participants = Set(file.participants ?? [])
+        zone.share = file.share
         return zone
     }
 

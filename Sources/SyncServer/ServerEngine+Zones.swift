@@ -72,6 +72,7 @@ extension ServerEngine {
             throw missingZoneError(id, reason: dbs.removedZoneReasons[id.zoneName])
         }
         dbs.privateZones[id.zoneName] = nil
+        if let share = zone.share { containerState(database).sharesByGUID[share.shortGUID] = nil }
         dbs.removedZoneReasons[id.zoneName] = reason
         dbs.privateLog.zoneRemoved(id, reason: reason)
         applyRetention(to: &dbs.privateLog)
@@ -89,7 +90,7 @@ extension ServerEngine {
     }
 
     /// Tells the database-change observers that `user`'s `scope` database changed.
-    private func databaseChanged(
+    func databaseChanged(
         _ user: String, _ scope: DatabaseScope, _ database: DatabaseID, _ zoneID: RecordZoneID, _ change: DatabaseChangeEvent.Change,
         originatingDeviceID: String?
     ) {
@@ -149,18 +150,11 @@ extension ServerEngine {
             }
         }
         for participant in participants {
-            let other = databases(of: participant, in: database)
             if revoke {
-                guard zone.participants.remove(participant) != nil else { continue }
-                other.sharedZones.remove(id)
-                other.sharedLog.zoneRemoved(id, reason: .deleted)
+                revokeSharedZone(zone, from: participant, database: database)
             } else {
-                guard zone.participants.insert(participant).inserted else { continue }
-                other.sharedZones.insert(id)
-                other.sharedLog.zoneChanged(id)
+                grantSharedZone(zone, to: participant, database: database)
             }
-            applyRetention(to: &other.sharedLog)
-            databaseChanged(participant, .shared, database, id, revoke ? .shareRevoked : .zoneShared, originatingDeviceID: nil)
         }
         return zone.participants.sorted()
     }

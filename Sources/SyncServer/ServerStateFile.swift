@@ -46,6 +46,8 @@ public struct ServerStateFile: Codable, Sendable, Hashable {
         /// Base64.
         public var clientChangeTokenData: String?
         public var participants: [String]?
+        /// The zone-wide share (`cloudkit.zoneshare`), if any.
+        public var share: ZoneShare?
         public var records: [StoredRecord]
         public var tombstones: [Tombstone]?
     }

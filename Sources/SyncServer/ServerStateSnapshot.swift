@@ -15,6 +15,7 @@ public struct ServerStateSnapshot: Sendable {
         var compactedThrough: Int64
         var clientChangeTokenData: Data?
         var participants: Set<String>
+        var share: ZoneShare?
     }
 
     struct Log: Sendable {
@@ -97,7 +98,7 @@ public struct ServerStateSnapshot: Sendable {
             zoneName: zone.zoneID.zoneName, ownerRecordName: zone.zoneID.ownerName, incarnation: Hex.string(zone.incarnation),
             lastSequence: zone.lastSequence, compactedThrough: zone.compactedThrough,
             clientChangeTokenData: zone.clientChangeTokenData?.base64EncodedString(),
-            participants: zone.participants.isEmpty ? nil : zone.participants.sorted(), records: records,
+            participants: zone.participants.isEmpty ? nil : zone.participants.sorted(), share: zone.share, records: records,
             tombstones: tombstones.isEmpty ? nil : tombstones)
     }
 

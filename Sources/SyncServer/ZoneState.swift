@@ -20,6 +20,8 @@ final class ZoneState {
     var clientChangeTokenData: Data?
     /// Users this zone is shared with (zone-wide share).
     var participants: Set<String> = []
+    /// The zone-wide `CKShare` (`cloudkit.zoneshare`), if the owner saved one.
+    var share: ZoneShare?
 
     init(zoneID: RecordZoneID, incarnation: UInt64) {
         self.zoneID = zoneID

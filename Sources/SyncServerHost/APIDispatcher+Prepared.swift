@@ -84,8 +84,8 @@ extension APIDispatcher {
             do { results = try applyModifyRecords(plan, db) } catch { return StepOutcome(.error(error)) }
             let changed = Self.modifyRecordsChanged(results, plan)
             guard answering else { return StepOutcome(APIAnswer(body: Data(), changedState: changed)) }
-            if core.engine.hasAssets {
-                return StepOutcome(Self.modifyRecordsAnswer(results, plan, db, fill: { withDownloadURLs($0, db) }))
+            if core.engine.hasAssets || !plan.shares.isEmpty {
+                return StepOutcome(Self.modifyRecordsAnswer(results, plan, db, fill: { withShareKeys(withDownloadURLs($0, db), caller: plan.caller, db, zoneID: plan.zoneID) }))
             }
             return StepOutcome(changedState: changed) { Self.modifyRecordsAnswer(results, plan, db, fill: { $0 }) }
         case .zoneChanges(let db, let caller, let request, let requests):

@@ -14,7 +14,7 @@ extension APIDispatcher {
         WireUser(userRecordName: name, firstName: name.prefix(1).uppercased() + name.dropFirst(), lastName: "", emailAddress: Self.emailAddress(of: name))
     }
 
-    private func identity(_ name: String) -> WireUserIdentity {
+    package static func identity(_ name: String) -> WireUserIdentity {
         WireUserIdentity(
             userRecordName: name,
             nameComponents: .init(givenName: name.prefix(1).uppercased() + name.dropFirst(), familyName: ""),
@@ -41,18 +41,18 @@ extension APIDispatcher {
     }
 
     package func callerIdentity(_ call: APICall) throws(CloudError) -> APIAnswer {
-        try encode(identity(try usersCaller(call, "caller").user))
+        try encode(Self.identity(try usersCaller(call, "caller").user))
     }
 
     /// GET: every discoverable user; POST: those the lookup infos name (unknown ones are left out).
     package func discoverUsers(_ call: APICall) throws(CloudError) -> APIAnswer {
         _ = try usersCaller(call, "discover")
         if call.method == "GET" || call.body.isEmpty {
-            return try encode(WireUsersResponse(users: core.engine.users.map { identity($0.name) }))
+            return try encode(WireUsersResponse(users: core.engine.users.map { Self.identity($0.name) }))
         }
         let request = try decode(WireUsersDiscoverRequest.self, call)
         try checkCount(request.lookupInfos.count, "users to discover")
-        return try encode(WireUsersResponse(users: request.lookupInfos.compactMap(find).map(identity)))
+        return try encode(WireUsersResponse(users: request.lookupInfos.compactMap(find).map(Self.identity)))
     }
 
     /// `users/lookup/email` and `users/lookup/id`.

@@ -187,7 +187,7 @@ package struct APIDispatcher {
         let plan = try Self.modifyRecordsPlan(call, caller: caller)
         let results = try applyModifyRecords(plan, db)
         guard answering else { return APIAnswer(body: Data(), changedState: true) }
-        return Self.modifyRecordsAnswer(results, plan, db, fill: { withDownloadURLs($0, db) })
+        return Self.modifyRecordsAnswer(results, plan, db, fill: { withShareKeys(withDownloadURLs($0, db), caller: plan.caller, db, zoneID: plan.zoneID) })
     }
 
     /// `records/modify` decoded and checked, before the engine sees it.
@@ -198,6 +198,9 @@ package struct APIDispatcher {
         package var atomic: Bool
         package var clientToken: Data?
         package var desiredKeys: [String]?
+        /// The operations that save or delete the zone's share (kept in the
+        /// journal as JSON: the binary plan has no room for their keys).
+        package var shares: [ShareChange] = []
     }
 
     package static func modifyRecordsPlan(_ call: APICall, caller: Caller) throws(CloudError) -> ModifyRecordsPlan {
@@ -206,6 +209,7 @@ package struct APIDispatcher {
         let zoneID = request.zoneID.map(RecordZoneID.init) ?? RecordZoneID(zoneName: RecordZoneID.defaultZoneName, ownerName: "")
         var operations: [RecordOperation] = []
         operations.reserveCapacity(request.operations.count)
+        var shares: [ShareChange] = []
         for (index, operation) in request.operations.enumerated() {
             guard let type = RecordOperationType(rawValue: operation.operationType) else {
                 let known = RecordOperationType.allCases.map(\.rawValue).joined(separator: ", ")
@@ -220,6 +224,7 @@ package struct APIDispatcher {
                 throw CloudError(.invalidArguments, "operations[\(index)]: \(error.reason) Nothing was applied.", recordName: operation.record.recordName)
             }
             operations.append(RecordOperation(type: type, record: record, removedFieldNames: operation.record.fieldNamesWithoutValue))
+            if let change = try shareChange(operation, type: type, index: index) { shares.append(change) }
         }
         var clientToken: Data?
         if let text = request.clientChangeTokenData {
@@ -230,14 +235,17 @@ package struct APIDispatcher {
         }
         return ModifyRecordsPlan(
             caller: caller, zoneID: zoneID, operations: operations, atomic: request.atomic ?? true, clientToken: clientToken,
-            desiredKeys: request.desiredKeys)
+            desiredKeys: request.desiredKeys, shares: shares)
     }
 
     /// The engine step of `records/modify`.
     package func applyModifyRecords(_ plan: ModifyRecordsPlan, _ db: DatabaseID) throws(CloudError) -> [Result<RecordOperationResult, CloudError>] {
-        try core.engine.modifyRecords(
-            caller: plan.caller, database: db, zoneID: plan.zoneID, operations: plan.operations, atomic: plan.atomic,
-            clientChangeTokenData: plan.clientToken)
+        let records = { () throws(CloudError) in
+            try core.engine.modifyRecords(
+                caller: plan.caller, database: db, zoneID: plan.zoneID, operations: plan.operations, atomic: plan.atomic,
+                clientChangeTokenData: plan.clientToken)
+        }
+        return plan.shares.isEmpty ? try records() : try applyShareChanges(plan, db, records: records)
     }
 
     package static func modifyRecordsChanged(_ results: [Result<RecordOperationResult, CloudError>], _ plan: ModifyRecordsPlan) -> Bool {

@@ -45,6 +45,16 @@ extension WebServicesRoute {
                     .modifyRecords(a.database, try modifyPlan(try APIDispatcher.signedInUser(call, "Saving records")))
                 })),
         WebServicesRoute(
+            .database, "records/resolve", .post,
+            body: .json(WireShareGUIDsRequest.self, [.need("shortGUIDs", .array(.object([.need("value", .string), Field("shouldFetchRootRecord", .boolean), Field("rootRecordDesiredKeys", .strings)])))]),
+            access: .read, summary: "Finds shares by short GUID: the share record, its zone, its owner and the caller's place in it.",
+            handling: .dispatcher({ (d, call, a) throws(CloudError) in try d.resolveShares(call, a, accepting: false) })),
+        WebServicesRoute(
+            .database, "records/accept", .post,
+            body: .json(WireShareGUIDsRequest.self, [.need("shortGUIDs", .array(.object([.need("value", .string), Field("shouldFetchRootRecord", .boolean), Field("rootRecordDesiredKeys", .strings)])))]),
+            access: .write, summary: "Accepts shares by short GUID: each share's zone appears in the caller's shared database.",
+            handling: .dispatcher({ (d, call, a) throws(CloudError) in try d.resolveShares(call, a, accepting: true) })),
+        WebServicesRoute(
             .database, "records/lookup", .post,
             body: .decodedByRoute(
                 WireRecordsLookupRequest.self,

@@ -19,6 +19,16 @@ public struct WireRecord: Codable, Sendable, Hashable {
     public var modified: WireStamp?
     public var deleted: Bool?
     public var zoneID: WireZoneID?
+    // A share record's own keys (`recordType` `cloudkit.share`), as Apple's
+    // record dictionary has them; read only for share records.
+    public var shortGUID: String?
+    /// `NONE`, `READ_ONLY` or `READ_WRITE`.
+    public var publicPermission: String?
+    public var participants: [WireShareParticipant]?
+    public var owner: WireShareParticipant?
+    public var currentUserParticipant: WireShareParticipant?
+    /// The share's URL on this server (CKShare's `url`; not in Apple's Web Services record dictionary).
+    public var url: String?
 
     public init(
         recordName: String,
@@ -42,7 +52,11 @@ public struct WireRecord: Codable, Sendable, Hashable {
 
     private enum CodingKeys: String, CodingKey {
         case recordName, recordType, recordChangeTag, fields, created, modified, deleted, zoneID
+        case shortGUID, publicPermission, participants, owner, currentUserParticipant, url
     }
+
+    /// The record type of a share (`CKShare`).
+    public static let shareRecordType = "cloudkit.share"
 
     public init(from decoder: any Decoder) throws {
         try self.init(from: decoder, nameRequired: true)
@@ -61,6 +75,13 @@ public struct WireRecord: Codable, Sendable, Hashable {
         modified = try container.decodeIfPresent(WireStamp.self, forKey: .modified)
         deleted = try container.decodeIfPresent(Bool.self, forKey: .deleted)
         zoneID = try container.decodeIfPresent(WireZoneID.self, forKey: .zoneID)
+        guard recordType == Self.shareRecordType else { return }
+        shortGUID = try container.decodeIfPresent(String.self, forKey: .shortGUID)
+        publicPermission = try container.decodeIfPresent(String.self, forKey: .publicPermission)
+        participants = try container.decodeIfPresent([WireShareParticipant].self, forKey: .participants)
+        owner = try container.decodeIfPresent(WireShareParticipant.self, forKey: .owner)
+        currentUserParticipant = try container.decodeIfPresent(WireShareParticipant.self, forKey: .currentUserParticipant)
+        url = try container.decodeIfPresent(String.self, forKey: .url)
     }
 
     /// A live record, every field typed.
