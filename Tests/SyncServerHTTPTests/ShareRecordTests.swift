@@ -195,4 +195,37 @@ import Darwin
         let reAccept = try await post(server, Self.db("records/accept", scope: "public"), byGUID, token: bob)
         #expect(first(reAccept, "results")["serverErrorCode"] as? String == "ACCESS_DENIED", "\(reAccept.text)")
     }
+
+    @Test func deletingTheShareRecordOrTheZoneEndsTheShare() async throws {
+        let server = try await LiveServer(ServeOptions(dataDirectory: nil, coalescingWindow: 0, seed: 6))
+        defer { server.stop() }
+        let alice = server.aliceToken, bob = server.bobToken
+        let inZone = #""zoneID":{"zoneName":"Notes","ownerRecordName":"alice"}"#
+        func shareAndAccept() async throws -> String {
+            #expect(try await post(server, Self.db("zones/modify"), Self.makeZone, token: alice).status == 200)
+            let saved = try await post(server, Self.db("records/modify"), Self.shareSave(publicPermission: "NONE", participants: [("bob", "READ_WRITE")]), token: alice)
+            let guid = try #require(first(saved, "records")["shortGUID"] as? String, "\(saved.text)")
+            let accepted = try await post(server, Self.db("records/accept", scope: "public"), #"{"shortGUIDs":[{"value":"\#(guid)"}]}"#, token: bob)
+            #expect(first(accepted, "results")["participantStatus"] as? String == "ACCEPTED", "\(accepted.text)")
+            #expect(try await post(server, Self.db("zones/list", scope: "shared"), "{}", token: bob).text.contains("Notes"))
+            return guid
+        }
+        // The share record deleted: Bob loses the zone, the short GUID is gone.
+        let firstGUID = try await shareAndAccept()
+        let delete = #"{"zoneID":{"zoneName":"Notes"},"operations":[{"operationType":"forceDelete","record":{"recordName":"cloudkit.zoneshare"}}]}"#
+        #expect(try await post(server, Self.db("records/modify"), delete, token: alice).status == 200)
+        #expect(!(try await post(server, Self.db("zones/list", scope: "shared"), "{}", token: bob).text.contains("Notes")))
+        #expect(try await post(server, Self.db("records/lookup", scope: "shared"), #"{\#(inZone),"records":[{"recordName":"cloudkit.zoneshare"}]}"#, token: bob).status == 404)
+        let resolved = try await post(server, Self.db("records/resolve", scope: "public"), #"{"shortGUIDs":[{"value":"\#(firstGUID)"}]}"#, token: bob)
+        #expect(first(resolved, "results")["serverErrorCode"] as? String == "NOT_FOUND", "\(resolved.text)")
+        // Shared again, then the zone deleted: the same.
+        let deleteZone = #"{"operations":[{"operationType":"delete","zone":{"zoneID":{"zoneName":"Notes"}}}]}"#
+        _ = try await post(server, Self.db("zones/modify"), deleteZone, token: alice)
+        let second = try await shareAndAccept()
+        #expect(second != firstGUID)
+        #expect(try await post(server, Self.db("zones/modify"), deleteZone, token: alice).status == 200)
+        #expect(!(try await post(server, Self.db("zones/list", scope: "shared"), "{}", token: bob).text.contains("Notes")))
+        let gone = try await post(server, Self.db("records/accept", scope: "public"), #"{"shortGUIDs":[{"value":"\#(second)"}]}"#, token: bob)
+        #expect(first(gone, "results")["serverErrorCode"] as? String == "NOT_FOUND", "\(gone.text)")
+    }
 }
