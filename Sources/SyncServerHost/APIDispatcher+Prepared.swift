@@ -124,8 +124,9 @@ extension APIDispatcher {
             }
             guard answering else { return StepOutcome(APIAnswer(body: Data())) }
             let token = wantsToken ? currentSyncToken(db, caller: caller, zoneID: zoneID) : nil
-            if core.engine.hasAssets { return StepOutcome(Self.lookupAnswer(results, request, token, fill: { withDownloadURLs($0, db) })) }
-            return StepOutcome(changedState: false) { Self.lookupAnswer(results, request, token, fill: { $0 }) }
+            let shareKeys = shareKeysFill(results, caller: caller, db, zoneID: zoneID)
+            if core.engine.hasAssets { return StepOutcome(Self.lookupAnswer(results, request, token, fill: { shareKeys(withDownloadURLs($0, db)) })) }
+            return StepOutcome(changedState: false) { Self.lookupAnswer(results, request, token, fill: shareKeys) }
         case .queryRecords(let db, let caller, let request, let query, let wantsToken):
             let result: QueryResult
             do { result = try core.engine.queryRecords(caller: caller, database: db, query) } catch { return StepOutcome(.error(error)) }

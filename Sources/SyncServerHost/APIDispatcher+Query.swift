@@ -6,8 +6,10 @@ import SyncServer
 /// records/query, records/lookup, records/changes, changes/zone and
 /// zones/changes, in CloudKit Web Services' shapes.
 extension APIDispatcher {
-    private func recordItem(_ record: Record, _ db: DatabaseID, numbersAsStrings: Bool, withZone: Bool = false) -> WireResult<WireRecord> {
-        var wire = withDownloadURLs(WireRecord(record), db)
+    private func recordItem(
+        _ record: Record, _ db: DatabaseID, numbersAsStrings: Bool, withZone: Bool = false, shareKeys: (WireRecord) -> WireRecord = { $0 }
+    ) -> WireResult<WireRecord> {
+        var wire = shareKeys(withDownloadURLs(WireRecord(record), db))
         if withZone { wire.zoneID = WireZoneID(record.recordID.zoneID) }
         return .success(numbersAsStrings ? wire.numbersAsStrings() : wire)
     }
@@ -32,9 +34,10 @@ extension APIDispatcher {
         let results = try core.engine.lookupRecords(
             caller: caller, database: db, zoneID: zoneID, recordNames: request.records.map(\.recordName), desiredKeys: request.desiredKeys)
         let numbers = request.numbersAsStrings ?? false
+        let shareKeys = shareKeysFill(results, caller: caller, db, zoneID: zoneID)
         let items: [WireResult<WireRecord>] = results.map { result in
             switch result {
-            case .success(let record): recordItem(record, db, numbersAsStrings: numbers)
+            case .success(let record): recordItem(record, db, numbersAsStrings: numbers, shareKeys: shareKeys)
             case .failure(let error): .failure(WireError(error))
             }
         }

@@ -96,13 +96,34 @@ extension APIDispatcher {
     /// A share record with its share keys (participants, owner, the
     /// caller's participant, public permission, short GUID, URL); any other record as it is.
     package func withShareKeys(_ wire: WireRecord, caller: Caller, _ db: DatabaseID, zoneID: RecordZoneID) -> WireRecord {
-        guard wire.recordType == WireRecord.shareRecordType, wire.recordName == ZoneShare.recordName,
-              let share = core.engine.zoneShare(caller: caller, database: db, zoneID: zoneID)
-        else { return wire }
+        guard wire.recordType == WireRecord.shareRecordType, wire.recordName == ZoneShare.recordName else { return wire }
+        return shareKeys(of: zoneID, caller: caller, db)(wire)
+    }
+
+    /// What adds the share keys to a `records/lookup` answer: the share is
+    /// read now (under the lock) when the results hold a share record, and
+    /// added when the answer is worded; any other answer is left as it is.
+    package func shareKeysFill(
+        _ results: [Result<Record, CloudError>], caller: Caller, _ db: DatabaseID, zoneID: RecordZoneID
+    ) -> @Sendable (WireRecord) -> WireRecord {
+        let hasShare = results.contains { result in
+            if case .success(let record) = result { record.recordType == WireRecord.shareRecordType } else { false }
+        }
+        guard hasShare else { return { $0 } }
+        return shareKeys(of: zoneID, caller: caller, db)
+    }
+
+    /// Adds the share keys of `zoneID`'s share (read now) to its share record.
+    private func shareKeys(of zoneID: RecordZoneID, caller: Caller, _ db: DatabaseID) -> @Sendable (WireRecord) -> WireRecord {
+        guard let share = core.engine.zoneShare(caller: caller, database: db, zoneID: zoneID) else { return { $0 } }
         let owner = zoneID.ownerName.isEmpty || zoneID.ownerName == RecordZoneID.currentUserName ? caller.user : zoneID.ownerName
-        var filled = Self.withShareKeys(wire, share, owner: owner, caller: caller.user)
-        filled.url = shareURL(share.shortGUID)
-        return filled
+        let url = shareURL(share.shortGUID)
+        return { wire in
+            guard wire.recordType == WireRecord.shareRecordType, wire.recordName == ZoneShare.recordName else { return wire }
+            var filled = Self.withShareKeys(wire, share, owner: owner, caller: caller.user)
+            filled.url = url
+            return filled
+        }
     }
 
     private static func withShareKeys(_ wire: WireRecord, _ share: ZoneShare, owner: String, caller: String) -> WireRecord {

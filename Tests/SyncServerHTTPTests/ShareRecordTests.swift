@@ -165,6 +165,10 @@ import Darwin
         let afterAccept = try #require(changes.json["syncToken"] as? String)
         let read = try await post(server, Self.db("records/lookup", scope: "shared"), #"{\#(inZone),"records":[{"recordName":"n1"}]}"#, token: bob)
         #expect(read.text.contains("Alice's"), "\(read.text)")
+        // The share record itself, looked up in Bob's shared database, carries the share keys as he sees them.
+        let shareRecord = first(try await post(server, Self.db("records/lookup", scope: "shared"), #"{\#(inZone),"records":[{"recordName":"cloudkit.zoneshare"}]}"#, token: bob), "records")
+        #expect(shareRecord["shortGUID"] as? String == guid && (shareRecord["owner"] as? [String: Any])?["participantId"] as? String == "alice")
+        #expect((shareRecord["currentUserParticipant"] as? [String: Any])?["acceptanceStatus"] as? String == "ACCEPTED", "\(shareRecord)")
 
         // Read-only: Bob cannot write; READ_WRITE: he can, and Alice sees it.
         let bobNote = #"{\#(inZone),"operations":[{"operationType":"create","record":{"recordName":"b1","recordType":"Note","fields":{"title":{"value":"Bob's"}}}}]}"#
