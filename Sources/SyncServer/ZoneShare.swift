@@ -33,16 +33,17 @@ public enum SharePermission: String, Codable, Sendable, Hashable, CaseIterable {
     case readWrite = "READ_WRITE"
 }
 
-/// Where a participant is: invited (`INVITED`, Apple's JS spelling; `PENDING` is read too), `ACCEPTED`, `REMOVED`.
+/// Where a participant is: `PENDING` (invited; CloudKit JS's spelling, and
+/// what the server writes), `ACCEPTED`, `REMOVED`. `INVITED` is read as `PENDING`.
 public enum ShareAcceptanceStatus: String, Codable, Sendable, Hashable {
-    case invited = "INVITED"
+    case pending = "PENDING"
     case accepted = "ACCEPTED"
     case removed = "REMOVED"
 
-    /// Reads Apple's spellings: `INVITED` or `PENDING`, `ACCEPTED`, `REMOVED`.
+    /// Reads both spellings of an invitation (`PENDING`, `INVITED`), `ACCEPTED`, `REMOVED`.
     public init?(appleName: String) {
         switch appleName.uppercased() {
-        case "INVITED", "PENDING": self = .invited
+        case "PENDING", "INVITED": self = .pending
         case "ACCEPTED": self = .accepted
         case "REMOVED": self = .removed
         default: return nil
@@ -64,7 +65,7 @@ public struct ShareParticipant: Codable, Sendable, Hashable {
     public var acceptanceStatus: ShareAcceptanceStatus
     public var type: ShareParticipantType
 
-    public init(user: String, permission: SharePermission, acceptanceStatus: ShareAcceptanceStatus = .invited, type: ShareParticipantType = .privateUser) {
+    public init(user: String, permission: SharePermission, acceptanceStatus: ShareAcceptanceStatus = .pending, type: ShareParticipantType = .privateUser) {
         self.user = user
         self.permission = permission
         self.acceptanceStatus = acceptanceStatus

@@ -53,7 +53,7 @@ extension APIDispatcher {
             var removed = false
             if let status = participant.acceptanceStatus {
                 guard let parsed = ShareAcceptanceStatus(appleName: status) else {
-                    throw CloudError(.invalidArguments, "\(what).acceptanceStatus is '\(status)'; Apple's are INVITED (or PENDING), ACCEPTED and REMOVED. Nothing was applied.")
+                    throw CloudError(.invalidArguments, "\(what).acceptanceStatus is '\(status)'; it is PENDING (or INVITED), ACCEPTED or REMOVED. Nothing was applied.")
                 }
                 removed = parsed == .removed
             }

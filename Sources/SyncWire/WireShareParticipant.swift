@@ -24,7 +24,7 @@ public struct WireShareParticipant: Codable, Sendable, Hashable {
     public var userIdentity: Identity?
     /// `NONE`, `READ_ONLY` or `READ_WRITE`.
     public var permission: String?
-    /// `INVITED` (or `PENDING`), `ACCEPTED`, `REMOVED`.
+    /// `PENDING` (`INVITED` is read too), `ACCEPTED`, `REMOVED`.
     public var acceptanceStatus: String?
     /// `OWNER`, `USER` / `PRIVATE_USER`, `PUBLIC_USER`.
     public var type: String?

@@ -57,14 +57,15 @@ import Darwin
         #expect(owner["type"] as? String == "OWNER" && owner["permission"] as? String == "READ_WRITE" && owner["acceptanceStatus"] as? String == "ACCEPTED")
         #expect((share["currentUserParticipant"] as? [String: Any])?["type"] as? String == "OWNER")
         let bob = try #require(participant(share, "bob"))
-        #expect(bob["permission"] as? String == "READ_ONLY" && bob["acceptanceStatus"] as? String == "INVITED" && bob["type"] as? String == "PRIVATE_USER")
+        #expect(bob["permission"] as? String == "READ_ONLY" && bob["acceptanceStatus"] as? String == "PENDING" && bob["type"] as? String == "PRIVATE_USER")
         #expect(((bob["userIdentity"] as? [String: Any])?["lookupInfo"] as? [String: Any])?["emailAddress"] as? String == "bob@syncscope.example")
         #expect((share["participants"] as? [Any])?.count == 2)
 
         // One share per zone: a second save keeps the short GUID.
-        let again = try await post(server, Self.db("records/modify"), Self.shareSave(publicPermission: "READ_ONLY", participants: [("bob", "READ_WRITE")], byEmail: false), token: server.aliceToken)
+        let again = try await post(server, Self.db("records/modify"), Self.shareSave(publicPermission: "READ_ONLY", participants: [("bob", "READ_WRITE")], byEmail: false).replacingOccurrences(of: "PENDING", with: "INVITED"), token: server.aliceToken)
         #expect(first(again, "records")["shortGUID"] as? String == guid)
-        #expect(participant(first(again, "records"), "bob")?["permission"] as? String == "READ_WRITE")
+        #expect(participant(first(again, "records"), "bob")?["permission"] as? String == "READ_WRITE", "\(again.text)")
+        #expect(participant(first(again, "records"), "bob")?["acceptanceStatus"] as? String == "PENDING")
         // Record shares, a share under another name, unknown users and spellings are refused with Apple's codes.
         let recordShare = #"{"zoneID":{"zoneName":"Notes"},"operations":[{"operationType":"create","record":{"recordName":"s1","recordType":"cloudkit.share"}}]}"#
         let refused = try await post(server, Self.db("records/modify"), recordShare, token: server.aliceToken)
@@ -73,6 +74,12 @@ import Darwin
         #expect(stranger.status == 400, "\(stranger.text)")
         let badPermission = try await post(server, Self.db("records/modify"), Self.shareSave(publicPermission: "WRITE", participants: []), token: server.aliceToken)
         #expect(badPermission.status == 400 && badPermission.text.contains("READ_WRITE"))
+        let badStatus = Self.shareSave(publicPermission: "NONE", participants: [("bob", "READ_ONLY")]).replacingOccurrences(of: "PENDING", with: "MAYBE")
+        #expect(try await post(server, Self.db("records/modify"), badStatus, token: server.aliceToken).status == 400)
+        // A participant sent as REMOVED leaves the share.
+        let removing = Self.shareSave(publicPermission: "NONE", participants: [("bob", "READ_ONLY")]).replacingOccurrences(of: "PENDING", with: "REMOVED")
+        let removed = try await post(server, Self.db("records/modify"), removing, token: server.aliceToken)
+        #expect(participant(first(removed, "records"), "bob") == nil && (first(removed, "records")["participants"] as? [Any])?.count == 1, "\(removed.text)")
         // Only the owner shares: Bob cannot save a share of his own zone's name in Alice's zone.
         let bobTries = try await post(server, Self.db("records/modify", scope: "shared"), Self.shareSave(publicPermission: "NONE", participants: []).replacingOccurrences(of: #""zoneName":"Notes""#, with: #""zoneName":"Notes","ownerRecordName":"alice""#), token: server.bobToken)
         #expect(bobTries.status == 403 || bobTries.status == 404, "\(bobTries.text)")
@@ -139,11 +146,11 @@ import Darwin
         // Bob resolves the share (Apple's path is under public), Carol may not.
         let resolved = try await post(server, Self.db("records/resolve", scope: "public"), byGUID, token: bob)
         let info = first(resolved, "results")
-        #expect(info["participantStatus"] as? String == "INVITED" && info["participantPermission"] as? String == "READ_ONLY", "\(resolved.text)")
+        #expect(info["participantStatus"] as? String == "PENDING" && info["participantPermission"] as? String == "READ_ONLY", "\(resolved.text)")
         #expect(info["participantType"] as? String == "PRIVATE_USER" && info["databaseScope"] as? String == "SHARED")
         #expect((info["zoneID"] as? [String: Any])?["ownerRecordName"] as? String == "alice")
         #expect((info["ownerIdentity"] as? [String: Any])?["userRecordName"] as? String == "alice")
-        #expect(((info["share"] as? [String: Any])?["currentUserParticipant"] as? [String: Any])?["acceptanceStatus"] as? String == "INVITED")
+        #expect(((info["share"] as? [String: Any])?["currentUserParticipant"] as? [String: Any])?["acceptanceStatus"] as? String == "PENDING")
         let carolResolves = try await post(server, Self.db("records/resolve", scope: "public"), byGUID, token: carol)
         #expect(first(carolResolves, "results")["serverErrorCode"] as? String == "ACCESS_DENIED", "\(carolResolves.text)")
         let unknown = try await post(server, Self.db("records/resolve", scope: "public"), #"{"shortGUIDs":[{"value":"nope"}]}"#, token: bob)
