@@ -239,4 +239,31 @@ import Darwin
         let gone = try await post(server, Self.db("records/accept", scope: "public"), #"{"shortGUIDs":[{"value":"\#(second)"}]}"#, token: bob)
         #expect(first(gone, "results")["serverErrorCode"] as? String == "NOT_FOUND", "\(gone.text)")
     }
+
+    @Test func aShareSavedOnOneNodeIsAcceptedOnAnotherOfTheSameJournal() async throws {
+        let journal = InMemorySharedJournal()
+        let options = ServeOptions(port: 0, dataDirectory: nil, users: ["alice", "bob"], coalescingWindow: 0, seed: 7, quiet: true)
+        let a = try await ServerHost.start(options: options, on: SharedJournalStore(journal: journal, options: options))
+        let b = try await ServerHost.start(options: options, on: SharedJournalStore(journal: journal, options: options))
+        func call(_ operation: String, _ json: String, user: String = "alice", scope: String = "private") -> APICall {
+            APICall(method: "POST", path: Self.db(operation, scope: scope), body: Data(json.utf8), user: user)
+        }
+        func results(_ answer: APIAnswer, _ key: String) -> [String: Any] {
+            (((try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any])?[key] as? [[String: Any]])?.first ?? [:]
+        }
+        #expect(await a.perform(call("zones/modify", Self.makeZone)).status == 200)
+        let saved = await a.perform(call("records/modify", Self.shareSave(publicPermission: "NONE", participants: [("bob", "READ_WRITE")])))
+        let guid = try #require(results(saved, "records")["shortGUID"] as? String)
+        // The share's row is JSON in the shared journal, and node b applies it the same way.
+        try await b.waitUntilApplied(try await journal.tail())
+        let accepted = await b.perform(call("records/accept", #"{"shortGUIDs":[{"value":"\#(guid)"}]}"#, user: "bob", scope: "public"))
+        #expect(results(accepted, "results")["participantStatus"] as? String == "ACCEPTED", "\(String(decoding: accepted.body, as: UTF8.self))")
+        try await a.waitUntilApplied(try await journal.tail())
+        let looked = await a.perform(call("records/lookup", #"{"zoneID":{"zoneName":"Notes"},"records":[{"recordName":"cloudkit.zoneshare"}]}"#))
+        let bob = participant(results(looked, "records"), "bob")
+        #expect(bob?["acceptanceStatus"] as? String == "ACCEPTED", "\(String(decoding: looked.body, as: UTF8.self))")
+        let export = { (host: ServerHost) in host.state.withLock { try? CheckpointFormat.encode($0.core.engine.exportState()) } }
+        #expect(export(a) != nil && export(a) == export(b))
+        for host in [a, b] { await host.stop() }
+    }
 }
