@@ -12,14 +12,12 @@ public final class CKContainer: Sendable {
     public let containerIdentifier: String?
     /// Where this container's databases live (SyncScope's).
     public let backEnd: SyncScopeBackEnd
-    let deviceID: String
     private let account: Mutex<String?>
     private let accountObservers = Mutex<[UUID: @Sendable () -> Void]>([:])
 
     public init(identifier: String) {
         containerIdentifier = identifier
         backEnd = SyncScopeBackEnd.forContainer(identifier)
-        deviceID = backEnd.newDeviceID("container")
         account = Mutex(backEnd.defaultUser)
     }
 
@@ -68,9 +66,9 @@ public final class CKContainer: Sendable {
 
     static let notSignedIn = CKError(.notAuthenticated, userInfo: [NSLocalizedDescriptionKey: "No iCloud account is signed in on this device."])
 
-    /// A connection for the signed-in user from `deviceID` (this container's own by default).
+    /// A connection for the signed-in user from `deviceID` (none: no device in particular).
     func connection(deviceID: String? = nil) throws -> (BackEndConnection, user: String) {
         guard let user = currentUser, let identifier = containerIdentifier else { throw Self.notSignedIn }
-        return (try backEnd.connect(user: user, deviceID: deviceID ?? self.deviceID, container: identifier), user)
+        return (try backEnd.connect(user: user, deviceID: deviceID, container: identifier), user)
     }
 }

@@ -87,17 +87,25 @@ public final class SyncScopeBackEnd: Sendable {
 
     // MARK: Connections
 
-    /// A new device ID, unique on this back end.
-    func newDeviceID(_ prefix: String) -> String {
-        let n = counters.withLock { (n: inout Int) -> Int in
-            n += 1
-            return n
+    /// A new device of `user` in `container`: on the in-process server a name unique on it; on
+    /// a remote server the device ID it makes (`tokens/create`).
+    func newDevice(user: String, container: String) async throws -> String {
+        switch kind {
+        case .inProcess:
+            let n = counters.withLock { (n: inout Int) -> Int in
+                n += 1
+                return n
+            }
+            return "device-\(n)"
+        case .http(let baseURL, _, let token):
+            let service = HTTPCloudService(baseURL: baseURL, webAuthToken: token, userRecordName: user, container: container)
+            guard let deviceID = try await service.withNewDevice().deviceID else { throw CKError(.internalError) }
+            return deviceID
         }
-        return "\(prefix)-\(n)"
     }
 
-    /// A connection for `user` from `deviceID` to one container.
-    func connect(user: String, deviceID: String, container: String) throws -> BackEndConnection {
+    /// A connection for `user` from `deviceID` (none: no device in particular) to one container.
+    func connect(user: String, deviceID: String?, container: String) throws -> BackEndConnection {
         switch kind {
         case .inProcess(let server):
             let service = try server.connect(user: user, deviceID: deviceID, container: container, environment: .development)
@@ -125,6 +133,12 @@ public final class SyncScopeBackEnd: Sendable {
         } else {
             try? await Task.sleep(nanoseconds: UInt64(milliseconds) * 1_000_000)
         }
+    }
+
+    /// A call's round trip: on the in-process server's virtual clock, one millisecond passes, so
+    /// the server's modification dates of a record's successive changes differ, as Apple's do.
+    func tick() {
+        (simulatedServer?.clock as? VirtualClock)?.advance(by: 1)
     }
 
     /// The back end's time, in milliseconds since 1970.

@@ -48,6 +48,7 @@ extension CKDatabase {
         var results: [CKRecord.ID: Result<CKRecord, any Error>] = [:]
         for (zoneID, zoneIDs) in Self.groupedByZone(ids, \.zoneID) {
             let serverZone = zoneID.serverZoneID(user: link.user)
+            link.backEnd.tick()
             do {
                 let answers = try await link.service.lookupRecords(
                     in: scope, zoneID: serverZone, recordNames: zoneIDs.map(\.recordName), desiredKeys: desiredKeys)
@@ -83,6 +84,7 @@ extension CKDatabase {
                 RecordOperation.delete($0.serverRecordID(user: link.user))
             }
             let serverZone = zoneID.serverZoneID(user: link.user)
+            link.backEnd.tick()
             do {
                 let answers = try await link.service.modifyRecords(
                     in: scope, zoneID: serverZone, operations: operations, atomic: atomically && zoneID.zoneName != CKRecordZone.ID.defaultZoneName,

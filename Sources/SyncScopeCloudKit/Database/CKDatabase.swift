@@ -43,6 +43,7 @@ public final class CKDatabase: Sendable {
 
     /// Runs `body`, turning whatever it throws into a `CKError`.
     func run<T>(_ link: DeviceLink, _ body: () async throws -> T) async throws(CKError) -> T {
+        link.backEnd.tick()
         do {
             return try await body()
         } catch {

@@ -91,7 +91,10 @@ public struct CKError: Error, CustomNSError, Hashable, CustomStringConvertible, 
 
     public var localizedDescription: String { userInfo[NSLocalizedDescriptionKey] as? String ?? "CloudKit error \(code)" }
 
-    public var description: String { "<CKError \(code.rawValue) (\(code)): \(localizedDescription)>" }
+    public var description: String {
+        let items = partialErrorsByItemID.map { " " + $0.map { "\($0.key): \($0.value)" }.sorted().joined(separator: "; ") } ?? ""
+        return "<CKError \(code.rawValue) (\(code)): \(localizedDescription)\(items)>"
+    }
 
     public static func == (lhs: CKError, rhs: CKError) -> Bool {
         lhs.code == rhs.code && lhs.localizedDescription == rhs.localizedDescription
