@@ -89,7 +89,13 @@ extension CKSyncEngine {
                 await emitStateUpdate()
                 moreComing = page.moreComing
             } catch where error.code == .changeTokenExpired && token != nil {
+                // The zone's history since the token is gone (it was deleted and made again, or
+                // compacted): what the app holds of it may include records deleted since. Tell
+                // the app the zone it knew is gone, then fetch the zone from the beginning.
                 state.update { s in s.zoneTokens.removeAll { $0.zone == key } }
+                let gone = CKDatabase.DatabaseChange.Deletion(zoneID: zoneID, reason: .deleted)
+                await deliver(.fetchedDatabaseChanges(Event.FetchedDatabaseChanges(modifications: [], deletions: [gone])))
+                await emitStateUpdate()
             } catch {
                 failure = error
                 moreComing = false

@@ -97,4 +97,7 @@ extension CKRecord.FieldKey {
 struct AppData: Codable, Sendable {
     var contacts: [String: Contact] = [:]
     var stateSerialization: CKSyncEngine.State.Serialization?
+    /// Zones fetched to the end at least once since they were last deleted: a fetch of any
+    /// other zone starts from no change token, so it reports records, never deletions.
+    var fetchedZones: Set<String> = []
 }

@@ -19,6 +19,8 @@ final actor SyncedDatabase {
     /// What `persistLocalData()` last wrote (the app's file on disk).
     private(set) var persistedData: Data?
     private var _syncEngine: CKSyncEngine?
+    /// The contacts a first (full) fetch of the zone returned so far.
+    private var fullFetchSeen: Set<String>?
 
     var syncEngine: CKSyncEngine {
         if _syncEngine == nil { initializeSyncEngine() }
@@ -88,11 +90,14 @@ extension SyncedDatabase: CKSyncEngineDelegate {
         case .fetchedDatabaseChanges(let event):
             handleFetchedDatabaseChanges(event)
         case .fetchedRecordZoneChanges(let event):
-            handleFetchedRecordZoneChanges(event)
+            handleFetchedRecordZoneChanges(event, syncEngine: syncEngine)
         case .sentRecordZoneChanges(let event):
             handleSentRecordZoneChanges(event, syncEngine: syncEngine)
-        case .sentDatabaseChanges, .willFetchChanges, .willFetchRecordZoneChanges, .didFetchRecordZoneChanges, .didFetchChanges,
-            .willSendChanges, .didSendChanges:
+        case .willFetchRecordZoneChanges(let event):
+            fullFetchSeen = appData.fetchedZones.contains(event.zoneID.zoneName) ? nil : []
+        case .didFetchRecordZoneChanges(let event):
+            handleDidFetchRecordZoneChanges(event)
+        case .sentDatabaseChanges, .willFetchChanges, .didFetchChanges, .willSendChanges, .didSendChanges:
             break
         @unknown default:
             break
@@ -130,11 +135,13 @@ extension SyncedDatabase: CKSyncEngineDelegate {
     private func handleFetchedDatabaseChanges(_ event: CKSyncEngine.Event.FetchedDatabaseChanges) {
         for deletion in event.deletions where deletion.zoneID.zoneName == Self.zoneName {
             appData.contacts = [:]
+            appData.fetchedZones.remove(Self.zoneName)
         }
         persistLocalData()
     }
 
-    private func handleFetchedRecordZoneChanges(_ event: CKSyncEngine.Event.FetchedRecordZoneChanges) {
+    private func handleFetchedRecordZoneChanges(_ event: CKSyncEngine.Event.FetchedRecordZoneChanges, syncEngine: CKSyncEngine) {
+        var newerHere: [CKSyncEngine.PendingRecordZoneChange] = []
         for modification in event.modifications {
             let record = modification.record
             let id = record.recordID.recordName
@@ -142,10 +149,32 @@ extension SyncedDatabase: CKSyncEngineDelegate {
             contact.mergeFromServerRecord(record)
             contact.setLastKnownRecordIfNewer(record)
             appData.contacts[id] = contact
+            fullFetchSeen?.insert(id)
+            // Our change is newer than the server's: it must reach the server too. (The test
+            // kit found this one: without it, a device kept a newer name the server never got.)
+            let serverDate = record.encryptedValues[.contact_userModificationDate] as? Date ?? .distantPast
+            if contact.userModificationDate > serverDate { newerHere.append(.saveRecord(record.recordID)) }
         }
+        syncEngine.state.add(pendingRecordZoneChanges: newerHere)
         for deletion in event.deletions {
             appData.contacts[deletion.recordID.recordName] = nil
         }
+        persistLocalData()
+    }
+
+    /// After a first fetch of the zone (from no token, so without deletions): a contact that was
+    /// on the server once but did not come back was deleted there before this device first
+    /// fetched the zone. The test kit found this one: without it, a contact this device saved
+    /// and another deleted stayed here for good.
+    private func handleDidFetchRecordZoneChanges(_ event: CKSyncEngine.Event.DidFetchRecordZoneChanges) {
+        defer { fullFetchSeen = nil }
+        guard event.error == nil, event.zoneID.zoneName == Self.zoneName else { return }
+        if let seen = fullFetchSeen {
+            for (id, contact) in appData.contacts where contact.lastKnownRecord != nil && !seen.contains(id) {
+                appData.contacts[id] = nil
+            }
+        }
+        appData.fetchedZones.insert(Self.zoneName)
         persistLocalData()
     }
 
