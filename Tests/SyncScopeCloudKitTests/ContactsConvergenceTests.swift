@@ -17,9 +17,9 @@ extension SyncedDatabase: SyncScopeTestDevice {
 }
 
 /// The contacts example through the test kit: seeded random histories with faults, two and
-/// three devices, must converge. `SYNCSCOPE_TESTKIT_SEEDS=1000` runs more seeds than CI does.
+/// three devices, must converge. `SYNCSCOPE_SEEDS=1000` runs more seeds than CI does.
 @Suite struct ContactsConvergenceTests {
-    static let seedCount = ProcessInfo.processInfo.environment["SYNCSCOPE_TESTKIT_SEEDS"].flatMap(UInt64.init) ?? 25
+    static let seedCount = ProcessInfo.processInfo.environment["SYNCSCOPE_SEEDS"].flatMap(UInt64.init) ?? 25
 
     /// One user clock for all devices of a seed: every change is newer than the one before.
     final class UserClock: Sendable {
@@ -76,7 +76,7 @@ extension SyncedDatabase: SyncScopeTestDevice {
             let text = failure.description
             #expect(!failure.report.converged)
             #expect(text.contains("did not converge"))
-            #expect(text.contains("Replay: SYNCSCOPE_REPLAY_SEED=\(failure.report.seed) swift test --filter ContactsConvergenceTests/aFailingSeedSaysHowToReplayIt"))
+            #expect(text.contains("Replay: SYNCSCOPE_SEED=\(failure.report.seed) swift test --filter ContactsConvergenceTests/aFailingSeedSaysHowToReplayIt"))
             #expect(failure.report.steps.first?.hasPrefix("1. device ") == true)
             #expect(failure.report.steps.contains { $0.contains(" saves ") })
             #expect(text.contains("Device 1:"))

@@ -17,7 +17,7 @@ import SyncCore
 /// ```
 ///
 /// A failing seed throws ``SyncScopeTestFailure``: its description has the command that
-/// replays that seed alone (`SYNCSCOPE_REPLAY_SEED=…`) and every step.
+/// replays that seed alone (`SYNCSCOPE_SEED=…`) and every step.
 public struct SyncScopeTestKit: Sendable {
     /// A local change the kit asks a device to make.
     public enum Change: Sendable, Hashable, CustomStringConvertible {
@@ -57,10 +57,10 @@ public struct SyncScopeTestKit: Sendable {
         self.replayFilter = replayFilter
     }
 
-    /// The seed to replay alone, when `SYNCSCOPE_REPLAY_SEED` is set.
-    public static var replaySeed: UInt64? { ProcessInfo.processInfo.environment["SYNCSCOPE_REPLAY_SEED"].flatMap(UInt64.init) }
+    /// The seed to replay alone, when `SYNCSCOPE_SEED` is set.
+    public static var replaySeed: UInt64? { ProcessInfo.processInfo.environment["SYNCSCOPE_SEED"].flatMap(UInt64.init) }
 
-    /// Runs every seed (or only `SYNCSCOPE_REPLAY_SEED`); throws the first that does not converge.
+    /// Runs every seed (or only `SYNCSCOPE_SEED`); throws the first that does not converge.
     public func check<Device: SyncScopeTestDevice>(
         seeds: Range<UInt64>, makeDevice: @Sendable (CKContainer) async -> Device
     ) async throws {
@@ -145,7 +145,7 @@ public struct SyncScopeTestKit: Sendable {
         }
         return SyncScopeTestReport(
             seed: seed, steps: log, snapshots: snapshots, pendingCounts: pending,
-            replayCommand: "SYNCSCOPE_REPLAY_SEED=\(seed) swift test --filter \(replayFilter)")
+            replayCommand: "SYNCSCOPE_SEED=\(seed) swift test --filter \(replayFilter)")
     }
 
     private func pick<T>(_ items: [T], _ random: inout SeededRandom) -> T {
