@@ -271,10 +271,12 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings),
-        // The CloudKit twin: secure coding, CKDatabase on both back ends, CKSyncEngine's events, and a
-        // contacts app's sync layer written as Apple's CKSyncEngine sample writes its own.
+        // The CloudKit twin: secure coding, CKDatabase on both back ends (the HTTP one on a `serve`
+        // in this process), CKSyncEngine's events, and a contacts app's sync layer written as Apple's
+        // CKSyncEngine sample writes its own, with the test kit over it.
         .testTarget(
-            name: "SyncScopeCloudKitTests", dependencies: ["SyncScopeCloudKit", "SyncCore", "SyncServer"],
+            name: "SyncScopeCloudKitTests",
+            dependencies: ["SyncScopeCloudKit", "SyncCore", "SyncServer", "SyncServerHost", "SyncServerSQLite", "SyncServerHTTP"],
             swiftSettings: swiftSettings),
         .testTarget(name: "SyncScenarioTests", dependencies: ["SyncScenario", "SyncCore", "SyncScopeAssets"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncSimulationTests", dependencies: ["SyncSimulation", "SyncWorlds", "SyncRemoteWorld", "SyncCore", "SyncServer"], swiftSettings: swiftSettings),
