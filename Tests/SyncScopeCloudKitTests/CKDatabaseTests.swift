@@ -15,6 +15,15 @@ import Testing
 
     let zone = CKRecordZone(zoneName: "Contacts")
 
+    /// New records named prefix0, prefix1, … in the zone, each with a number.
+    func contacts(_ prefix: String, count: Int) -> [CKRecord] {
+        (0..<count).map { i in
+            let record = CKRecord(recordType: "Contact", recordID: CKRecord.ID(recordName: "\(prefix)\(i)", zoneID: zone.zoneID))
+            record["n"] = i
+            return record
+        }
+    }
+
     @Test func containersWithOneIdentifierShareTheirServer() async throws {
         let phone = Self.freshContainer()
         let laptop = CKContainer(identifier: try #require(phone.containerIdentifier))
@@ -106,11 +115,7 @@ import Testing
         let database = container.privateCloudDatabase
         let start = try await database.databaseChanges(since: nil)
         _ = try await database.save(zone)
-        let records = (0..<5).map { i in
-            let r = CKRecord(recordType: "Contact", recordID: CKRecord.ID(recordName: "c\(i)", zoneID: zone.zoneID))
-            r["n"] = i
-            return r
-        }
+        let records = contacts("c", count: 5)
         _ = try await database.modifyRecords(saving: records, deleting: [])
 
         let dbChanges = try await database.databaseChanges(since: start.changeToken)
@@ -150,11 +155,7 @@ import Testing
     @Test func queriesPageWithACursor() async throws {
         let database = Self.freshContainer().privateCloudDatabase
         _ = try await database.save(zone)
-        let records = (0..<5).map { i in
-            let r = CKRecord(recordType: "Contact", recordID: CKRecord.ID(recordName: "q\(i)", zoneID: zone.zoneID))
-            r["n"] = i
-            return r
-        }
+        let records = contacts("q", count: 5)
         _ = try await database.modifyRecords(saving: records, deleting: [])
         let query = CKQuery(recordType: "Contact", predicate: NSPredicate(value: true))
         let first = try await database.records(matching: query, inZoneWith: zone.zoneID, resultsLimit: 3)

@@ -1,6 +1,5 @@
 import Foundation
 import SyncScopeCloudKit
-import Synchronization
 import Testing
 
 extension SyncedDatabase: SyncScopeTestDevice {
@@ -21,16 +20,6 @@ extension SyncedDatabase: SyncScopeTestDevice {
 @Suite struct ContactsConvergenceTests {
     static let seedCount = ProcessInfo.processInfo.environment["SYNCSCOPE_SEEDS"].flatMap(UInt64.init) ?? 25
 
-    /// One user clock for all devices of a seed: every change is newer than the one before.
-    final class UserClock: Sendable {
-        private let seconds = Mutex<Double>(1_800_000_000)
-        @Sendable func tick() -> Date {
-            seconds.withLock {
-                $0 += 1
-                return Date(timeIntervalSince1970: $0)
-            }
-        }
-    }
 
     @Test func twoDevicesConvergeUnderFaults() async throws {
         let kit = SyncScopeTestKit(zoneIDs: [SyncedDatabase.zoneID], replayFilter: "ContactsConvergenceTests/twoDevicesConvergeUnderFaults")

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import SyncCore
 import SyncScopeCloudKit
 import Testing
@@ -7,8 +6,7 @@ import Testing
 /// The contacts example (written as Apple's CKSyncEngine sample writes its sync layer) on two
 /// devices, with tests of the kinds the sample has.
 @Suite struct ContactsSyncTests {
-    /// Two devices of one user on a fresh server, each with its own sync engine; the user's
-    /// clock ticks a second per change, so the newer change is always the later one.
+    /// Two devices of one user on a fresh server, each with its own sync engine, and the user's clock.
     struct Devices {
         let phone: SyncedDatabase
         let laptop: SyncedDatabase
@@ -21,16 +19,6 @@ import Testing
             container = CKContainer(identifier: identifier)
             phone = SyncedDatabase(container: container, now: clock.tick)
             laptop = SyncedDatabase(container: CKContainer(identifier: identifier), now: clock.tick)
-        }
-    }
-
-    final class UserClock: Sendable {
-        private let seconds = Mutex<Double>(1_800_000_000)
-        @Sendable func tick() -> Date {
-            seconds.withLock {
-                $0 += 1
-                return Date(timeIntervalSince1970: $0)
-            }
         }
     }
 

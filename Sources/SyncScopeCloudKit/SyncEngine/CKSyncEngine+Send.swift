@@ -42,33 +42,14 @@ extension CKSyncEngine {
             }
         }
         let outcome = try await retrying { () async throws(CKError) in try await database.modifyRecordZones(saving: saves, deleting: deletes, via: link) }
-        var saved: [CKRecordZone] = []
-        var failedSaves: [Event.SentDatabaseChanges.FailedZoneSave] = []
-        var deleted: [CKRecordZone.ID] = []
-        var failedDeletes: [CKRecordZone.ID: CKError] = [:]
-        var done: [PendingDatabaseChange] = []
-        for (id, result) in outcome.saves {
-            let zone = saves.first { $0.zoneID == id } ?? CKRecordZone(zoneID: id)
-            switch result {
-            case .success: saved.append(zone)
-            case .failure(let error):
-                failedSaves.append(.init(zone: zone, error: error))
-                if Self.retries(error.code) { continue }
-                failures[id] = error
-            }
-            done.append(.saveZone(zone))
-        }
-        for (id, result) in outcome.deletes {
-            switch result {
-            case .success: deleted.append(id)
-            case .failure(let error):
-                failedDeletes[id] = error
-                if Self.retries(error.code) { continue }
-                failures[id] = error
-            }
-            done.append(.deleteZone(id))
-        }
-        let doneKeys = Set(done.map(State.key))
+        let savedZones = SentOutcome(outcome.saves, failures: &failures)
+        let deletedZones = SentOutcome(outcome.deletes, failures: &failures)
+        let zone = { (id: CKRecordZone.ID) in saves.first { $0.zoneID == id } ?? CKRecordZone(zoneID: id) }
+        let saved = savedZones.succeeded.map { zone($0.0) }
+        let failedSaves = savedZones.failed.map { Event.SentDatabaseChanges.FailedZoneSave(zone: zone($0.0), error: $0.1) }
+        let deleted = deletedZones.succeeded.map(\.0)
+        let failedDeletes = Dictionary(deletedZones.failed, uniquingKeysWith: { first, _ in first })
+        let doneKeys = Set(savedZones.done.map { State.key(.saveZone(zone($0))) } + deletedZones.done.map { State.key(.deleteZone($0)) })
         state.update { s in
             s.pendingDatabaseChanges.removeAll(where: doneKeys.contains)
             for id in deleted {
@@ -125,38 +106,16 @@ extension CKSyncEngine {
                 try await database.modifyRecords(
                     saving: saves, deleting: deletes, savePolicy: .ifServerRecordUnchanged, atomically: batch.atomicByZone, via: link)
             }
-            var saved: [CKRecord] = []
-            var failedSaves: [Event.SentRecordZoneChanges.FailedRecordSave] = []
-            var deleted: [CKRecord.ID] = []
-            var failedDeletes: [CKRecord.ID: CKError] = [:]
-            var done: [PendingRecordZoneChange] = []
-            for (id, result) in outcome.saves {
-                switch result {
-                case .success(let record): saved.append(record)
-                case .failure(let error):
-                    failedSaves.append(.init(record: saves.first { $0.recordID == id } ?? CKRecord(recordType: "", recordID: id), error: error))
-                    if Self.keepsPending(error.code) {
-                        retryable.append(error)
-                        continue
-                    }
-                    failures[id] = error
-                }
-                done.append(.saveRecord(id))
+            let savedRecords = SentOutcome(outcome.saves, failures: &failures)
+            let deletedRecords = SentOutcome(outcome.deletes, failures: &failures)
+            retryable += savedRecords.retryable + deletedRecords.retryable
+            let saved = savedRecords.succeeded.map(\.1)
+            let failedSaves = savedRecords.failed.map { id, error in
+                Event.SentRecordZoneChanges.FailedRecordSave(record: saves.first { $0.recordID == id } ?? CKRecord(recordType: "", recordID: id), error: error)
             }
-            for (id, result) in outcome.deletes {
-                switch result {
-                case .success: deleted.append(id)
-                case .failure(let error):
-                    failedDeletes[id] = error
-                    if Self.keepsPending(error.code) {
-                        retryable.append(error)
-                        continue
-                    }
-                    failures[id] = error
-                }
-                done.append(.deleteRecord(id))
-            }
-            let doneKeys = Set(done.map(State.key))
+            let deleted = deletedRecords.succeeded.map(\.0)
+            let failedDeletes = Dictionary(deletedRecords.failed, uniquingKeysWith: { first, _ in first })
+            let doneKeys = Set(savedRecords.done.map { State.key(.saveRecord($0)) } + deletedRecords.done.map { State.key(.deleteRecord($0)) })
             state.update { $0.pendingRecordZoneChanges.removeAll(where: doneKeys.contains) }
             await deliver(
                 .sentRecordZoneChanges(

@@ -121,23 +121,21 @@ public final class CKSyncEngine: Sendable {
     }
 
     func scheduleSend() {
-        guard automaticallySync, flags.withLock({ f in defer { f.sendQueued = true }; return !f.sendQueued }) else { return }
-        Task { [operations] in
-            _ = try? await operations.run { [weak self] in
-                guard let self else { return }
-                self.flags.withLock { $0.sendQueued = false }
-                try await self.send(SendChangesOptions(), reason: .scheduled)
-            }
-        }
+        schedule(\.sendQueued) { engine in try await engine.send(SendChangesOptions(), reason: .scheduled) }
     }
 
     func scheduleFetch() {
-        guard automaticallySync, flags.withLock({ f in defer { f.fetchQueued = true }; return !f.fetchQueued }) else { return }
+        schedule(\.fetchQueued) { engine in try await engine.fetch(FetchChangesOptions(), reason: .scheduled) }
+    }
+
+    /// Queues one scheduled operation of a kind (one at a time: `queued` marks it until it starts).
+    private func schedule(_ queued: WritableKeyPath<Flags, Bool> & Sendable, _ operation: @escaping @Sendable (CKSyncEngine) async throws -> Void) {
+        guard automaticallySync, flags.withLock({ f in defer { f[keyPath: queued] = true }; return !f[keyPath: queued] }) else { return }
         Task { [operations] in
             _ = try? await operations.run { [weak self] in
                 guard let self else { return }
-                self.flags.withLock { $0.fetchQueued = false }
-                try await self.fetch(FetchChangesOptions(), reason: .scheduled)
+                self.flags.withLock { $0[keyPath: queued] = false }
+                try await operation(self)
             }
         }
     }
