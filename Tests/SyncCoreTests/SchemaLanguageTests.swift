@@ -57,7 +57,7 @@ import Testing
 
     @Test(arguments: [
         ("DEFINE SCHEMA\nRECORD TYPE Note (\n    title STRNG\n);", 3, 11, "expected a field type"),
-        ("DEFINE SCHEMA\nRECORD TYPE Note (\n    photo ASSET QUERYABLE\n);", 3, 17, "a ASSET field cannot be QUERYABLE (it can have no index)"),
+        ("DEFINE SCHEMA\nRECORD TYPE Note (\n    photo ASSET QUERYABLE\n);", 3, 17, "ASSET fields cannot be QUERYABLE (they can have no index)"),
         ("DEFINE SCHEMA\nRECORD TYPE Note (\n    secret ENCRYPTED STRING SORTABLE\n);", 3, 29, "cannot be SORTABLE"),
         ("DEFINE SCHEMA\nRECORD TYPE Note (\n    a STRING,\n    a INT64\n);", 4, 5, "field a is listed twice"),
         ("DEFINE SCHEMA\nRECORD TYPE Note (a STRING);\nRECORD TYPE Note (b STRING);", 3, 13, "record type Note is defined twice"),

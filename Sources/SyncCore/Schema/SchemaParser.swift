@@ -153,7 +153,7 @@ struct SchemaParser {
                 var indexes: FieldIndexes = []
                 while let keyword = FieldIndexes.keywords.first(where: { isKeyword($0.keyword) }) {
                     guard fieldType.allowedIndexes.contains(keyword.index) else {
-                        throw error("a \(fieldType) field cannot be \(keyword.keyword)\(Self.indexHint(fieldType))")
+                        throw error("\(fieldType) fields cannot be \(keyword.keyword)\(Self.indexHint(fieldType))")
                     }
                     indexes.insert(keyword.index)
                     position += 1
@@ -187,7 +187,7 @@ struct SchemaParser {
 
     private static func indexHint(_ type: SchemaFieldType) -> String {
         let allowed = type.allowedIndexes.names
-        return allowed.isEmpty ? " (it can have no index)" : " (it can be \(allowed.joined(separator: ", ")))"
+        return allowed.isEmpty ? " (they can have no index)" : " (they can be \(allowed.joined(separator: ", ")))"
     }
 
     /// Record type and field names as CloudKit allows them: ASCII letters, digits and `_`, starting with a letter.

@@ -58,6 +58,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("import"), help: "A state file (from admin/export) that replaces the state at start-up.")
     var importFile: String?
 
+    @Option(help: "A schema file in CloudKit's schema language (see `syncscope schema`): --schema-container has it in development and production from start-up, as after a deploy.")
+    var schema: String?
+
+    @Option(name: .customLong("schema-container"), help: "The container --schema applies to.")
+    var schemaContainer = ServeOptions.defaultSchemaContainer
+
     @Option(parsing: .unconditional, help: "Seed of a new data folder (signing key, tokens); an existing folder keeps its own. Default: random.")
     var seed: UInt64?
 
@@ -127,11 +133,13 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let storeURL = try storeAddress()
         let directory: URL? = inMemory || storeURL != nil ? nil : data.map { URL(fileURLWithPath: $0) } ?? ServeOptions.defaultDataDirectory
-        let options = ServeOptions(
+        var options = ServeOptions(
             host: host, port: port, dataDirectory: directory, users: users, retention: retention, coalescingWindow: coalescingWindow,
             importFile: importFile.map { URL(fileURLWithPath: $0) }, seed: seed, quiet: quiet, offlineAfter: offlineAfter, recover: recover,
             headerTimeout: headerTimeout, bodyTimeout: bodyTimeout, idleTimeout: idleTimeout,
             maxConnections: maxConnections ?? ServeOptions.defaultMaxConnections, maxPollsPerDevice: maxPollsPerDevice)
+        options.schemaFile = schema.map { URL(fileURLWithPath: $0) }
+        options.schemaContainer = schemaContainer
         let serverHost: ServerHost
         do {
             // Before the data folder is touched: a port in use changes nothing.
