@@ -42,6 +42,7 @@ extension ServerEngine {
         let container = configuration.checksSchemas ? containerState(database) : nil
         // Development's schema additions of this request, kept only if it applies.
         var schemaDraft: ContainerSchema?
+        var schemaMemo = SaveSchemaMemo()
 
         // 1. Decide every item without applying anything.
         var plans: [Result<Plan, CloudError>] = []
@@ -51,7 +52,7 @@ extension ServerEngine {
             plans.append(Result { () throws(CloudError) in
                 try plan(
                     operation, zone: zone, zoneID: zoneID, caller: caller, database: database, container: container, schemaDraft: &schemaDraft,
-                    seen: &seen)
+                    schemaMemo: &schemaMemo, seen: &seen)
             })
         }
         let anyFailed = plans.contains { if case .failure = $0 { true } else { false } }
@@ -165,7 +166,7 @@ extension ServerEngine {
 
     private func plan(
         _ operation: RecordOperation, zone: ZoneState, zoneID: RecordZoneID, caller: Caller, database: DatabaseID,
-        container: ContainerState?, schemaDraft: inout ContainerSchema?, seen: inout Set<String>
+        container: ContainerState?, schemaDraft: inout ContainerSchema?, schemaMemo: inout SaveSchemaMemo, seen: inout Set<String>
     ) throws(CloudError) -> Plan {
         let scope = database.scope
         let record = operation.record
@@ -230,7 +231,7 @@ extension ServerEngine {
         if let container {
             try admitSave(
                 recordType: record.recordType.isEmpty ? names[type] : record.recordType, fields: record.fields, container: container,
-                environment: database.environment, draft: &schemaDraft, recordName: name, zoneID: zoneID)
+                environment: database.environment, draft: &schemaDraft, memo: &schemaMemo, recordName: name, zoneID: zoneID)
         }
         var fields = if let existing, !operation.type.replacesAllFields {
             existing.fields.merging(record.fields)

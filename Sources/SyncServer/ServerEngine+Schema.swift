@@ -56,13 +56,25 @@ extension ServerEngine {
     /// schema made at the first addition of a request, kept only when the
     /// request applies); production refuses it. A value of another type than
     /// its field is refused in both.
+    ///
+    /// `memo` keeps what the request's previous save found (a request's
+    /// records are mostly of one type and one shape): its record type, and
+    /// the fields of the last record that fitted it. A record with the same
+    /// field names and value types fits too, with no lookup; another is
+    /// checked field by field.
     func admitSave(
         recordType: String, fields: RecordFields, container: ContainerState, environment: ContainerEnvironment,
-        draft: inout ContainerSchema?, recordName: String, zoneID: RecordZoneID
+        draft: inout ContainerSchema?, memo: inout SaveSchemaMemo, recordName: String, zoneID: RecordZoneID
     ) throws(CloudError) {
-        let check = if let draft { draft.check(recordType: recordType, fields: fields) } else { container.schema.check(recordType: recordType, fields: fields) }
+        if memo.type?.name != recordType {
+            memo.type = if let draft { draft.recordTypes[recordType] } else { container.schema.recordTypes[recordType] }
+            memo.fitted = nil
+        }
+        if let fitted = memo.fitted, SaveSchemaMemo.sameShape(fitted, fields) { return }
+        let check = if let type = memo.type { ContainerSchema.check(fields, against: type) } else { ContainerSchema.missingType(recordType) }
         switch check {
         case .fits:
+            memo.fitted = fields
             return
         case .wrongType(let reason):
             throw CloudError(.invalidArguments, reason, recordName: recordName, zoneID: zoneID)
@@ -78,6 +90,8 @@ extension ServerEngine {
                 throw CloudError(.invalidArguments, refusal.reason, recordName: recordName, zoneID: zoneID)
             }
             draft = schema
+            memo.type = schema.recordTypes[recordType]
+            memo.fitted = fields
         }
     }
 

@@ -40,6 +40,22 @@ import Testing
         #expect(f.engine.schema(container: f.container, environment: .development).recordTypes["Note"]?.fields["extra"] == nil)
     }
 
+    @Test func eachRecordOfARequestIsCheckedEvenWhenItLooksLikeTheOneBefore() throws {
+        let f = try Fixture()
+        let zone = try f.createZone("Notes")
+        try f.save("n0", in: zone, ["title": .string("a"), "tags": .list(.string, [.string("x")])])
+        let results = try f.modify(
+            [
+                .save(f.record("n1", in: zone, ["title": .string("b"), "tags": .list(.string, [])])),
+                .save(f.record("n2", in: zone, ["title": .int64(2), "tags": .list(.string, [])])),
+                .save(f.record("n3", in: zone, ["title": .string("c"), "tags": .string("not a list")])),
+                .save(f.record("n4", in: zone, ["title": .string("d"), "tags": .list(.string, [.string("y")])])),
+            ],
+            in: zone, atomic: false)
+        let refused = results.map { result -> String? in if case .failure(let error) = result { error.recordName } else { nil } }
+        #expect(refused == [nil, "n2", "n3", nil])
+    }
+
     @Test func anAtomicRequestThatFailsAddsNothingToTheSchema() throws {
         let f = try Fixture()
         let zone = try f.createZone("Notes")

@@ -27,17 +27,26 @@ public struct ContainerSchema: Sendable, Hashable {
 
     /// Checks one record's fields against the schema (no allocation when it fits).
     public func check(recordType: String, fields: RecordFields) -> SaveCheck {
-        guard let type = recordTypes[recordType] else {
-            return .missing("Cannot create new type \(recordType) in production schema")
-        }
+        guard let type = recordTypes[recordType] else { return Self.missingType(recordType) }
+        return Self.check(fields, against: type)
+    }
+
+    /// The check of a save of a record type the schema lacks.
+    public static func missingType(_ recordType: String) -> SaveCheck {
+        .missing("Cannot create new type \(recordType) in production schema")
+    }
+
+    /// Checks one record's fields against its record type (no allocation when it fits).
+    public static func check(_ fields: RecordFields, against type: RecordTypeSchema) -> SaveCheck {
         var missing: String?
-        for field in fields {
+        for index in fields.indices {
+            let field = fields[index]
             guard let definition = type.fields[field.name] else {
-                if missing == nil { missing = "Cannot create or modify field '\(field.name)' in record '\(recordType)' in production schema" }
+                if missing == nil { missing = "Cannot create or modify field '\(field.name)' in record '\(type.name)' in production schema" }
                 continue
             }
             if !definition.type.accepts(field.value) {
-                return .wrongType(Self.wrongTypeReason(field, definition, recordType))
+                return .wrongType(Self.wrongTypeReason(field, definition, type.name))
             }
         }
         return missing.map(SaveCheck.missing) ?? .fits
