@@ -31,6 +31,7 @@ let package = Package(
         .library(name: "SyncServer", targets: ["SyncServer"]),
         .library(name: "SyncSQLiteStore", targets: ["SyncSQLiteStore"]),
         .library(name: "SyncNetwork", targets: ["SyncNetwork"]),
+        .library(name: "SyncDoctor", targets: ["SyncDoctor"]),
         .library(name: "SyncServerHost", targets: ["SyncServerHost"]),
         .library(name: "SyncServerSQLite", targets: ["SyncServerSQLite"]),
         .library(name: "SyncPostgres", targets: ["SyncPostgres"]),
@@ -83,7 +84,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // The CloudService client over HTTP (URLSession) and a device's long-poll loop. Never links the server.
-        .target(name: "SyncNetwork", dependencies: ["SyncCore", "SyncWire"], swiftSettings: swiftSettings),
+        .target(
+            name: "SyncNetwork", dependencies: ["SyncCore", "SyncWire", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: swiftSettings),
+        // The sync doctor: names client mistakes from a server's event feed. A pure analyzer of feed
+        // events (the wire shape); asks no server, links no HTTP.
+        .target(name: "SyncDoctor", dependencies: ["SyncCore", "SyncWire"], swiftSettings: swiftSettings),
         // The engine host of `syncscope serve`: ServerHost (the engine under one lock, long-polls,
         // faults around the step), the dispatcher of CloudKit Web Services calls, the checkpoint
         // format, and the one storage boundary (ServerStore) with the stores that need no database:
@@ -91,7 +96,7 @@ let package = Package(
         // double with faults (InMemorySharedJournal). Links neither SQLite nor PostgreSQL nor HTTP.
         .target(
             name: "SyncServerHost",
-            dependencies: ["SyncCore", "SyncWire", "SyncServer"],
+            dependencies: ["SyncCore", "SyncWire", "SyncServer", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         // A server's data folder: the journal in SQLite (GRDB), group commit, checkpoints, the
@@ -127,6 +132,7 @@ let package = Package(
             name: "SyncServerHTTP",
             dependencies: [
                 "SyncCore", "SyncWire", "SyncServer", "SyncServerHost",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -207,7 +213,7 @@ let package = Package(
             name: "syncscope",
             dependencies: [
                 "SyncCore", "SyncWire", "SyncServer", "SyncNetwork", "SyncServerHost", "SyncServerSQLite", "SyncServerHTTP", "SyncPostgres", "SyncWorlds",
-                "SyncSimulation", "SyncRemoteWorld",
+                "SyncSimulation", "SyncRemoteWorld", "SyncDoctor",
                 "SyncScenario", "SyncScenarioRunner", "SyncScopeAssets", "SyncInspector", "SyncInspectorWorlds",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -253,8 +259,10 @@ let package = Package(
             name: "SyncServerHTTPTests",
             dependencies: [
                 "SyncServerHost", "SyncServerSQLite", "SyncServerHTTP", "SyncPostgres", "SyncServer", "SyncNetwork", "SyncCore", "SyncWire",
-                "SyncTestSupport",
+                "SyncTestSupport", "SyncDoctor",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // To sign requests with server-to-server keys, as a back-end tool does.
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings),
         .testTarget(name: "SyncScenarioTests", dependencies: ["SyncScenario", "SyncCore", "SyncScopeAssets"], swiftSettings: swiftSettings),
@@ -280,6 +288,8 @@ let package = Package(
                 "SyncTestSupport",
                 // To take a stopped server's data folder apart as a damaged disk would.
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // To make a server-to-server key pair for `serve --server-key` and `client --key-id`.
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             exclude: ["Goldens", "PyiCloud"],
             swiftSettings: swiftSettings),

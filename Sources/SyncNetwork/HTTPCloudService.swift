@@ -23,14 +23,21 @@ public struct HTTPCloudService: CloudService {
     /// How long ``receivePushNotifications()`` waits for a notification, in
     /// seconds; 0 answers at once with what is there.
     public var pushWaitSeconds: Double
+    /// Marks every request as an inspector's (`X-SyncScope-Inspector`): the
+    /// server keeps them out of its request log and its event feed's answers.
+    public var isInspector = false
     let session: URLSession
     private let registration: PushRegistration
+    /// Signs every request with a server-to-server key instead of sending the
+    /// web auth token (the public database only).
+    public let serverKeySigner: ServerKeySigner?
 
     public init(
         baseURL: URL, webAuthToken: String, userRecordName: String, deviceID: String? = nil,
         container: String = "iCloud.com.example.SyncScope", environment: ContainerEnvironment = .development,
-        pushWaitSeconds: Double = 0, session: URLSession = HTTPCloudService.sharedSession
+        pushWaitSeconds: Double = 0, session: URLSession = HTTPCloudService.sharedSession, serverKeySigner: ServerKeySigner? = nil
     ) {
+        self.serverKeySigner = serverKeySigner
         self.baseURL = baseURL
         self.webAuthToken = webAuthToken
         self.userRecordName = userRecordName
@@ -61,7 +68,7 @@ public struct HTTPCloudService: CloudService {
         }
         return HTTPCloudService(
             baseURL: baseURL, webAuthToken: webAuthToken, userRecordName: userRecordName, deviceID: token, container: container,
-            environment: environment, pushWaitSeconds: pushWaitSeconds, session: session)
+            environment: environment, pushWaitSeconds: pushWaitSeconds, session: session, serverKeySigner: serverKeySigner)
     }
 
     // MARK: Paths and requests
@@ -94,8 +101,15 @@ public struct HTTPCloudService: CloudService {
         }
         var request = URLRequest(url: url)
         request.httpMethod = method
-        request.setValue("Bearer \(webAuthToken)", forHTTPHeaderField: "Authorization")
+        if let serverKeySigner {
+            for header in serverKeySigner.headers(body: body ?? Data(), subpath: url.path(percentEncoded: true)) {
+                request.setValue(header.value, forHTTPHeaderField: header.name)
+            }
+        } else {
+            request.setValue("Bearer \(webAuthToken)", forHTTPHeaderField: "Authorization")
+        }
         if let deviceID { request.setValue(deviceID, forHTTPHeaderField: "X-SyncScope-Device") }
+        if isInspector { request.setValue("1", forHTTPHeaderField: "X-SyncScope-Inspector") }
         if let body {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             request.httpBody = body
@@ -342,8 +356,9 @@ public struct HTTPCloudService: CloudService {
         guard let deviceID else {
             throw CloudError(.invalidArguments, "This connection has no device ID; it cannot receive push notifications.")
         }
-        let url = registration.url ?? URL(string: baseURL.absoluteString.trimmingSuffix("/") + devicePath("webcourier/\(deviceID)"))
-        guard let url, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+        // The webcourierURL is the credential: only the server's answer has it (tokens/register gives it again).
+        if registration.url == nil { try await registerForPushNotifications() }
+        guard let url = registration.url, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             throw CloudError(.invalidArguments, "The webcourier URL for device '\(deviceID)' is not a URL.")
         }
         components.queryItems = [

@@ -136,7 +136,10 @@ public final class RemoteWorld: SyncWorld {
             : deviceConnection
         dataDirectory = setup.dataDirectory
 
-        let observer = HTTPServerObserver(connections: [signedIn])
+        // The observer's reads are an inspector's, not the device's traffic.
+        var inspecting = signedIn
+        inspecting.isInspector = true
+        let observer = HTTPServerObserver(connections: [inspecting])
         try await observer.beginWatching(user: setup.user)
 
         let relay = EventRelay()

@@ -170,7 +170,9 @@ extension ServerEngine {
     ) throws(CloudError) -> Plan {
         let scope = database.scope
         let record = operation.record
-        let name = record.recordID.recordName
+        var name = record.recordID.recordName
+        // A save that names no record makes a new one with a UUID name, as Apple does.
+        if name.isEmpty, !operation.type.isDelete { name = newRecordName(in: zone, besides: seen) }
         try Validation.checkRecordName(name)
         let recordZone = normalize(record.recordID.zoneID, caller: caller, scope: scope)
         guard recordZone == zoneID else {
@@ -240,6 +242,19 @@ extension ServerEngine {
         }
         for removed in operation.removedFieldNames { fields[removed] = nil }
         return .save(name: name, type: type, fields: fields, existing: existing)
+    }
+
+    /// A new record name: a version 4 UUID (upper case, as `NSUUID` writes it)
+    /// from the engine's seeded randomness, so a replayed journal makes the
+    /// same one; never a name the zone or the request already has.
+    private func newRecordName(in zone: ZoneState, besides seen: Set<String>) -> String {
+        while true {
+            var b = random.bytes(16)
+            b[6] = b[6] & 0x0F | 0x40
+            b[8] = b[8] & 0x3F | 0x80
+            let name = UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])).uuidString
+            if zone.records[name] == nil, zone.tombstones[name] == nil, !seen.contains(name) { return name }
+        }
     }
 
     /// `records/lookup`: records by name, each or `unknownItem`.

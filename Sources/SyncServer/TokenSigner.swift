@@ -111,7 +111,17 @@ struct TokenSigner {
         bytes.append(UInt8(v))
     }
 
-    private static func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+    /// A secret derived from the signing key: HMAC-SHA256 of `label`, a zero
+    /// byte and `message`. A token's signed bytes start with its version byte,
+    /// never with a label's letters, so a derived secret is never a token's MAC.
+    func derivedSecret(_ label: String, _ message: String) -> [UInt8] {
+        var bytes = Array(label.utf8)
+        bytes.append(0)
+        bytes.append(contentsOf: message.utf8)
+        return Array(HMAC<SHA256>.authenticationCode(for: bytes, using: key))
+    }
+
+    static func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         guard a.count == b.count else { return false }
         var difference: UInt8 = 0
         for i in a.indices { difference |= a[i] ^ b[i] }

@@ -14,7 +14,8 @@ import SyncCore
 /// device (``DeviceOwnership``), then the route: the long-poll, the OpenAPI
 /// document, or the call handed to the host through the fault plan
 /// (``FaultLayer``), its body read up to the limit; and one log line
-/// (``RequestLog``). The connection limits act below, on the channel
+/// (``RequestLog``) and one event in the feed (``ServerEventFeed``). The
+/// feed's own routes (``EventFeedRoutes``) are answered from the feed. The connection limits act below, on the channel
 /// (``ConnectionLimits``).
 struct APIResponder: HTTPResponder {
     typealias Context = ServeRequestContext
@@ -24,12 +25,14 @@ struct APIResponder: HTTPResponder {
     let authentication: Authentication
     let devices: DeviceOwnership
     let faults: FaultLayer
+    let feedRoutes: EventFeedRoutes
     let maxBodyBytes: Int
     let limits: ConnectionLimits
 
     init(host: ServerHost, logger: Logger, quiet: Bool, maxBodyBytes: Int, limits: ConnectionLimits) {
         self.host = host
-        log = RequestLog(logger: logger, quiet: quiet)
+        log = RequestLog(logger: logger, quiet: quiet, logInspectorReads: host.options.logInspectorReads)
+        feedRoutes = EventFeedRoutes(feed: host.events)
         authentication = Authentication(host: host)
         devices = DeviceOwnership(host: host)
         faults = FaultLayer(host: host)
@@ -43,8 +46,8 @@ struct APIResponder: HTTPResponder {
     static let jsonHeaders: HTTPFields = [.contentType: jsonContentType]
 
     func respond(to request: Request, context: ServeRequestContext) async throws -> Response {
-        // For the log line only.
-        let started = log.start()
+        // For the log line and the feed's event only.
+        let started = log.quiet && !host.events.isOn ? nil : ContinuousClock.now
         let method = request.method.rawValue
         // What the log line shows (cut to 200 characters when it is written).
         var shownPath = request.uri.path
@@ -52,12 +55,15 @@ struct APIResponder: HTTPResponder {
         let requestHeaders = RequestHeaders(request.headers)
         let device = requestHeaders.device
         var answer: APIAnswer
+        var route: WebServicesRoute?
+        var body = Data()
         var poll: ServerHost.PollResult?
         var faulted: ServerHost.FaultedAnswer?
+        /// The body of a signed request, read before its caller is known.
+        var signedBody: Data?
         do {
             let (parts, path) = try CanonicalPath.parse(shownPath)
             shownPath = path
-            let route: WebServicesRoute?
             if case .route(let found) = WebServicesRoute.resolve(parts) { route = found } else { route = nil }
             guard method == "GET" || method == "POST" else {
                 throw Refusal(
@@ -73,17 +79,28 @@ struct APIResponder: HTTPResponder {
                 let query = request.uri.queryParameters
                 let queryToken = query.isEmpty ? nil : query["ckWebAuthToken"].map(String.init)
                 let authorization = requestHeaders.authorization
-                do { caller = try authentication.identify(queryToken: queryToken, authorization: authorization) } catch {
-                    // A token this node does not know may belong to a user another node (on a
-                    // shared journal) added just now: catch up, then ask again.
-                    try? await host.catchUp()
-                    caller = try authentication.identify(queryToken: queryToken, authorization: authorization)
+                if requestHeaders.serverKeyID != nil {
+                    // A signature covers the body: it is read first.
+                    let body = try await readBody(request)
+                    signedBody = body
+                    caller = try authentication.identifySigned(requestHeaders, body: body, subpath: request.uri.path, parts: parts, now: Date())
+                } else {
+                    do { caller = try authentication.identify(queryToken: queryToken, authorization: authorization) } catch {
+                        // A token this node does not know may belong to a user another node (on a
+                        // shared journal) added just now: catch up, then ask again.
+                        try? await host.catchUp()
+                        caller = try authentication.identify(queryToken: queryToken, authorization: authorization)
+                    }
                 }
                 // A route of raw bytes (an asset upload URL) takes them as they are (any content type).
                 if route?.body?.isRaw != true { try ContentTypeCheck.check(requestHeaders, caller: caller) }
                 try devices.check(device, caller: caller)
                 if parts.first == "internal" {
                     answer = .notFound("There is no '\(path)'; the API lives under /database/1/, /device/1/ and /admin/1/.")
+                } else if case .eventFeed? = route?.handling {
+                    guard caller == .serverAdmin else { throw Refusal(status: 403, EventFeedRoutes.adminOnly) }
+                    if method == "POST" { body = try await readBody(request) }
+                    answer = try await feedRoutes.answer(route?.operation ?? "", method: method, query: request.uri.queryParameters, body: body)
                 } else if case .longPoll? = route?.handling {
                     guard method == "GET" else {
                         throw Refusal(status: 405, CloudError(.invalidArguments, "The webcourierURL takes GET, not \(method)."))
@@ -92,7 +109,7 @@ struct APIResponder: HTTPResponder {
                     answer = result.answer
                     poll = result
                 } else {
-                    let body = try await readBody(request)
+                    if let signedBody { body = signedBody } else { body = try await readBody(request) }
                     var parameters: [String: String] = [:]
                     for (key, value) in query { parameters[String(key)] = String(value) }
                     let result = await faults.perform(
@@ -111,11 +128,24 @@ struct APIResponder: HTTPResponder {
             answer = .error(CloudError(.invalidArguments, "The request could not be read: the connection failed or the body is malformed."))
         }
         if let started {
-            log.write(
-                RequestLog.Entry(
-                    method: method, path: shownPath, caller: caller, device: device, tokenIn: answer.tokenIn, tokenOut: answer.tokenOut,
-                    status: answer.status, errorCode: answer.status == 200 ? nil : answer.wireError?.serverErrorCode,
-                    elapsed: ContinuousClock.now - started, note: faulted?.note))
+            // A webcourierURL is a credential: the log and the feed show it without its secret part, whatever the answer.
+            if shownPath.contains("/webcourier/") { shownPath = Self.withoutSecret(shownPath) }
+            let elapsed = ContinuousClock.now - started
+            // A watcher's reads of the feed are an inspector's, and never events of their own.
+            let isInspector = requestHeaders.inspector != nil || route?.handling.isEventFeed == true
+            if log.logs(inspector: isInspector) {
+                log.write(
+                    RequestLog.Entry(
+                        method: method, path: shownPath, caller: caller, device: device, tokenIn: answer.tokenIn, tokenOut: answer.tokenOut,
+                        status: answer.status, errorCode: answer.status == 200 ? nil : answer.wireError?.serverErrorCode,
+                        elapsed: elapsed, note: faulted?.note))
+            }
+            if host.events.isOn, route?.handling.isEventFeed != true {
+                host.events.record(ServerEvent(time: SystemClock().now(), kind: .request(RequestEvent(
+                    method: method, path: shownPath, operation: route?.operation, user: caller.user, isServerAdmin: caller == .serverAdmin, device: device,
+                    userAgent: requestHeaders.userAgent, isInspector: isInspector, tokenIn: answer.tokenIn, tokenOut: answer.tokenOut,
+                    status: answer.status, latency: elapsed, fault: faulted?.note, requestBody: body, answerBody: answer.body))))
+            }
         }
         if let dropped = FaultLayer.response(for: faulted) { return dropped }
         let status = HTTPResponse.Status(code: answer.status)
@@ -133,19 +163,19 @@ struct APIResponder: HTTPResponder {
         }
         // A notification stays the device's until it acknowledges it; an
         // answer that cannot be written whole puts it back at once.
-        let body = answer.body
+        let written = answer.body
         let host = self.host
         let presence = limits.presence(for: context.channel)
         return Response(
             status: status, headers: headers,
-            body: ResponseBody(contentLength: body.count) { writer in
+            body: ResponseBody(contentLength: written.count) { writer in
                 // A client gone before the answer is written gets nothing: the notifications wait.
                 if presence?.isGone == true {
                     host.finishPoll(poll, written: false)
                     throw CancellationError()
                 }
                 do {
-                    try await writer.write(ByteBuffer(bytes: body))
+                    try await writer.write(ByteBuffer(bytes: written))
                     try await writer.finish(nil)
                 } catch {
                     host.finishPoll(poll, written: false)
@@ -169,11 +199,15 @@ struct APIResponder: HTTPResponder {
     }
 
     /// `GET /device/1/{container}/{environment}/webcourier/{token}?timeout=S&lastNotificationID=ID`.
+    /// The URL is the credential, as with Apple (CloudKit JS polls it with
+    /// nothing else): no credentials or its creator's; the server admin's
+    /// are no user's, and get what another user's get (404).
     private func pollWebcourier(token: String, request: Request, caller: Identity, context: ServeRequestContext) async throws -> ServerHost.PollResult {
-        guard let user = caller.user else {
-            throw CloudError(
-                .notAuthenticated,
-                "Polling a webcourierURL needs the web auth token of the user who made it with tokens/create (ckWebAuthToken=TOKEN or 'Authorization: Bearer TOKEN').")
+        let user: String?
+        switch caller {
+        case .anonymous: user = nil
+        case .user(let name): user = name
+        case .serverAdmin, .serverKey: user = ""
         }
         var timeout = 30.0
         if let text = request.uri.queryParameters["timeout"] {
@@ -187,7 +221,19 @@ struct APIResponder: HTTPResponder {
             throw CloudError(.invalidArguments, "lastNotificationID is longer than any notification ID (255 bytes at most).")
         }
         return await host.poll(
-            deviceID: token, user: user, timeout: .milliseconds(Int64(timeout * 1000)), lastNotificationID: last,
+            webcourierToken: token, caller: user, timeout: .milliseconds(Int64(timeout * 1000)), lastNotificationID: last,
             presence: limits.presence(for: context.channel))
+    }
+
+    /// A webcourierURL's path as the log shows it: the secret part of the
+    /// segment after `/webcourier/` (after its last dot) cut to its first
+    /// four characters, whatever follows the segment.
+    static func withoutSecret(_ path: String) -> String {
+        guard let marker = path.range(of: "/webcourier/") else { return path }
+        let segmentEnd = path[marker.upperBound...].firstIndex(of: "/") ?? path.endIndex
+        guard let dot = path[marker.upperBound..<segmentEnd].lastIndex(of: ".") else { return path }
+        let secret = path[path.index(after: dot)..<segmentEnd]
+        guard secret.count > 4 else { return path }
+        return path[...dot] + secret.prefix(4) + "…" + path[segmentEnd...]
     }
 }

@@ -1,24 +1,78 @@
+import Crypto
 import SyncServerHost
 import Foundation
 import SyncCore
+import SyncWire
 
 /// Signs the caller in: the token of `ckWebAuthToken=` (the query) or of
 /// `Authorization: Bearer TOKEN` names a user or the server admin; neither is
 /// an anonymous call (which only the public database takes); any other token
-/// is a 401.
+/// is a 401. A request signed with a server-to-server key
+/// (``identifySigned(_:body:subpath:parts:now:)``) acts as the key's user, in
+/// the public database only.
 struct Authentication: Sendable {
     /// Whether a token is the server admin credential.
     let isAdminToken: @Sendable (String) -> Bool
     /// The user whose web auth token this is.
     let user: @Sendable (String) -> String?
+    /// The server-to-server keys taken.
+    let serverKeys: ServerKeyRing
 
-    init(isAdminToken: @escaping @Sendable (String) -> Bool, user: @escaping @Sendable (String) -> String?) {
+    init(isAdminToken: @escaping @Sendable (String) -> Bool, user: @escaping @Sendable (String) -> String?, serverKeys: ServerKeyRing = ServerKeyRing()) {
         self.isAdminToken = isAdminToken
         self.user = user
+        self.serverKeys = serverKeys
     }
 
     init(host: ServerHost) {
-        self.init(isAdminToken: { host.isAdminToken($0) }, user: { host.user(withToken: $0) })
+        self.init(isAdminToken: { host.isAdminToken($0) }, user: { host.user(withToken: $0) }, serverKeys: host.serverKeys)
+    }
+
+    /// How far a signed date may be from the server's clock, either way: 5 minutes.
+    static let signedDateWindow: TimeInterval = 300
+
+    /// The caller of a request signed with a server-to-server key, as Apple
+    /// documents it: the key is one this server takes, the date is within
+    /// ``signedDateWindow`` of the server's clock, and the signature is the
+    /// key's over `date:base64(sha256(body)):subpath` (``WireRequestSignature``);
+    /// any of these wrong is a 401 saying which. A good signature reaches the
+    /// public database only (403 elsewhere, as Apple's keys do).
+    func identifySigned(_ headers: RequestHeaders, body: Data, subpath: String, parts: [String], now: Date) throws(CloudError) -> Identity {
+        guard let keyID = headers.serverKeyID, let dateText = headers.signedDate, let signatureText = headers.signature else {
+            throw CloudError(
+                .authenticationFailed,
+                "A request signed with a server-to-server key carries all three of \(WireRequestSignature.keyIDHeader), \(WireRequestSignature.dateHeader) and \(WireRequestSignature.signatureHeader).")
+        }
+        guard let key = serverKeys.key(keyID) else {
+            throw CloudError(
+                .authenticationFailed,
+                "This server has no server-to-server key '\(keyID.prefix(80))'; the admin adds one with 'syncscope serve --server-key KEYID=public.pem' or the admin call serverKeys.")
+        }
+        guard let date = WireRequestSignature.date(dateText) else {
+            throw CloudError(
+                .authenticationFailed, "\(WireRequestSignature.dateHeader) is '\(dateText.prefix(40))', not an ISO 8601 date such as 2026-01-25T22:15:43Z.")
+        }
+        let offset = date.timeIntervalSince(now)
+        guard abs(offset) <= Self.signedDateWindow else {
+            throw CloudError(
+                .authenticationFailed,
+                "The signed date \(dateText.prefix(40)) is \(Int(abs(offset).rounded())) s \(offset < 0 ? "behind" : "ahead of") the server's clock; a signed request's date must be within \(Int(Self.signedDateWindow)) s of it. Sign each request when you send it.")
+        }
+        guard let der = Data(base64Encoded: signatureText), let signature = try? P256.Signing.ECDSASignature(derRepresentation: der) else {
+            throw CloudError(.authenticationFailed, "\(WireRequestSignature.signatureHeader) is not base64 of an ECDSA signature in DER form.")
+        }
+        let message = WireRequestSignature.message(date: dateText, bodySHA256: SHA256.hash(data: body), subpath: subpath)
+        guard key.isValidSignature(signature, for: message) else {
+            throw CloudError(
+                .authenticationFailed,
+                "The signature is not key '\(keyID.prefix(80))''s over this request: sign date:base64(sha256(body)):subpath (the body as sent, the path without its query) with the key's private key.")
+        }
+        guard parts.count >= 6, parts[0] == "database", parts[4] == "public" else {
+            throw CloudError(
+                .permissionFailure,
+                "A server-to-server key reaches the public database only (/database/1/{container}/{environment}/public/…), as Apple's do; use a user's web auth token for \(subpath.prefix(120)).")
+        }
+        return .serverKey(keyID)
     }
 
     /// The caller of `ckWebAuthToken=` or `Authorization: Bearer`: a user,

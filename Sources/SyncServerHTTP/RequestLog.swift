@@ -5,10 +5,13 @@ import SyncCore
 
 /// One line per request (unless `serve --quiet`): method, path, caller,
 /// device, the change tokens it came with and got, the status, the error
-/// code, the time taken and any fault injected. Never a token.
+/// code, the time taken and any fault injected. Never a token. An
+/// inspector's reads (and a watcher's reads of the event feed) only with
+/// `serve --log-inspector-reads`.
 struct RequestLog: Sendable {
     let logger: Logger
     let quiet: Bool
+    var logInspectorReads = false
 
     /// What one request did, as the line shows it.
     struct Entry {
@@ -24,8 +27,8 @@ struct RequestLog: Sendable {
         var note: String?
     }
 
-    /// The clock reading a request's line measures from; `nil` when nothing is logged.
-    func start() -> ContinuousClock.Instant? { quiet ? nil : ContinuousClock.now }
+    /// Whether a request gets a line.
+    func logs(inspector: Bool) -> Bool { !quiet && (!inspector || logInspectorReads) }
 
     func write(_ entry: Entry) {
         logger.info("\(Self.line(entry))")
@@ -42,6 +45,7 @@ struct RequestLog: Sendable {
         case .anonymous: who = "-"
         case .user(let name): who = name
         case .serverAdmin: who = "(server admin)"
+        case .serverKey(let keyID): who = "(server key \(keyID.prefix(64)))"
         }
         return "\(entry.method.prefix(20)) \(entry.path.prefix(200)) user=\(who) device=\(entry.device.map { String($0.prefix(64)) } ?? "-")\(tokens) → \(entry.status)\(error) \(String(format: "%.2f", ms)) ms\(entry.note.map { " [\($0)]" } ?? "")"
     }

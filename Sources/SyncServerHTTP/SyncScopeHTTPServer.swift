@@ -15,9 +15,10 @@ import SyncCore
 ///   `.` or `..` segments are refused with 400, and nothing under
 ///   `/internal/` exists for the network.
 /// - GET and POST only; HEAD, OPTIONS and the rest get 405 with a body.
-/// - A body must be `application/json`; `text/plain` (which Apple's own
-///   clients send) only with valid credentials, so a cross-site form cannot
-///   change anything. No CORS header is ever sent.
+/// - With valid credentials any body is read as JSON, whatever its content
+///   type (Apple's clients send `text/plain`, curl its form type); without,
+///   only `application/json`, so a cross-site form cannot change anything.
+///   No CORS header is ever sent.
 /// - Time limits on headers, bodies and idle connections, and a cap on open
 ///   connections and on open long-polls per device (503 with `retryAfter`).
 public struct SyncScopeHTTPServer: Sendable {

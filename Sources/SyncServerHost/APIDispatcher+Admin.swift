@@ -82,6 +82,21 @@ extension APIDispatcher {
         return try encode(WireEmpty(), changed: true)
     }
 
+    /// `serverKeys` `{"keyID", "publicKey"}`: a server-to-server key from now
+    /// on. Its user (``ServerKeyRing/userName(ofKey:)``) is added in the step,
+    /// so the journal keeps it; the key itself is a setting of the running
+    /// server, taken by the node that answers the call until it stops (a
+    /// replay does not add it again): `serve --server-key` makes lasting ones.
+    package func addServerKey(_ call: APICall) throws(CloudError) -> APIAnswer {
+        try Self.requireServerAdmin(call, "serverKeys")
+        let request = try decode(WireServerKey.self, call)
+        let key = try ServerKeyRing.publicKey(keyID: request.keyID, pem: request.publicKey ?? "")
+        let user = ServerKeyRing.userName(ofKey: request.keyID)
+        try core.engine.addUser(user)
+        if answering { serverKeys?.add(request.keyID, key) }
+        return try encode(WireServerKey(keyID: request.keyID, userRecordName: user), changed: true)
+    }
+
     // MARK: /internal/… (the server's own calls, kept in the journal)
 
     package func addUser(_ call: APICall) throws(CloudError) -> APIAnswer {

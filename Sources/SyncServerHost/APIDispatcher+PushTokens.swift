@@ -18,9 +18,12 @@ extension APIDispatcher {
         let token: String
         if creating {
             // The push channel belongs to its creator from now on: only they
-            // can register and poll it. Its ID is no secret (it shows in
-            // records' `modified.deviceID`); it follows from the call, so a
-            // replay of the journal makes the same one.
+            // can register it. Its ID is no secret (it shows in records'
+            // `modified.deviceID`); it follows from the call, so a replay of
+            // the journal makes the same one. The webcourierURL's secret part
+            // (``ServerEngine/webcourierSecret(forDevice:)``) is what lets a
+            // poll in, and only this answer and tokens/register's (to the
+            // creator) carry it.
             token = newDeviceID(user: caller.user, container: container, environment: environment)
         } else {
             guard let given = request.apnsToken else {
@@ -43,7 +46,9 @@ extension APIDispatcher {
         return try encode(
             WireAPNsToken(
                 apnsEnvironment: request.apnsEnvironment ?? environment.rawValue, apnsToken: token,
-                webcourierURL: Self.webcourierURL(baseURL: baseURL, container: container, environment: environment, token: token)),
+                webcourierURL: Self.webcourierURL(
+                    baseURL: baseURL, container: container, environment: environment,
+                    token: Self.webcourierToken(deviceID: token, secret: core.engine.webcourierSecret(forDevice: token)))),
             changed: true)
     }
 
@@ -59,6 +64,18 @@ extension APIDispatcher {
             if core.push.owner(ofDevice: id) == nil { return id }
             attempt += 1
         }
+    }
+
+    /// The last segment of a webcourierURL: the device ID, a dot, and the
+    /// secret (64 hex digits, never holding a dot).
+    package static func webcourierToken(deviceID: String, secret: String) -> String {
+        deviceID + "." + secret
+    }
+
+    /// The device ID and the secret of a webcourierURL's last segment, or `nil` when it has no secret part.
+    package static func webcourierParts(_ token: String) -> (deviceID: String, secret: String)? {
+        guard let dot = token.utf8.lastIndex(of: UInt8(ascii: ".")), dot != token.utf8.startIndex else { return nil }
+        return (String(token[..<dot]), String(token[token.index(after: dot)...]))
     }
 
     package static func webcourierURL(baseURL: String, container: String, environment: ContainerEnvironment, token: String) -> String {

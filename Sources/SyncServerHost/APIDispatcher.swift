@@ -18,6 +18,8 @@ package struct APIDispatcher {
     package var decodedBody: DecodedBody?
     /// Set in the step of a prepared call: the answer's JSON is encoded after the lock.
     package var deferredEncoding: DeferredEncoding?
+    /// The server-to-server keys the admin route `serverKeys` adds to (the server's own, not the engine's).
+    package var serverKeys: ServerKeyRing? = nil
 
     package static let maxOperations = 400
 

@@ -55,6 +55,14 @@ public struct ServeOptions: Sendable {
     /// (at least one checkpoint interval is kept too); older rows are deleted,
     /// and a node that far behind restores the checkpoint instead.
     public var journalKeepRows: Int = 10_000
+    /// Server-to-server keys (`--server-key KEYID=public.pem`): key ID → the
+    /// ECDSA P-256 public key in PEM. A request signed with one reaches the
+    /// public database (see ``ServerKeyRing``).
+    public var serverKeys: [String: String] = [:]
+    /// The events the event feed keeps (`serve --event-feed N`); 0 turns the feed off.
+    public var eventFeedSize: Int = 10_000
+    /// `serve --log-inspector-reads`: log the requests an inspector makes too.
+    public var logInspectorReads = false
 
     public init(
         host: String = "127.0.0.1", port: Int = 8400, dataDirectory: URL? = ServeOptions.defaultDataDirectory, users: [String] = [],

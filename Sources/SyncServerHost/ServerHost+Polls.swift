@@ -28,11 +28,11 @@ extension ServerHost {
     /// courier does. Notifications leave the server only when acknowledged;
     /// call ``finishPoll(_:written:)`` when the answer is written (or not).
     package func poll(
-        deviceID: String, user: String, timeout: Duration, lastNotificationID: String?, presence: ClientPresence?
+        deviceID: String, user: String, timeout: Duration, lastNotificationID: String?, presence: ClientPresence?, caughtUp: Bool = false
     ) async -> PollResult {
         func result(_ answer: APIAnswer) -> PollResult { PollResult(answer: answer, deviceID: deviceID, notificationIDs: []) }
         // A channel made on another node, and what other nodes delivered, are here once this node caught up.
-        try? await catchUp()
+        if !caughtUp { try? await catchUp() }
         let admitted = state.withLock { state -> APIAnswer? in
             guard state.core.push.owner(ofDevice: deviceID) == user else {
                 return .notFound(
@@ -88,6 +88,33 @@ extension ServerHost {
         }
     }
 
+    /// A poll of a webcourierURL's last segment (`token`): the URL is the
+    /// credential. It polls the device the URL names when its secret part is
+    /// that device's (``ServerEngine/webcourierSecret(forDevice:)``) and the
+    /// poll carries no credentials or its owner's (`caller`); anything else
+    /// (an altered URL, another user's credentials) is a 404 that tells
+    /// nothing about the channel. Then as ``poll(deviceID:user:timeout:lastNotificationID:presence:caughtUp:)``.
+    package func poll(
+        webcourierToken token: String, caller: String?, timeout: Duration, lastNotificationID: String?, presence: ClientPresence?
+    ) async -> PollResult {
+        let unknown = PollResult(
+            answer: .notFound(
+                "This server has no such webcourierURL: poll the URL that tokens/create (or tokens/register) answered, exactly as it is, without credentials or with its creator's."),
+            deviceID: "", notificationIDs: [])
+        guard let (deviceID, secret) = APIDispatcher.webcourierParts(token) else { return unknown }
+        // A channel made on another node is here once this node caught up.
+        try? await catchUp()
+        let owner = state.withLock { state -> String? in
+            guard let owner = state.core.push.owner(ofDevice: deviceID), caller == nil || caller == owner,
+                state.core.engine.isWebcourierSecret(secret, forDevice: deviceID)
+            else { return nil }
+            return owner
+        }
+        guard let owner else { return unknown }
+        return await poll(
+            deviceID: deviceID, user: owner, timeout: timeout, lastNotificationID: lastNotificationID, presence: presence, caughtUp: true)
+    }
+
     /// The answer of a poll was written out whole (`written`), or not: then
     /// its notification goes back to waiting for the device's next poll.
     package func finishPoll(_ result: PollResult, written: Bool) {
@@ -119,7 +146,7 @@ extension ServerHost {
         }
     }
 
-    /// Acknowledges what the device certainly has (see ``poll(deviceID:user:timeout:lastNotificationID:presence:)``).
+    /// Acknowledges what the device certainly has (see ``poll(deviceID:user:timeout:lastNotificationID:presence:caughtUp:)``).
     /// A notification before `lastNotificationID` whose answer was never
     /// written whole (it went back to waiting) is not acknowledged: the
     /// device never had it.
@@ -145,7 +172,10 @@ extension ServerHost {
         }
         guard !ids.isEmpty else { return }
         let answer = await perform(.server("acknowledge", DispatcherInternal.Acknowledge(deviceID: deviceID, notificationIDs: ids)))
-        if answer.status == 200 { await forgetWritten(deviceID, ids) }
+        if answer.status == 200 {
+            events.record(ServerEvent(time: SystemClock().now(), kind: .acknowledged(deviceID: deviceID, notificationIDs: ids)))
+            await forgetWritten(deviceID, ids)
+        }
     }
 
     private func pollStarted(_ deviceID: String) async {

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Synchronization
 import SyncCore
@@ -59,6 +60,10 @@ public final class ServerHost: Sendable {
     package let faultsInstalled = Atomic<Bool>(false)
     package let options: ServeOptions
     package let courier = Courier()
+    /// The server-to-server keys this node takes (read without the state lock).
+    package let serverKeys = ServerKeyRing()
+    /// What the server did, for watchers (`serve --event-feed N`; 0: off).
+    package let events: ServerEventFeed
     /// Times this node restored the checkpoint because the rows it needed were folded.
     package let historyRestores = Atomic<Int>(0)
     /// Callers waiting for rows to be applied; one of them at a time fetches and applies.
@@ -79,6 +84,7 @@ public final class ServerHost: Sendable {
         self.store = store
         self.clock = clock
         self.adminToken = adminToken
+        events = ServerEventFeed(capacity: options.eventFeedSize)
         let through = checkpoint?.through ?? 0
         state = Mutex(State(
             core: core, baseURL: "http://\(options.host):\(options.port)", checkpointedThrough: through, applied: through,
@@ -113,6 +119,18 @@ public final class ServerHost: Sendable {
                 guard answer.status == 200 || host.account(user) != nil else {
                     throw ServeError("Cannot add user '\(user)': \(answer.wireError?.reason ?? "status \(answer.status)")")
                 }
+            }
+            for (keyID, pem) in options.serverKeys.sorted(by: { $0.key < $1.key }) {
+                let key: P256.Signing.PublicKey
+                do { key = try ServerKeyRing.publicKey(keyID: keyID, pem: pem) } catch { throw ServeError("--server-key \(keyID): \(error.reason)") }
+                let user = ServerKeyRing.userName(ofKey: keyID)
+                if host.account(user) == nil {
+                    let answer = await host.perform(.server("addUser", DispatcherInternal.AddUser(name: user)))
+                    guard answer.status == 200 || host.account(user) != nil else {
+                        throw ServeError("Cannot add user '\(user)' for --server-key \(keyID): \(answer.wireError?.reason ?? "status \(answer.status)")")
+                    }
+                }
+                host.serverKeys.add(keyID, key)
             }
             if let file = options.importFile {
                 let data: Data
@@ -236,15 +254,19 @@ public final class ServerHost: Sendable {
     /// a journal's positions steps only reads here (`delivering` false:
     /// deliveries happen at positions).
     package func step(_ prepared: PreparedCall, delivering: Bool) -> StoreOutcome {
-        state.withLock { (state: inout State) -> StoreOutcome in
+        var pushed: [PushEvent] = []
+        let done = state.withLock { (state: inout State) -> StoreOutcome in
             let time = delivering ? clock.tick() : max(clock.now(), SystemClock().now())
             let outcome = stepHere(prepared, at: time, &state)
             let ticket = store.keep(prepared, changed: outcome.outcome.changedState, at: time, &state)
             var done = outcome
             done.ticket = ticket
             if delivering { (done.wake, done.timer) = deliver(at: time, &state) }
+            pushed = state.core.push.drainEvents()
             return done
         }
+        if !pushed.isEmpty { events.record(push: pushed) }
+        return done
     }
 
     private func stepHere(_ prepared: PreparedCall, at time: Milliseconds, _ state: inout State) -> StoreOutcome {
@@ -255,7 +277,7 @@ public final class ServerHost: Sendable {
         if state.stopped {
             return StoreOutcome(outcome: StepOutcome(.tryAgainLater("The server is stopping; try again when it is back.", retryAfter: 5)))
         }
-        let outcome = APIDispatcher(core: state.core, now: time, baseURL: state.baseURL).step(prepared)
+        let outcome = APIDispatcher(core: state.core, now: time, baseURL: state.baseURL, serverKeys: serverKeys).step(prepared)
         if state.core.faults != nil { faultsInstalled.store(true, ordering: .relaxed) }
         if outcome.changedState, prepared.call.isServerCall || prepared.call.isServerAdmin { refreshSignIns(state.core.engine.users) }
         return StoreOutcome(outcome: outcome)
@@ -291,6 +313,7 @@ public final class ServerHost: Sendable {
     /// catching up with other nodes and this node's own appended calls all
     /// come through here. Throws (and the server stops changing anything) when a row cannot be read.
     package func apply(_ rows: [StoreRow]) throws {
+        var pushed: [PushEvent] = []
         let (wake, timer, checkpoint) = try state.withLock {
             (state: inout State) throws -> ([String], Milliseconds?, (Int64, Milliseconds, ServerStateFile)?) in
             var wake: Set<String> = []
@@ -307,7 +330,7 @@ public final class ServerHost: Sendable {
                         own = prepared
                         request = origin.request
                     }
-                    var dispatcher = APIDispatcher(core: state.core, now: time, baseURL: state.baseURL)
+                    var dispatcher = APIDispatcher(core: state.core, now: time, baseURL: state.baseURL, serverKeys: serverKeys)
                     // The answers of rows no caller waits for are discarded: never worded or encoded.
                     dispatcher.answering = request != nil
                     let prepared: PreparedCall
@@ -336,8 +359,11 @@ public final class ServerHost: Sendable {
                 state.timerAt = next
                 timer = next
             }
+            pushed = state.core.push.drainEvents()
+            events.advance(to: state.applied)
             return (wake.sorted(), timer, checkpoint)
         }
+        if !pushed.isEmpty { events.record(push: pushed) }
         courier.notify(wake)
         if let timer { scheduleDelivery(at: timer) }
         if let (position, time, file) = checkpoint { store.storeCheckpoint(through: position, time: time, file: file) }
@@ -384,10 +410,13 @@ public final class ServerHost: Sendable {
 
     /// Delivers what is due now, on this node alone (a store whose order is the step order).
     package func deliverNow(timerAt time: Milliseconds) {
+        var pushed: [PushEvent] = []
         let (wake, timer) = state.withLock { (state: inout State) -> ([String], Milliseconds?) in
             if state.timerAt == time { state.timerAt = nil }
+            defer { pushed = state.core.push.drainEvents() }
             return deliver(at: clock.tick(), &state)
         }
+        if !pushed.isEmpty { events.record(push: pushed) }
         courier.notify(wake)
         if let timer { scheduleDelivery(at: timer) }
     }

@@ -228,6 +228,23 @@ extension WebServicesRoute {
             .admin, "faults", .post, body: .decodedByRoute(WireFaultsRequest.self, [Field("operation", .string), Field("rules", .array(.object([])))]), access: .write,
             journaled: false, summary: "Lists, adds, removes or clears fault rules (server admin token; not journaled).",
             handling: .dispatcher({ (d, call, _) throws(CloudError) in try d.faults(call) })),
+        WebServicesRoute(
+            .admin, "serverKeys", .post, body: .json(WireServerKey.self, [.need("keyID", .string), .need("publicKey", .string)]), access: .write,
+            summary: "Adds a server-to-server key for the public database (server admin token); it lasts until this server stops.",
+            handling: .dispatcher({ (d, call, _) throws(CloudError) in try d.addServerKey(call) })),
+        WebServicesRoute(
+            .admin, "events", .get, access: .read,
+            query: [
+                QueryParameter(name: "after", type: "number", summary: "The feed's `next` from the previous answer (default 0: every event the feed still holds).", minimum: 0),
+                QueryParameter(name: "timeout", type: "number", summary: "Seconds to wait for an event when none is newer than `after` (default 0, at most 300).", minimum: 0),
+                QueryParameter(name: "limit", type: "number", summary: "Events at most in one answer (default 1000).", minimum: 1),
+                QueryParameter(name: "bodies", type: "boolean", summary: "Adds each request's body and answer (true, True, 1 or yes)."),
+                QueryParameter(name: "inspectorReads", type: "boolean", summary: "Keeps the requests inspectors marked as theirs (X-SyncScope-Inspector) in the answer."),
+            ],
+            summary: "Long-polls the server's event feed: requests, pushes, changes (server admin token).", handling: .eventFeed),
+        WebServicesRoute(
+            .admin, "clients", [.get, .post], body: .json(WireClientRename.self, [.need("client", .string), .need("name", .string)], optional: true), access: .read,
+            summary: "The server's clients and their short names; a POST renames one (server admin token).", handling: .eventFeed),
 
         // MARK: /assets/1/{container}/{environment}/…
         WebServicesRoute(

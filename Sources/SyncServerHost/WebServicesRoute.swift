@@ -81,6 +81,9 @@ package final class WebServicesRoute: Sendable {
         case longPoll
         /// The HTTP layer, from this table alone (``OpenAPIDocument``).
         case document
+        /// The HTTP layer, from the host's event feed (``ServerEventFeed``): the feed's long-poll
+        /// and its clients, with the server admin token; outside the lock.
+        case eventFeed
     }
 
     package let family: Family

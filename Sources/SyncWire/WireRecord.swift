@@ -40,6 +40,29 @@ public struct WireRecord: Codable, Sendable, Hashable {
         self.zoneID = zoneID
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case recordName, recordType, recordChangeTag, fields, created, modified, deleted, zoneID
+    }
+
+    public init(from decoder: any Decoder) throws {
+        try self.init(from: decoder, nameRequired: true)
+    }
+
+    /// Reads a record; with `nameRequired` false (a record to save), a
+    /// missing `recordName` reads as empty: the server gives the record a
+    /// new UUID name, as Apple's servers do.
+    init(from decoder: any Decoder, nameRequired: Bool) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        recordName = nameRequired ? try container.decode(String.self, forKey: .recordName) : try container.decodeIfPresent(String.self, forKey: .recordName) ?? ""
+        recordType = try container.decodeIfPresent(String.self, forKey: .recordType)
+        recordChangeTag = try container.decodeIfPresent(String.self, forKey: .recordChangeTag)
+        fields = try container.decodeIfPresent([String: WireField].self, forKey: .fields)
+        created = try container.decodeIfPresent(WireStamp.self, forKey: .created)
+        modified = try container.decodeIfPresent(WireStamp.self, forKey: .modified)
+        deleted = try container.decodeIfPresent(Bool.self, forKey: .deleted)
+        zoneID = try container.decodeIfPresent(WireZoneID.self, forKey: .zoneID)
+    }
+
     /// A live record, every field typed.
     public init(_ record: Record) {
         var fields: [String: WireField] = [:]

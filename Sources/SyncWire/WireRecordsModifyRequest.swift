@@ -10,6 +10,22 @@ public struct WireRecordsModifyRequest: Codable, Sendable, Hashable {
             self.operationType = operationType
             self.record = record
         }
+
+        private enum CodingKeys: String, CodingKey {
+            case operationType, record
+        }
+
+        /// The record may leave out `recordName`: a save then creates a
+        /// record with a new UUID name (Apple's documented default).
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            operationType = try container.decode(String.self, forKey: .operationType)
+            if container.contains(.record) {
+                record = try WireRecord(from: try container.superDecoder(forKey: .record), nameRequired: false)
+            } else {
+                record = try container.decode(WireRecord.self, forKey: .record)
+            }
+        }
     }
 
     public var operations: [Operation]

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SyncCore
+import SyncNetwork
 import SyncPostgres
 
 /// `syncscope-bench`: the benchmarks, a program of their own so that the user's
@@ -171,11 +172,14 @@ struct BenchCommand: AsyncParsableCommand {
         }
         var target: (url: URL, token: String, user: String)
         var serverTask: Task<Void, any Error>?
+        // The in-process server takes a server-to-server key; a server named by --server none we know.
+        var signer: ServerKeySigner?
         if let server, let url = URL(string: server), let token {
             target = (url, token, user)
         } else {
             let started = try await InProcessHTTPServer.start()
             target = (started.url, started.token, started.user)
+            signer = started.signer
             serverTask = started.task
         }
         defer {
@@ -184,7 +188,7 @@ struct BenchCommand: AsyncParsableCommand {
         }
         let suite = HTTPBenchmarkSuite(
             baseURL: target.url, webAuthToken: target.token, user: target.user, clients: httpClients, saves: httpSaves, pushSamples: pushSamples,
-            changesZoneRecords: changesRecords, savesOnly: savesOnly)
+            changesZoneRecords: changesRecords, savesOnly: savesOnly, serverKeySigner: signer)
         var results: BenchmarkResults
         do {
             results = try await suite.run()

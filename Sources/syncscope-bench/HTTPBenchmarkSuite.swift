@@ -30,6 +30,8 @@ struct HTTPBenchmarkSuite {
     var changesZoneRecords = 100_000
     /// `--saves-only`: only the saves figures (for before/after pairs of the save path).
     var savesOnly = false
+    /// A server-to-server key the server takes, for the signed-request figure; `nil`: not measured.
+    var serverKeySigner: ServerKeySigner? = nil
 
     func run() async throws -> BenchmarkResults {
         let zone = RecordZoneID(zoneName: "Bench-\(UInt32.random(in: 0...UInt32.max))", ownerName: user)
@@ -47,6 +49,8 @@ struct HTTPBenchmarkSuite {
         let (changes, perPage) = try await measureZoneChangesAgainstCeiling(ceiling: ceiling, ceilingPort: ceilingPort)
         let push = try await measurePushLatency(zone: zone)
         let queries = try await measureQueries(zone: zone)
+        var signed: [BenchmarkFigure] = []
+        if let serverKeySigner { signed = signedFigures(try await measureSignedRequests(serverKeySigner)) }
         _ = try? await service().modifyRecordZones(in: .private, saving: [], deleting: [zone])
 
         let zoneSize = BenchmarkResults.grouped(changesZoneRecords)
@@ -63,6 +67,7 @@ struct HTTPBenchmarkSuite {
             BenchmarkFigure(key: "push_latency_p50_ms", label: "push: save sent → long-poll answered, p50 (\(push.count) pushes)", value: Self.percentile(push, 0.5), unit: "ms", goal: .atMost(5)),
             BenchmarkFigure(key: "push_latency_p99_ms", label: "  p99", value: Self.percentile(push, 0.99), unit: "ms", goal: nil),
         ]
+        results.figures += signed
         return results
     }
 

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Testing
 
@@ -33,6 +34,33 @@ import Testing
         let unknownUser = try BinaryRunner.run(["client", "zones", "--user", "carol"] + common)
         #expect(unknownUser.status == 1)
         #expect(unknownUser.stderr.contains("has no user 'carol'; it has alice, bob"))
+    }
+
+    @Test func theClientSignsWithAServerKeyThePublicDatabaseOnly() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("keys-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let key = P256.Signing.PrivateKey()
+        let publicFile = folder.appendingPathComponent("public.pem")
+        let privateFile = folder.appendingPathComponent("eckey.pem")
+        try key.publicKey.pemRepresentation.write(to: publicFile, atomically: true, encoding: .utf8)
+        try key.pemRepresentation.write(to: privateFile, atomically: true, encoding: .utf8)
+        let server = try ServerProcess(arguments: ["--server-key", "backend=\(publicFile.path)"])
+        defer { server.stop(); server.removeData() }
+        let signed = ["--server", server.baseURL.absoluteString, "--container", ServerProcess.container, "--key-id", "backend", "--private-key", privateFile.path]
+
+        let saved = try BinaryRunner.run(["client", "save", "_defaultZone", "notice", "text=Maintenance", "--type", "Notice"] + signed)
+        #expect(saved.status == 0, "\(saved.stderr)")
+        #expect(saved.stdout.contains("saved"), "\(saved.stdout)")
+        let found = try BinaryRunner.run(["client", "query", "Notice", "--database", "public"] + signed)
+        #expect(found.status == 0 && found.stdout.contains("Maintenance"), "\(found.stdout)\(found.stderr)")
+        // The private database is not the key's.
+        let refused = try BinaryRunner.run(["client", "zones"] + signed)
+        #expect(refused.status == 1 && refused.stderr.contains("ACCESS_DENIED"), "\(refused.stderr)")
+        // Another private key under the same ID is refused.
+        try P256.Signing.PrivateKey().pemRepresentation.write(to: privateFile, atomically: true, encoding: .utf8)
+        let forged = try BinaryRunner.run(["client", "query", "Notice", "--database", "public"] + signed)
+        #expect(forged.status == 1 && forged.stderr.contains("AUTHENTICATION_FAILED"), "\(forged.stderr)")
     }
 
     @Test func anUnreachableServerSaysSoAndHowToPointElsewhere() throws {

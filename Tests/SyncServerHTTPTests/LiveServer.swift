@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import SyncTestSupport
 import Synchronization
 @testable import SyncServerHost
@@ -12,13 +13,17 @@ final class LiveServer: Sendable {
     let port: Int
     let task: Task<Void, any Error>
 
-    init(_ options: ServeOptions) async throws {
+    convenience init(_ options: ServeOptions) async throws {
         var options = options
         options.port = 0
         options.quiet = true
-        let host = try await ServerHost.start(options: options)
+        try await self.init(host: try await ServerHost.start(options: options))
+    }
+
+    /// Serves a host already started (on any store).
+    init(host: ServerHost, logger: Logger = Logger(label: "syncscope")) async throws {
         let bound = Mutex<Int?>(nil)
-        let server = SyncScopeHTTPServer(host: host)
+        let server = SyncScopeHTTPServer(host: host, logger: logger)
         task = Task { try await server.run { port in bound.withLock { $0 = port } } }
         let deadline = ContinuousClock.now + .seconds(120)
         while bound.withLock({ $0 }) == nil {

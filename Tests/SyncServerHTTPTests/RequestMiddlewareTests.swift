@@ -42,13 +42,14 @@ import Testing
         }
     }
 
-    @Test func aBodyMustSayItIsJSONAndTextOnlyWithCredentials() {
+    @Test func anyBodyIsJSONWithCredentialsAndOnlyApplicationJSONWithout() {
         #expect(Self.refusal { try ContentTypeCheck.check(Self.headers("application/json", length: 2), caller: .anonymous) } == nil)
         #expect(Self.refusal { try ContentTypeCheck.check(Self.headers("Application/JSON; charset=UTF-8", length: 2), caller: .anonymous) } == nil)
-        #expect(Self.refusal { try ContentTypeCheck.check(Self.headers("text/plain", length: 2), caller: .user("alice")) } == nil)
-        #expect(Self.refusal { try ContentTypeCheck.check(Self.headers("text/plain", length: 2), caller: .anonymous) } == 415)
-        #expect(Self.refusal { try ContentTypeCheck.check(Self.headers("application/x-www-form-urlencoded", length: 2), caller: .user("alice")) } == 415)
-        #expect(Self.refusal { try ContentTypeCheck.check(Self.headers(nil, length: 2), caller: .user("alice")) } == 415)
+        for type in ["text/plain", "application/x-www-form-urlencoded", "text/html", nil] as [String?] {
+            #expect(Self.refusal { try ContentTypeCheck.check(Self.headers(type, length: 2), caller: .user("alice")) } == nil, "\(type ?? "none")")
+            #expect(Self.refusal { try ContentTypeCheck.check(Self.headers(type, length: 2), caller: .serverAdmin) } == nil, "\(type ?? "none")")
+            #expect(Self.refusal { try ContentTypeCheck.check(Self.headers(type, length: 2), caller: .anonymous) } == 415, "\(type ?? "none")")
+        }
         // No body: nothing to say.
         #expect(Self.refusal { try ContentTypeCheck.check(Self.headers(nil, length: 0), caller: .anonymous) } == nil)
         #expect(Self.refusal { try ContentTypeCheck.check(RequestHeaders(contentType: "text/html", transferEncoding: "chunked"), caller: .anonymous) } == 415)
@@ -93,7 +94,11 @@ import Testing
         admin.note = nil
         admin.device = nil
         #expect(RequestLog.line(admin).hasSuffix("user=(server admin) device=- → 200 3.00 ms"))
-        #expect(RequestLog(logger: Logger(label: "test"), quiet: true).start() == nil)
+        #expect(!RequestLog(logger: Logger(label: "test"), quiet: true).logs(inspector: false))
+        // An inspector's reads get a line only when asked for (`serve --log-inspector-reads`).
+        let log = RequestLog(logger: Logger(label: "test"), quiet: false)
+        #expect(log.logs(inspector: false) && !log.logs(inspector: true))
+        #expect(RequestLog(logger: Logger(label: "test"), quiet: false, logInspectorReads: true).logs(inspector: true))
     }
 
     @Test func theConnectionLimitsCountOpenConnectionsAgainstTheCap() {

@@ -26,7 +26,7 @@ import Darwin
     func temporaryFolder() -> URL { FileManager.default.temporaryDirectory.appendingPathComponent("security-\(UUID().uuidString)") }
 
     func post(_ server: LiveServer, _ path: String, _ body: String, token: String?, contentType: String = "application/json") async throws -> RawHTTP.Answer {
-        var headers: [(String, String)] = [("Content-Type", contentType)]
+        var headers: [(String, String)] = contentType.isEmpty ? [] : [("Content-Type", contentType)]
         if let token { headers.append(("Authorization", "Bearer \(token)")) }
         return try await server.raw.exchange(RawHTTP.request("POST", path, headers: headers, body: Data(body.utf8)))
     }
@@ -66,16 +66,22 @@ import Darwin
 
     // MARK: Content types, methods, CORS
 
-    @Test func aBodyMustBeJSONAndTextPlainIsTakenOnlyWithCredentials() async throws {
+    @Test func anyBodyIsReadAsJSONWithCredentialsAndOnlyApplicationJSONWithout() async throws {
         let server = try await LiveServer(ServeOptions(dataDirectory: nil, seed: 3))
         defer { server.stop() }
         let zone = #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Notes"}}}]}"#
-        for type in ["application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "text/html", "application/jsonp"] {
-            let answer = try await post(server, Self.db("zones/modify"), zone, token: server.aliceToken, contentType: type)
-            #expect(answer.status == 415, "\(type): \(answer.text)")
-            #expect(answer.reason.contains("application/json"))
+        let save = #"{"operations":[{"operationType":"forceReplace","record":{"recordName":"n","recordType":"Note"}}]}"#
+        for type in ["application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "text/html", "application/jsonp", ""] {
+            // A cross-site form post carries no token: refused without one.
+            let anonymous = try await post(server, Self.db("records/modify", scope: "public"), save, token: nil, contentType: type)
+            #expect(anonymous.status == 415, "\(type): \(anonymous.text)")
+            #expect(anonymous.reason.contains("application/json") && anonymous.reason.contains("credentials"))
+            // With a token (curl's form type, say), the body is read as JSON.
+            let signedIn = try await post(server, Self.db("records/modify"), save, token: server.aliceToken, contentType: type)
+            #expect(signedIn.status == 200, "\(type): \(signedIn.text)")
         }
-        // A cross-site form post carries no token: text/plain is refused without one.
+        let notJSON = try await post(server, Self.db("records/modify"), "title=hello", token: server.aliceToken, contentType: "application/x-www-form-urlencoded")
+        #expect(notJSON.status == 400, "\(notJSON.text)")
         let anonymous = try await post(server, Self.db("records/modify", scope: "public"), #"{"operations":[]}"#, token: nil, contentType: "text/plain")
         #expect(anonymous.status == 415)
         #expect(anonymous.reason.contains("credentials"))
@@ -113,13 +119,25 @@ import Darwin
         let created = try await post(server, Self.device("tokens/create"), #"{"apnsEnvironment":"development"}"#, token: server.aliceToken)
         #expect(created.status == 200)
         let id = try #require(created.json["apnsToken"] as? String)
-        let poll = Self.device("webcourier/\(id)") + "?timeout=0"
+        let poll = try Self.path(of: created) + "?timeout=0"
         // The creator polls without registering (creating is enough).
         #expect(try await get(server, poll, token: server.aliceToken).status == 200)
-        // Bob cannot poll it, register it, or borrow its ID; nobody polls without a token.
+        // The URL is the credential: polling it as it is needs nothing else.
+        #expect(try await get(server, poll, token: nil).status == 200)
+        // Bob cannot poll it (even with the exact URL), register it, or borrow its ID.
         let bobPoll = try await get(server, poll, token: server.bobToken)
         #expect(bobPoll.status == 404 && bobPoll.reason.contains("tokens/create"))
-        #expect(try await get(server, poll, token: nil).status == 421)
+        #expect(!bobPoll.text.contains(id))
+        #expect(try await get(server, poll, token: server.host.adminToken).status == 404)
+        // An altered URL gets nothing: the device ID alone, a changed secret, a cut one.
+        let secret = String(poll.split(separator: ".").last!.prefix(64))
+        #expect(secret.count == 64 && secret.allSatisfy(\.isHexDigit))
+        let flipped = String(secret.dropLast()) + (secret.last == "0" ? "1" : "0")
+        for altered in [Self.device("webcourier/\(id)"), poll.replacingOccurrences(of: secret, with: flipped), poll.replacingOccurrences(of: secret, with: secret.prefix(32))] {
+            let answer = try await get(server, altered + (altered.contains("?") ? "" : "?timeout=0"), token: nil)
+            #expect(answer.status == 404, "\(altered): \(answer.text)")
+            #expect(!answer.text.contains(secret))
+        }
         let bobRegister = try await post(server, Self.device("tokens/register"), #"{"apnsToken":"\#(id)"}"#, token: server.bobToken)
         #expect(bobRegister.status == 403, "\(bobRegister.text)")
         let madeUp = try await post(server, Self.device("tokens/register"), #"{"apnsToken":"0123456789abcdef"}"#, token: server.bobToken)
@@ -133,14 +151,20 @@ import Darwin
         #expect(try await get(server, poll, token: server.aliceToken).status == 200)
     }
 
-    /// Alice's device with a database subscription; returns its ID.
-    func subscribedDevice(_ server: LiveServer) async throws -> String {
+    /// The path (and query) of the webcourierURL in a tokens/create or tokens/register answer.
+    static func path(of answer: RawHTTP.Answer) throws -> String {
+        let url = try #require((answer.json["webcourierURL"] as? String).flatMap(URLComponents.init(string:)))
+        return url.percentEncodedPath
+    }
+
+    /// Alice's device with a database subscription; returns its ID and its webcourierURL's path.
+    func subscribedDevice(_ server: LiveServer) async throws -> (id: String, path: String) {
         let zone = #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Notes"}}}]}"#
         #expect(try await post(server, Self.db("zones/modify"), zone, token: server.aliceToken).status == 200)
         let subscribe = #"{"operations":[{"operationType":"create","subscription":{"subscriptionID":"all","subscriptionType":"database"}}]}"#
         #expect(try await post(server, Self.db("subscriptions/modify"), subscribe, token: server.aliceToken).status == 200)
         let created = try await post(server, Self.device("tokens/create"), "{}", token: server.aliceToken)
-        return try #require(created.json["apnsToken"] as? String)
+        return (try #require(created.json["apnsToken"] as? String), try Self.path(of: created))
     }
 
     func save(_ server: LiveServer, _ name: String) async throws {
@@ -156,8 +180,7 @@ import Darwin
     @Test func aDroppedPollLosesNoNotification() async throws {
         let server = try await LiveServer(ServeOptions(dataDirectory: nil, coalescingWindow: 0, seed: 3))
         defer { server.stop() }
-        let id = try await subscribedDevice(server)
-        let path = Self.device("webcourier/\(id)")
+        let (id, path) = try await subscribedDevice(server)
         var received = Set<String>()
         for round in 0..<10 {
             // A client whose own time limit is shorter than the poll's: it gives up and closes.
@@ -182,8 +205,7 @@ import Darwin
     @Test func aNotificationLeavesTheQueueOnlyWhenAcknowledgedAndDuplicatesKeepTheirID() async throws {
         let server = try await LiveServer(ServeOptions(dataDirectory: nil, coalescingWindow: 0, seed: 3))
         defer { server.stop() }
-        let id = try await subscribedDevice(server)
-        let path = Self.device("webcourier/\(id)")
+        let (_, path) = try await subscribedDevice(server)
         try await save(server, "a")
         // Naming nothing acknowledges nothing: the same notification comes again, with its ID.
         let first = notificationIDs(try await get(server, path + "?timeout=10&lastNotificationID=", token: server.aliceToken))
@@ -277,14 +299,14 @@ import Darwin
     @Test func beyondTheCapsTheServerSays503WithRetryAfter() async throws {
         let server = try await LiveServer(ServeOptions(dataDirectory: nil, coalescingWindow: 0, seed: 3, maxConnections: 4, maxPollsPerDevice: 1))
         defer { server.stop() }
-        let id = try await subscribedDevice(server)
+        let (id, path) = try await subscribedDevice(server)
         // One poll open; a second on the same device is refused.
         let pollSocket = try await server.raw.connect()
         defer { close(pollSocket) }
-        try await server.raw.write(pollSocket, RawHTTP.request("GET", Self.device("webcourier/\(id)") + "?timeout=30", headers: [("Authorization", "Bearer \(server.aliceToken)")]))
+        try await server.raw.write(pollSocket, RawHTTP.request("GET", path + "?timeout=30", headers: [("Authorization", "Bearer \(server.aliceToken)")]))
         let opened = ContinuousClock.now + .seconds(10)
         while server.host.openPolls(of: id) == 0, ContinuousClock.now < opened { try await Task.sleep(for: .milliseconds(5)) }
-        let second = try await get(server, Self.device("webcourier/\(id)") + "?timeout=0", token: server.aliceToken)
+        let second = try await get(server, path + "?timeout=0", token: server.aliceToken)
         #expect(second.status == 503, "\(second.text)")
         #expect(second.json["retryAfter"] as? Double != nil && second.headers["retry-after"] != nil)
         // Connections: the poll and three idle ones fill the cap; one more is refused at once.

@@ -55,6 +55,7 @@ import Testing
             case .dispatcher: break
             case .longPoll: #expect(route.family == .webcourier, "\(route.pathTemplate)")
             case .document: #expect(route.family == .document, "\(route.pathTemplate)")
+            case .eventFeed: #expect(route.family == .admin && route.access == .read, "\(route.pathTemplate)")
             }
             #expect(!route.summary.isEmpty, "\(route.pathTemplate) has no summary")
             #expect(!route.methods.isEmpty, "\(route.pathTemplate) takes no method")

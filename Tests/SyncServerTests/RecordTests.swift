@@ -192,11 +192,17 @@ import Testing
         let f = try Fixture()
         let notes = try f.createZone("Notes")
         // CKRecord.ID's rules: 1 to 255 ASCII characters, no leading underscore.
-        for name in ["", "_system", "café", "tab\tname", String(repeating: "x", count: 256)] {
+        for name in ["_system", "café", "tab\tname", String(repeating: "x", count: 256)] {
             let results = try f.modify([.save(f.record(name, in: notes))], in: notes)
             expect(cloudError(results[0]), .invalidArguments, mentioning: ["record name"])
-            if !name.isEmpty { #expect(cloudError(results[0])?.recordName == name, "errors carry recordName") }
+            #expect(cloudError(results[0])?.recordName == name, "errors carry recordName")
         }
+        // No name: a save makes a new UUID name (Apple's default); a delete must name its record.
+        let nameless = try f.modify([.save(f.record("", in: notes))], in: notes)[0].get()
+        guard case .saved(let created) = nameless else { Issue.record("not saved: \(nameless)"); return }
+        #expect(UUID(uuidString: created.recordID.recordName)?.uuidString == created.recordID.recordName)
+        let unnamedDelete = try f.modify([.delete(RecordID(recordName: "", zoneID: notes))], in: notes)
+        expect(cloudError(unnamedDelete[0]), .invalidArguments, mentioning: ["record name"])
         // '/' is allowed, and so are 255 characters.
         for name in ["a/b", "folder/note 1", String(repeating: "x", count: 255)] {
             _ = try f.modify([.save(f.record(name, in: notes))], in: notes)[0].get()

@@ -230,6 +230,11 @@ private func fieldValue(_ json: String) throws -> FieldValue? {
         let error = failure { _ = try WireJSON.decode(WireRecord.self, from: #"{"recordType": "Note"}"#) }
         #expect(error?.code == .invalidArguments)
         #expect(error?.reason.contains("'recordName' is missing") == true, "\(error?.reason ?? "")")
+        // A record to save may leave it out (the server names it); the operation must still hold a record.
+        let save = try? WireJSON.decode(WireRecordsModifyRequest.self, from: #"{"operations":[{"operationType":"create","record":{"recordType":"Note"}}]}"#)
+        #expect(save?.operations.first?.record.recordName == "" && save?.operations.first?.record.recordType == "Note")
+        let noRecord = failure { _ = try WireJSON.decode(WireRecordsModifyRequest.self, from: #"{"operations":[{"operationType":"create"}]}"#) }
+        #expect(noRecord?.reason.contains("'record' is missing") == true, "\(noRecord?.reason ?? "")")
         let notJSON = failure { _ = try WireJSON.decode(WireRecord.self, from: "{nope") }
         #expect(notJSON?.code == .invalidArguments)
         #expect(notJSON?.reason.contains("not JSON") == true, "\(notJSON?.reason ?? "")")

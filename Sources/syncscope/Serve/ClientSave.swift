@@ -14,6 +14,7 @@ struct ClientSave: AsyncParsableCommand {
     @Argument(help: "Fields as name=value (integers become INT64, decimals DOUBLE, the rest STRING).") var fields: [String] = []
     @Option(help: "Record type.") var type = "Note"
     @Option(help: "The owner of the zone, for a zone shared with you (then the shared database is used). Default: you.") var owner: String?
+    @Option(help: "private, shared or public (default: private; shared with --owner; public with --key-id).") var database: DatabaseScope?
 
     func validate() throws { _ = try parsedFields() }
 
@@ -37,8 +38,8 @@ struct ClientSave: AsyncParsableCommand {
 
     func run() async throws {
         let values = try parsedFields()
-        let scope: DatabaseScope = owner == nil || owner == options.user ? .private : .shared
-        let zoneID = RecordZoneID(zoneName: zone, ownerName: owner ?? options.user)
+        let scope = database ?? (options.keyID != nil ? .public : owner == nil || owner == options.user ? .private : .shared)
+        let zoneID = RecordZoneID(zoneName: zone, ownerName: scope == .public ? RecordZoneID.publicOwnerName : owner ?? options.user)
         let saved = Record(recordID: RecordID(recordName: record, zoneID: zoneID), recordType: type, fields: values)
         try await clientRun {
             for result in try await options.service().modifyRecords(

@@ -94,6 +94,31 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Fault rules in force from start-up: a YAML or JSON list such as '- {kind: throttled, retryAfter: 3, times: 5}' (see syncscope client faults).")
     var faults: String?
 
+    @Option(
+        name: .customLong("server-key"),
+        help: "A server-to-server key, KEYID=public.pem (an ECDSA P-256 public key in PEM; repeat for more): requests signed with it reach the public database.")
+    var serverKeys: [String] = []
+
+    /// `--server-key KEYID=public.pem`, read: key ID → the public key's PEM.
+    func serverKeyFiles() throws -> [String: String] {
+        var keys: [String: String] = [:]
+        for option in serverKeys {
+            let parts = option.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                throw ValidationError("--server-key takes KEYID=public.pem (got '\(option)').")
+            }
+            do { keys[parts[0]] = try String(contentsOfFile: parts[1], encoding: .utf8) } catch {
+                throw ValidationError("--server-key \(parts[0]): cannot read \(parts[1]) (\(error.localizedDescription)).")
+            }
+        }
+        return keys
+    }
+    @Option(name: .customLong("event-feed"), parsing: .unconditional, help: "Events the event feed keeps for watchers (syncscope inspect --server, syncscope doctor); 0 turns it off.")
+    var eventFeed = 10_000
+
+    @Flag(name: .customLong("log-inspector-reads"), help: "Log the requests an inspector makes too (left out by default).")
+    var logInspectorReads = false
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535 (got \(port)).") }
         if let retention, retention < 0 { throw ValidationError("--retention must be 0 or more (got \(retention)).") }
@@ -104,6 +129,7 @@ struct ServeCommand: AsyncParsableCommand {
             guard value.isFinite, value > 0, value <= 86_400 else { throw ValidationError("\(name) must be more than 0 and at most 86400 seconds (got \(value)).") }
         }
         if let maxConnections, maxConnections < 1 { throw ValidationError("--max-connections must be at least 1 (got \(maxConnections)).") }
+        guard eventFeed >= 0, eventFeed <= 10_000_000 else { throw ValidationError("--event-feed must be 0 to 10000000 (got \(eventFeed)).") }
         guard maxPollsPerDevice >= 1 else { throw ValidationError("--max-polls-per-device must be at least 1 (got \(maxPollsPerDevice)).") }
         if recover, inMemory { throw ValidationError("--recover repairs a data folder; --in-memory has none.") }
         try _ = storeAddress()
@@ -138,6 +164,9 @@ struct ServeCommand: AsyncParsableCommand {
             importFile: importFile.map { URL(fileURLWithPath: $0) }, seed: seed, quiet: quiet, offlineAfter: offlineAfter, recover: recover,
             headerTimeout: headerTimeout, bodyTimeout: bodyTimeout, idleTimeout: idleTimeout,
             maxConnections: maxConnections ?? ServeOptions.defaultMaxConnections, maxPollsPerDevice: maxPollsPerDevice)
+        options.serverKeys = try serverKeyFiles()
+        options.eventFeedSize = eventFeed
+        options.logInspectorReads = logInspectorReads
         options.schemaFile = schema.map { URL(fileURLWithPath: $0) }
         options.schemaContainer = schemaContainer
         let serverHost: ServerHost

@@ -1,0 +1,53 @@
+import SyncWire
+
+/// One zone or database a fetch asked about, as its request and answer show it.
+struct ObservedFetch: Sendable, Hashable {
+    enum Kind: Sendable, Hashable {
+        case database
+        case zone
+    }
+
+    var kind: Kind
+    /// `database private` or `zone private/Notes`.
+    var target: String
+    var tokenIn: String?
+    var tokenOut: String?
+    var moreComing: Bool
+    /// The error this target was answered (the whole request's, or its zone's).
+    var errorCode: String?
+    var reason: String?
+    /// Records (or zones) the answer carried.
+    var items: Int
+
+    /// The fetches a request made, one per target: `changes/database`,
+    /// `zones/changes`, `changes/zone` (one per zone) and `records/changes`.
+    static func fetches(of event: WireServerEvent, scope: String) -> [ObservedFetch] {
+        let request = event.request
+        let answer = event.answer
+        let wholeError = event.status == 200 ? nil : event.errorCode
+        let reason = event.status == 200 ? nil : answer?["reason"]?.string
+        switch event.operation {
+        case "changes/database", "zones/changes":
+            return [ObservedFetch(
+                kind: .database, target: "database \(scope)", tokenIn: request?["syncToken"]?.string, tokenOut: answer?["syncToken"]?.string,
+                moreComing: answer?["moreComing"]?.bool ?? false, errorCode: wholeError, reason: reason, items: answer?["zones"]?.array.count ?? 0)]
+        case "records/changes":
+            let zone = request?.zoneName ?? "_defaultZone"
+            return [ObservedFetch(
+                kind: .zone, target: "zone \(scope)/\(zone)", tokenIn: request?["syncToken"]?.string, tokenOut: answer?["syncToken"]?.string,
+                moreComing: answer?["moreComing"]?.bool ?? false, errorCode: wholeError, reason: reason, items: answer?["records"]?.array.count ?? 0)]
+        case "changes/zone":
+            let answered = answer?["zones"]?.array ?? []
+            return (request?["zones"]?.array ?? []).map { asked in
+                let zone = asked.zoneName ?? "_defaultZone"
+                let result = answered.first { $0.zoneName == zone }
+                return ObservedFetch(
+                    kind: .zone, target: "zone \(scope)/\(zone)", tokenIn: asked["syncToken"]?.string, tokenOut: result?["syncToken"]?.string,
+                    moreComing: result?["moreComing"]?.bool ?? false, errorCode: wholeError ?? result?["serverErrorCode"]?.string,
+                    reason: reason ?? result?["reason"]?.string, items: result?["records"]?.array.count ?? 0)
+            }
+        default:
+            return []
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import SyncCore
+import SyncWire
+
+/// Reading the feed: the only place its events are worded and their clients named.
+extension ServerEventFeed {
+    /// The events after `sequence` (at most `limit`), in their wire shape,
+    /// with the request and answer bodies when `bodies`. Inspector requests
+    /// are left out unless `inspectorReads`.
+    package func read(after sequence: UInt64, limit: Int, bodies: Bool, inspectorReads: Bool = false) -> WireServerEvents {
+        learnClients()
+        let page = events(after: sequence, limit: limit)
+        var wire: [WireServerEvent] = []
+        wire.reserveCapacity(page.events.count)
+        for event in page.events { append(event, bodies: bodies, inspectorReads: inspectorReads, to: &wire) }
+        return WireServerEvents(node: node, events: wire, next: page.next, missed: page.missed)
+    }
+
+    /// Lets the client directory learn every event it has not yet, in order, whatever page a watcher reads.
+    package func learnClients() {
+        let through = clients.observedThrough
+        if through < newest { clients.observe(events(after: through, limit: capacity).events) }
+    }
+
+    private func append(_ event: ServerEvent, bodies: Bool, inspectorReads: Bool, to wire: inout [WireServerEvent]) {
+        var base = WireServerEvent(seq: event.sequence, node: node, position: event.position, time: event.time, kind: "request")
+        switch event.kind {
+        case .request(let request):
+            if request.isInspector && !inspectorReads { return }
+            var out = base
+            out.method = request.method
+            out.operation = request.operation
+            out.path = request.path
+            out.user = request.isServerAdmin ? "(server admin)" : request.user
+            let client = clients.client(of: request)
+            out.client = client?.key
+            out.clientName = client?.name
+            out.device = request.device
+            out.inspector = request.isInspector ? true : nil
+            out.tokenIn = request.tokenIn?.rawValue
+            out.tokenOut = request.tokenOut?.rawValue
+            out.status = request.status
+            if request.status != 200, let error = try? WireJSON.decode(WireError.self, from: request.answerBody) {
+                out.errorCode = error.serverErrorCode
+                out.retryAfter = error.retryAfter
+            }
+            let parts = request.latency.components
+            out.latencyMs = Double(parts.seconds) * 1000 + Double(parts.attoseconds) / 1e15
+            out.fault = request.fault
+            let requestJSON = Self.json(request.requestBody)
+            let answerJSON = Self.json(request.answerBody)
+            if bodies {
+                out.request = requestJSON
+                out.answer = answerJSON
+            }
+            wire.append(out)
+            if request.status == 200 {
+                for change in Self.changes(request.operation, requestJSON, answerJSON) {
+                    var item = base
+                    item.kind = "change"
+                    item.user = request.user
+                    item.client = client?.key
+                    item.clientName = client?.name
+                    (item.change, item.zone, item.recordName) = change
+                    wire.append(item)
+                }
+            }
+        case .push(let push):
+            base.kind = "push"
+            guard let (action, deviceID, ids, user, detail) = Self.words(push.kind) else { return }
+            base.action = action
+            base.deviceID = deviceID
+            base.notificationIDs = ids
+            base.user = user
+            base.detail = detail
+            if let deviceID, let client = clients.client(ofDevice: deviceID) {
+                base.client = client.key
+                base.clientName = client.name
+            }
+            wire.append(base)
+        case .acknowledged(let deviceID, let ids):
+            base.kind = "push"
+            base.action = "acknowledged"
+            base.deviceID = deviceID
+            base.notificationIDs = ids
+            if let client = clients.client(ofDevice: deviceID) {
+                base.client = client.key
+                base.clientName = client.name
+            }
+            wire.append(base)
+        }
+    }
+
+    private static func json(_ body: Data) -> JSONValue? {
+        guard !body.isEmpty, let first = body.first, first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return nil }
+        return try? WireJSON.decode(JSONValue.self, from: body)
+    }
+
+    /// The zones and records a successful write changed: (change, zone, record name).
+    static func changes(_ operation: String?, _ request: JSONValue?, _ answer: JSONValue?) -> [(String, String?, String?)] {
+        guard case .object(let asked)? = request, case .object(let answered)? = answer else { return [] }
+        switch operation {
+        case "records/modify":
+            var zone = "_defaultZone"
+            if case .object(let id)? = asked["zoneID"], case .string(let name)? = id["zoneName"] { zone = name }
+            guard case .array(let records)? = answered["records"] else { return [] }
+            return records.compactMap { item in
+                guard case .object(let record) = item, record["serverErrorCode"] == nil, case .string(let name)? = record["recordName"] else { return nil }
+                return (record["deleted"] == .bool(true) ? "deleted" : "saved", zone, name)
+            }
+        case "zones/modify":
+            guard case .array(let operations)? = asked["operations"], case .array(let zones)? = answered["zones"] else { return [] }
+            return zip(operations, zones).compactMap { operation, zone in
+                guard case .object(let op) = operation, case .object(let result) = zone, result["serverErrorCode"] == nil,
+                      case .string(let type)? = op["operationType"], case .object(let id)? = result["zoneID"], case .string(let name)? = id["zoneName"]
+                else { return nil }
+                return (type == "delete" ? "zoneDeleted" : "zoneCreated", name, nil)
+            }
+        default:
+            return []
+        }
+    }
+
+    /// A push event in words: (action, device, notifications, user, detail); `nil` for those a watcher has no use for.
+    static func words(_ kind: PushEvent.Kind) -> (String, String?, [String]?, String?, String?)? {
+        switch kind {
+        case .notificationCreated(let user, let notification, let matched):
+            return ("created", nil, [notification.notificationID], user, "\(matched) change\(matched == 1 ? "" : "s")")
+        case .pruned(let id, let subscription, let report):
+            return ("pruned", nil, [id], nil, "subscription \(subscription): \(report.sizeBefore) → \(report.sizeAfter) bytes")
+        case .originatorSkipped(let device, let id):
+            return ("skipped", device, [id], nil, "the device made the change")
+        case .queued(let device, let id, let at):
+            return ("queued", device, [id], nil, "arrives at \(at)")
+        case .coalesced(let device, let survivor, let merged, let count):
+            return ("coalesced", device, [merged, survivor], nil, "stands for \(count)")
+        case .heldWhileOffline(let device, let id, let replaced, let count):
+            return ("heldWhileOffline", device, [id] + (replaced.map { [$0] } ?? []), nil, "stands for \(count)\(replaced.map { "; \($0) dropped" } ?? "")")
+        case .delivered(let delivery):
+            return ("delivered", delivery.deviceID, [delivery.notification.notificationID], delivery.user, "after \(delivery.latency) ms")
+        case .subscriptionDeleted(let user, let subscription):
+            return ("subscriptionDeleted", nil, nil, user, subscription)
+        case .subscriptionRemovedWithZone(let user, let subscription, let zone):
+            return ("subscriptionDeleted", nil, nil, user, "\(subscription): zone \(zone.zoneName) went away")
+        case .deviceRegistered(let device, let user):
+            return ("registered", device, nil, user, nil)
+        case .deviceOnline(let device, let online):
+            return (online ? "online" : "offline", device, nil, nil, nil)
+        case .faultInjected(let device, let id, _, let detail):
+            return (detail == "dropped" ? "dropped" : "fault", device, [id], nil, detail)
+        }
+    }
+}
