@@ -5,6 +5,8 @@ import SyncCore
 final class ContainerState {
     let publicZone: ZoneState
     var users: [String: UserDatabases] = [:]
+    /// The container's schema in this environment (see `ServerEngine+Schema`).
+    var schema = ContainerSchema()
 
     init(publicZoneIncarnation: UInt64) {
         publicZone = ZoneState(
