@@ -10,6 +10,7 @@ import PackageDescription
 //   SyncServerHost                the engine host: one lock, the route table, the storage boundary
 //   SyncServerSQLite, SyncPostgres  its stores: a data folder in SQLite; a journal shared in PostgreSQL
 //   SyncServerHTTP                `syncscope serve`'s HTTP adapter (Hummingbird), over the host
+//   SyncScopeCloudKit             CloudKit's own client API (CKSyncEngine, CKDatabase, CKRecord) over either server
 //   SyncScenario, SyncScopeAssets, SyncWorlds, SyncSimulation, SyncRemoteWorld, SyncScenarioRunner
 //                                 scenario files, shipped files, worlds, running scenarios
 //   SyncInspector, SyncInspectorWorlds
@@ -36,6 +37,7 @@ let package = Package(
         .library(name: "SyncServerSQLite", targets: ["SyncServerSQLite"]),
         .library(name: "SyncPostgres", targets: ["SyncPostgres"]),
         .library(name: "SyncServerHTTP", targets: ["SyncServerHTTP"]),
+        .library(name: "SyncScopeCloudKit", targets: ["SyncScopeCloudKit"]),
         .executable(name: "syncscope", targets: ["syncscope"]),
         .executable(name: "syncscope-bench", targets: ["syncscope-bench"]),
     ],
@@ -136,6 +138,18 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: The CloudKit twin
+
+        // CloudKit's client API with CloudKit's names (CKContainer, CKDatabase, CKRecord, CKSyncEngine,
+        // CKError), so a sync layer written for CloudKit compiles on Linux with only its import changed.
+        // Its back end is an in-process server shared by every container with the same identifier, or a
+        // running `syncscope serve` over HTTP; the test kit runs devices through seeded histories.
+        .target(
+            name: "SyncScopeCloudKit",
+            dependencies: ["SyncCore", "SyncWire", "SyncServer", "SyncNetwork"],
             swiftSettings: swiftSettings
         ),
 
@@ -264,6 +278,13 @@ let package = Package(
                 // To sign requests with server-to-server keys, as a back-end tool does.
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
+            swiftSettings: swiftSettings),
+        // The CloudKit twin: secure coding, CKDatabase on both back ends (the HTTP one on a `serve`
+        // in this process), CKSyncEngine's events, and a contacts app's sync layer written as Apple's
+        // CKSyncEngine sample writes its own, with the test kit over it.
+        .testTarget(
+            name: "SyncScopeCloudKitTests",
+            dependencies: ["SyncScopeCloudKit", "SyncCore", "SyncServer", "SyncServerHost", "SyncServerSQLite", "SyncServerHTTP"],
             swiftSettings: swiftSettings),
         .testTarget(name: "SyncScenarioTests", dependencies: ["SyncScenario", "SyncCore", "SyncScopeAssets"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncSimulationTests", dependencies: ["SyncSimulation", "SyncWorlds", "SyncRemoteWorld", "SyncCore", "SyncServer"], swiftSettings: swiftSettings),

@@ -119,6 +119,17 @@ extension ScenarioRunner {
                 return try await onDevice(name, "check the signed-in account") { _ in
                     _ = try await self.checkAccount(name)
                 }
+            case .deploySchema:
+                try deploySchema()
+                return nil
+            case .importSchema(let action):
+                try importSchema(action)
+                return nil
+            case .query(let action):
+                return try await onDevice(action.device, "records/query of \(action.recordType) in \(action.zone)") { device in
+                    try self.requireOnline(device, "query")
+                    try await self.query(action, on: device)
+                }
             }
         } catch {
             return Self.cloudError(error)

@@ -86,6 +86,15 @@ extension ScenarioRunner {
             return "\(a.user) signs in on \(a.device)"
         case .checkAccount(let device):
             return "\(device) checks who is signed in and starts clean if the account changed"
+        case .deploySchema:
+            return "the team deploys the development schema to production"
+        case .importSchema(let a):
+            return "the team imports a schema into \(a.environment.rawValue)"
+        case .query(let a):
+            var words = ["\(a.device) queries \(a.recordType) records in \(a.zone)"]
+            if !a.filter.isEmpty { words.append("where " + a.filter.map { "\($0.name) = \($0.value.displayString)" }.joined(separator: " and ")) }
+            if !a.sortBy.isEmpty { words.append("sorted by \(a.sortBy.joined(separator: ", "))") }
+            return words.joined(separator: " ")
         case .fault, .clearFaults:
             return faultSummary(of: kind)
         case .expect(let expectation):

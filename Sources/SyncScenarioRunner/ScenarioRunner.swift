@@ -181,7 +181,7 @@ public final class ScenarioRunner {
                 name: device.name, user: device.user,
                 storePath: device.store == .sqlite
                     ? storeDirectory?.appendingPathComponent("\(device.name).sqlite").path : nil,
-                autoFetchOnPush: device.autoFetchOnPush, retry: device.retry)
+                autoFetchOnPush: device.autoFetchOnPush, retry: device.retry, environment: device.environment)
         }
         var setup = SimulationSetup(
             seed: seed, server: server, push: push, container: scenario.server.container ?? ServerSetup.defaultContainer,

@@ -7,6 +7,8 @@ final class ContainerState {
     var users: [String: UserDatabases] = [:]
     /// The zone of each share, by short GUID (what `records/resolve` and `records/accept` find).
     var sharesByGUID: [String: RecordZoneID] = [:]
+    /// The container's schema in this environment (see `ServerEngine+Schema`).
+    var schema = ContainerSchema()
 
     init(publicZoneIncarnation: UInt64) {
         publicZone = ZoneState(

@@ -55,6 +55,7 @@ extension ServerEngine {
         for sort in query.sortBy where !RecordQuery.systemFieldNames.contains(sort.fieldName) {
             try Validation.checkFieldName(sort.fieldName)
         }
+        try admitQuery(query, database: database)
         let limit = try effectiveLimit(request.resultsLimit)
         let fingerprint = Self.fingerprint(query)
         var marker: QueryMarker?

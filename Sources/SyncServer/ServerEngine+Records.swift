@@ -40,6 +40,10 @@ extension ServerEngine {
         let zoneID = normalize(requestedZoneID, caller: caller, scope: database.scope)
         let zone = try zone(zoneID, for: caller, in: database)
         if database.scope == .shared { try checkSharedWrite(zone, caller: caller) }
+        let container = configuration.checksSchemas ? containerState(database) : nil
+        // Development's schema additions of this request, kept only if it applies.
+        var schemaDraft: ContainerSchema?
+        var schemaMemo = SaveSchemaMemo()
 
         // 1. Decide every item without applying anything.
         var plans: [Result<Plan, CloudError>] = []
@@ -47,7 +51,9 @@ extension ServerEngine {
         var seen = Set<String>(minimumCapacity: operations.count)
         for operation in operations {
             plans.append(Result { () throws(CloudError) in
-                try plan(operation, zone: zone, zoneID: zoneID, caller: caller, scope: database.scope, seen: &seen)
+                try plan(
+                    operation, zone: zone, zoneID: zoneID, caller: caller, database: database, container: container, schemaDraft: &schemaDraft,
+                    schemaMemo: &schemaMemo, seen: &seen)
             })
         }
         let anyFailed = plans.contains { if case .failure = $0 { true } else { false } }
@@ -119,6 +125,7 @@ extension ServerEngine {
             }
         }
         if let clientChangeTokenData { zone.clientChangeTokenData = clientChangeTokenData }
+        if anyApplied, let schemaDraft, let container { container.schema = schemaDraft }
         if anyApplied {
             applyRetention(to: zone)
             if !zoneID.isDefaultZone, database.scope != .public {
@@ -159,9 +166,10 @@ extension ServerEngine {
     }
 
     private func plan(
-        _ operation: RecordOperation, zone: ZoneState, zoneID: RecordZoneID, caller: Caller, scope: DatabaseScope,
-        seen: inout Set<String>
+        _ operation: RecordOperation, zone: ZoneState, zoneID: RecordZoneID, caller: Caller, database: DatabaseID,
+        container: ContainerState?, schemaDraft: inout ContainerSchema?, schemaMemo: inout SaveSchemaMemo, seen: inout Set<String>
     ) throws(CloudError) -> Plan {
+        let scope = database.scope
         let record = operation.record
         var name = record.recordID.recordName
         // A save that names no record makes a new one with a UUID name, as Apple does.
@@ -222,6 +230,13 @@ extension ServerEngine {
                     recordName: name, zoneID: zoneID)
             }
             type = names.intern(record.recordType)
+        }
+        let typeName = record.recordType.isEmpty ? names[type] : record.recordType
+        // `cloudkit.share` is a system type, in every schema as in Apple's.
+        if let container, typeName != ZoneShare.recordType {
+            try admitSave(
+                recordType: typeName, fields: record.fields, container: container,
+                environment: database.environment, draft: &schemaDraft, memo: &schemaMemo, recordName: name, zoneID: zoneID)
         }
         var fields = if let existing, !operation.type.replacesAllFields {
             existing.fields.merging(record.fields)

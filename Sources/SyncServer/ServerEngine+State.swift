@@ -45,7 +45,7 @@ extension ServerEngine {
                     ServerStateSnapshot.Databases(
                         user: dbs.user, privateZones: dbs.privateZones.mapValues(zone), removedZoneReasons: dbs.removedZoneReasons,
                         privateLog: log(dbs.privateLog), sharedZones: dbs.sharedZones, sharedLog: log(dbs.sharedLog))
-                })
+                }, schema: state.schema)
         }
         return ServerStateSnapshot(
             historyID: historyID, nextChangeTag: nextChangeTag, randomSeed: randomSeed, users: users, names: names, containers: containers,
@@ -95,6 +95,13 @@ extension ServerEngine {
                 throw StateFileError.invalid("the public zone of '\(container.container)' must be \(RecordZoneID.defaultZoneName)")
             }
             let state = ContainerState(publicZone: publicZone)
+            if let text = container.schema {
+                do {
+                    state.schema = try SchemaLanguage.parse(text)
+                } catch {
+                    throw StateFileError.invalid("the schema of '\(container.container)' (\(container.environment.rawValue)) does not parse: line \(error)")
+                }
+            }
             for dbs in container.users {
                 guard newAccounts[dbs.user] != nil else {
                     throw StateFileError.invalid("container '\(container.container)' has databases of '\(dbs.user)', who is not in 'users'")

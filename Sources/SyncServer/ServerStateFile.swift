@@ -81,6 +81,9 @@ public struct ServerStateFile: Codable, Sendable, Hashable {
         public var environment: ContainerEnvironment
         public var publicZone: Zone
         public var users: [UserDatabases]
+        /// The container's schema in this environment, in CloudKit's schema
+        /// language (`SchemaLanguage`); left out when it has no record type and no role.
+        public var schema: String?
     }
 
     public var format: String

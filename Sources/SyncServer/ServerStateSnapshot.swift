@@ -38,6 +38,7 @@ public struct ServerStateSnapshot: Sendable {
         var key: ServerEngine.ContainerKey
         var publicZone: Zone
         var users: [String: Databases]
+        var schema: ContainerSchema
     }
 
     let historyID: UInt64
@@ -66,7 +67,8 @@ public struct ServerStateSnapshot: Sendable {
         }.map { state in
             ServerStateFile.Container(
                 container: state.key.container, environment: state.key.environment, publicZone: zoneFile(state.publicZone),
-                users: state.users.keys.sorted().compactMap { name in state.users[name].map(databasesFile) })
+                users: state.users.keys.sorted().compactMap { name in state.users[name].map(databasesFile) },
+                schema: state.schema == ContainerSchema() ? nil : SchemaLanguage.text(of: state.schema))
         }
         return ServerStateFile(
             format: ServerStateFile.formatName, version: ServerStateFile.currentVersion, historyID: Hex.string(historyID),

@@ -72,7 +72,7 @@ struct APIResponder: HTTPResponder {
             }
             if case .document? = route?.handling {
                 // The API's document is public: no credentials needed, none read.
-                guard method == "GET" else { throw CloudError(.invalidArguments, "\(path) takes GET, not \(method).") }
+                guard method == "GET" else { throw Refusal(status: 405, CloudError(.invalidArguments, "\(path) takes GET, not \(method).")) }
                 answer = APIAnswer(body: OpenAPIDocument.json)
             } else {
                 // The query is parsed once; the headers are read in one pass (``RequestHeaders``).
@@ -156,7 +156,8 @@ struct APIResponder: HTTPResponder {
         var headers = HTTPFields()
         // A long-poll whose time is up with nothing waiting answers an empty body, as Apple's web courier does.
         if poll == nil || !answer.body.isEmpty { headers.append(HTTPField(name: .contentType, value: Self.jsonContentType)) }
-        if answer.status == 405 { headers.append(HTTPField(name: .allow, value: "GET, POST")) }
+        // The route's own methods when the path names one; else the API's.
+        if answer.status == 405 { headers.append(HTTPField(name: .allow, value: route?.methods.allowHeader ?? "GET, POST")) }
         if let retryAfter = answer.wireError?.retryAfter { headers.append(HTTPField(name: .retryAfter, value: String(Int(retryAfter.rounded(.up))))) }
         guard let poll, !poll.notificationIDs.isEmpty else {
             return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))

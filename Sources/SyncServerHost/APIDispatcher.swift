@@ -61,7 +61,10 @@ package struct APIDispatcher {
                 return .refused(noSuchPath(call, parts))
             }
             let arguments = try RouteArguments(parts, route.family)
-            try checkCallMethod(call, route.methods)
+            guard route.methods.allows(call.method) else {
+                // A method the API takes, on a route that does not: 405, with the route's methods in Allow.
+                return .refused(.error(CloudError(.invalidArguments, "\(call.path) takes \(route.methods.names), not \(call.method)."), status: 405))
+            }
             return .found(route, arguments)
         }
     }
@@ -143,13 +146,6 @@ package struct APIDispatcher {
 
     package static func decodeBody<T: Decodable>(_ type: T.Type, _ call: APICall) throws(CloudError) -> T {
         try WireJSON.decode(type, from: call.body.isEmpty ? Data("{}".utf8) : call.body)
-    }
-
-    /// The route's methods (``WebServicesRoute/methods``) take the call's.
-    package static func checkCallMethod(_ call: APICall, _ methods: WebServicesRoute.Methods) throws(CloudError) {
-        guard methods.allows(call.method) else {
-            throw CloudError(.invalidArguments, "\(call.path) takes \(methods.names), not \(call.method).")
-        }
     }
 
     /// The caller, or anonymous in the public database (which anyone may read).

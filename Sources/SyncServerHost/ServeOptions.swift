@@ -13,6 +13,13 @@ public struct ServeOptions: Sendable {
     public var coalescingWindow: Milliseconds
     /// A state file to import at start-up (`--import`).
     public var importFile: URL?
+    /// A schema file (CloudKit's schema language) that ``schemaContainer``
+    /// has in both environments from start-up, as after a deploy (`--schema`).
+    public var schemaFile: URL?
+    /// The container `--schema` applies to (`--schema-container`).
+    public var schemaContainer: String = ServeOptions.defaultSchemaContainer
+    /// The container the command line uses when none is named.
+    public static let defaultSchemaContainer = "iCloud.com.example.SyncScope"
     /// The seed of a new data folder; `nil`: a random one. An existing data
     /// folder keeps the seed it was made with.
     public var seed: UInt64?

@@ -146,6 +146,7 @@ public final class ServerHost: Sendable {
                     throw ServeError("Cannot import \(file.path) (a state file from `syncscope client export`): \(reason)")
                 }
             }
+            if let file = options.schemaFile { try await host.importSchemaFile(file, container: options.schemaContainer) }
             try store.usersChanged(host.users)
         } catch {
             await store.abandon()

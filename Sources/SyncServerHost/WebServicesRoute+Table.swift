@@ -224,6 +224,17 @@ extension WebServicesRoute {
             .admin, "reset", .post, access: .write, summary: "Empties the whole server (server admin token).",
             handling: .dispatcher({ (d, call, _) throws(CloudError) in try d.resetState(call) })),
         WebServicesRoute(
+            .admin, "schema", .post, access: .read, summary: "The environment's schema in CloudKit's schema language (server admin token).",
+            handling: .dispatcher({ (d, call, a) throws(CloudError) in try d.exportSchema(call, a) })),
+        WebServicesRoute(
+            .admin, "importSchema", .post, body: .json(WireSchemaImportRequest.self, [.need("schema", .string)]), access: .write,
+            summary: "Replaces the environment's schema with a text schema; production only grows (server admin token).",
+            handling: .dispatcher({ (d, call, a) throws(CloudError) in try d.importSchema(call, a) })),
+        WebServicesRoute(
+            .admin, "deploySchema", .post, body: .json(WireSchemaDeployRequest.self, [Field("dryRun", .boolean)]), access: .write,
+            summary: "Copies the development schema to production, refusing what would lose production data (server admin token).",
+            handling: .dispatcher({ (d, call, a) throws(CloudError) in try d.deploySchema(call, a) })),
+        WebServicesRoute(
             .admin, "faults", .post, body: .decodedByRoute(WireFaultsRequest.self, [Field("operation", .string), Field("rules", .array(.object([])))]), access: .write,
             journaled: false, summary: "Lists, adds, removes or clears fault rules (server admin token; not journaled).",
             handling: .dispatcher({ (d, call, _) throws(CloudError) in try d.faults(call) })),
@@ -268,6 +279,11 @@ extension WebServicesRoute {
                 ]), access: .write,
             summary: "Imports a state file (serve --import).",
             handling: .dispatcher({ (d, call, _) throws(CloudError) in try d.importState(call, serverAdminOnly: false) })),
+        WebServicesRoute(
+            .serverCall, "importSchema", .post,
+            body: .json(DispatcherInternal.ImportSchema.self, [.need("container", .string), .need("environment", .string), .need("schema", .string)]),
+            access: .write, summary: "Imports a schema file into one environment (serve --schema).",
+            handling: .dispatcher({ (d, call, _) throws(CloudError) in try d.importSchemaFile(call) })),
         WebServicesRoute(
             .serverCall, "acknowledge", .post, body: .json(DispatcherInternal.Acknowledge.self, [.need("deviceID", .string), .need("notificationIDs", .strings)]),
             access: .write, summary: "A device has these notifications: they leave its queue.",

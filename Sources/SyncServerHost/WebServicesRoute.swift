@@ -60,6 +60,15 @@ package final class WebServicesRoute: Sendable {
             }
         }
 
+        /// For a 405's `Allow` header: "GET", "POST" or "GET, POST".
+        package var allowHeader: String {
+            switch self {
+            case .get: "GET"
+            case .post: "POST"
+            default: "GET, POST"
+            }
+        }
+
         package func allows(_ method: String) -> Bool {
             (method == "POST" && contains(.post)) || (method == "GET" && contains(.get))
         }

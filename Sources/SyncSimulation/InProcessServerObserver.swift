@@ -106,6 +106,11 @@ public struct InProcessServerObserver: ServerObserver {
         server.pushFaultMarks(for: deviceID)
     }
 
+    public func schema(in environment: ContainerEnvironment) async -> ContainerSchema? {
+        let container = container
+        return server.withEngine { engine in engine.schema(container: container, environment: environment) }
+    }
+
     public func databaseChanged(since token: ServerChangeToken, scope: DatabaseScope, user: String) async throws -> Bool {
         let database = database(scope)
         let caller = Caller(user: user)

@@ -14,8 +14,14 @@ public struct SimulationSetup: Sendable {
         public var autoFetchOnPush: Bool
         /// How its sync engine retries what failed for a passing reason.
         public var retry: RetryPolicy
+        /// The container environment the device's app uses.
+        public var environment: ContainerEnvironment
 
-        public init(name: String, user: String, storePath: String? = nil, autoFetchOnPush: Bool = true, retry: RetryPolicy = .standard) {
+        public init(
+            name: String, user: String, storePath: String? = nil, autoFetchOnPush: Bool = true, retry: RetryPolicy = .standard,
+            environment: ContainerEnvironment = .development
+        ) {
+            self.environment = environment
             self.name = name
             self.user = user
             self.storePath = storePath

@@ -10,8 +10,8 @@ extension SyncDevice {
                      wrapper: (@Sendable (any CloudService, String) -> any CloudService)?, seed: UInt64 = 0,
                      onEvent: @escaping (SyncDevice, SyncEvent) -> Void) throws {
         let deviceID = "\(setup.user)-\(setup.name)"
-        let service = try server.connect(user: setup.user, deviceID: deviceID, container: container)
-        try server.registerDevice(user: setup.user, deviceID: deviceID, container: container)
+        let service = try server.connect(user: setup.user, deviceID: deviceID, container: container, environment: setup.environment)
+        try server.registerDevice(user: setup.user, deviceID: deviceID, container: container, environment: setup.environment)
         let store: any LocalStore = try setup.storePath.map { try SQLiteLocalStore(path: $0) } ?? InMemoryLocalStore()
         self.init(
             name: setup.name, user: setup.user, deviceID: deviceID, connection: wrapper.map { $0(service, setup.name) } ?? service,

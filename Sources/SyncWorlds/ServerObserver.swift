@@ -53,12 +53,16 @@ public protocol ServerObserver: Sendable {
     func faultRules() async -> [String]
     /// What injected push faults did lately to a device's notifications (none known over HTTP).
     func pushFaultMarks(forDevice deviceID: String) async -> [PushFaultMark]
+    /// The container's schema in one environment; `nil` when the observer
+    /// cannot read it (over HTTP, where schemas take the server admin token).
+    func schema(in environment: ContainerEnvironment) async -> ContainerSchema?
 }
 
 extension ServerObserver {
     public func position(of token: ServerChangeToken) async -> Int64? { nil }
     public func faultRules() async -> [String] { [] }
     public func pushFaultMarks(forDevice deviceID: String) async -> [PushFaultMark] { [] }
+    public func schema(in environment: ContainerEnvironment) async -> ContainerSchema? { nil }
 }
 
 // MARK: - One device's view, in one go

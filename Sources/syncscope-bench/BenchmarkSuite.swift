@@ -78,6 +78,8 @@ struct BenchmarkSuite {
             BenchmarkFigure(key: "burst_seconds", label: "  burst wall time", value: burst.seconds, unit: "s", goal: nil),
         ]
         results.figures += query
+        // Schema checks on saves: with a deployed schema ÷ without schemas.
+        results.figures += try schemaFigures()
         // The fault layer with nothing to inject.
         results.figures += try await FaultBenchmarkSuite(saves: min(saveRecords, 200_000)).run()
         // One change in a large zone, in a device's in-memory store.

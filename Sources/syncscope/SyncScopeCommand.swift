@@ -13,7 +13,7 @@ struct SyncScopeCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             InspectCommand.self, LessonCommand.self, DemoCommand.self, RunCommand.self, LessonsCommand.self, ServeCommand.self,
-            ClientCommand.self, DeviceCommand.self, DoctorCommand.self, ExploreCommand.self, BenchMovedCommand.self,
+            ClientCommand.self, DeviceCommand.self, DoctorCommand.self, SchemaCommand.self, ExploreCommand.self, BenchMovedCommand.self,
         ],
         defaultSubcommand: InspectCommand.self
     )

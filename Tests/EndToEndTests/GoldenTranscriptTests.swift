@@ -37,6 +37,10 @@ import Testing
         try Self.check(["run", "token-before-data"], golden: "11-token-before-data.txt")
     }
 
+    @Test func theWorksInDevelopmentLessonPrintsItsGoldenTranscript() throws {
+        try Self.check(["run", "works-in-development"], golden: "18-works-in-development.txt")
+    }
+
     @Test func theCoalescedNotificationsLessonPrintsItsGoldenJSON() throws {
         try Self.check(["run", "coalesced-notifications", "--json"], golden: "07-coalesced-notifications.jsonl")
     }

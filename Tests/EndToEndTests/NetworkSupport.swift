@@ -75,7 +75,13 @@ final class ServerProcess: Sendable {
         process.standardInput = FileHandle.nullDevice
         pipe.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
-            output.append(data)
+            // Empty: the end of the output (every writer has closed the pipe).
+            if data.isEmpty {
+                handle.readabilityHandler = nil
+                output.finish()
+            } else {
+                output.append(data)
+            }
         }
         try process.run()
         return (process, output, dataDirectory)
@@ -137,13 +143,18 @@ final class ServerProcess: Sendable {
     func kill9() {
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
+        output.waitForEnd(seconds: 10)
     }
 
+    /// Stops the server as Ctrl-C does and waits until it has exited and
+    /// its last line has been read (a line written just before the exit
+    /// can reach the pipe after `waitUntilExit` returns).
     func stop() {
         if process.isRunning {
             process.terminate()
             process.waitUntilExit()
         }
+        output.waitForEnd(seconds: 10)
     }
 
     deinit {
@@ -264,10 +275,37 @@ struct TestFailure: Error, CustomStringConvertible {
 }
 
 /// Text a child process writes, collected as it comes.
-final class TextBuffer: Sendable {
-    private let storage = Mutex("")
+final class TextBuffer: @unchecked Sendable {
+    // Guarded by `condition`.
+    private var storage = ""
+    private var ended = false
+    private let condition = NSCondition()
 
-    func append(_ data: Data) { storage.withLock { $0 += String(decoding: data, as: UTF8.self) } }
+    func append(_ data: Data) {
+        condition.lock()
+        storage += String(decoding: data, as: UTF8.self)
+        condition.unlock()
+    }
 
-    var text: String { storage.withLock { $0 } }
+    /// The writer closed its end: nothing more comes.
+    func finish() {
+        condition.lock()
+        ended = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits until ``finish()`` (or the deadline).
+    func waitForEnd(seconds: Double) {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        condition.lock()
+        while !ended, condition.wait(until: deadline) {}
+        condition.unlock()
+    }
+
+    var text: String {
+        condition.lock()
+        defer { condition.unlock() }
+        return storage
+    }
 }

@@ -92,6 +92,18 @@ import Darwin
         #expect(apple.headers.keys.allSatisfy { !$0.hasPrefix("access-control-") })
     }
 
+    @Test func aMethodTheRouteDoesNotTakeGets405WithTheRoutesMethods() async throws {
+        let server = try await LiveServer(ServeOptions(dataDirectory: nil, seed: 3))
+        defer { server.stop() }
+        let fd = try await server.raw.connect()
+        defer { close(fd) }
+        try await server.raw.write(fd, RawHTTP.request("GET", Self.db("records/modify"), headers: [("Authorization", "Bearer \(server.aliceToken)")]))
+        let answer = try await server.raw.read(fd)
+        #expect(answer.status == 405)
+        #expect(answer.headers["allow"] == "POST")
+        #expect(answer.reason.contains("takes POST, not GET"), "\(answer.text)")
+    }
+
     @Test(arguments: ["HEAD", "OPTIONS", "PUT", "DELETE", "PATCH", "BREW"])
     func otherMethodsGet405WithAReason(method: String) async throws {
         let server = try await LiveServer(ServeOptions(dataDirectory: nil, seed: 3))

@@ -61,6 +61,12 @@ import Darwin
         #expect(((bob["userIdentity"] as? [String: Any])?["lookupInfo"] as? [String: Any])?["emailAddress"] as? String == "bob@syncscope.example")
         #expect((share["participants"] as? [Any])?.count == 2)
 
+        // cloudkit.share is a system type: production takes it with no schema deployed.
+        let production = "/database/1/\(Self.container)/production/private/"
+        #expect(try await post(server, production + "zones/modify", Self.makeZone, token: server.aliceToken).status == 200)
+        let inProduction = try await post(server, production + "records/modify", Self.shareSave(publicPermission: "NONE", participants: [("bob", "READ_ONLY")]), token: server.aliceToken)
+        #expect(inProduction.status == 200 && first(inProduction, "records")["shortGUID"] is String, "\(inProduction.text)")
+
         // One share per zone: a second save keeps the short GUID.
         let again = try await post(server, Self.db("records/modify"), Self.shareSave(publicPermission: "READ_ONLY", participants: [("bob", "READ_WRITE")], byEmail: false).replacingOccurrences(of: "PENDING", with: "INVITED"), token: server.aliceToken)
         #expect(first(again, "records")["shortGUID"] as? String == guid)

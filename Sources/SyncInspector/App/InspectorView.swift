@@ -216,6 +216,11 @@ public struct InspectorView: Sendable {
 
         let specs: [ColumnSpec]
         let cells: (RecordRow) -> [String]
+        let production = RecordSchemaLines.deployedProduction(state.world.reading.schemas)
+        func type(_ row: RecordRow, _ record: Record?) -> String {
+            guard let production, let record, production.refusal(recordType: record.recordType, fields: record.fields) != nil else { return row.type }
+            return row.type + " ✗prod"
+        }
         switch state.recordsMode {
         case .both:
             specs = [
@@ -230,7 +235,7 @@ public struct InspectorView: Sendable {
             cells = { row in
                 [row.marker.symbol + (row.hasPendingChange ? "↑" : ""), row.name,
                  row.server?.recordChangeTag ?? "—", row.device?.recordChangeTag ?? "—",
-                 RecordRow.summary(of: row.server ?? row.device), RecordRow.modifiedBy(row.server ?? row.device), row.type]
+                 RecordRow.summary(of: row.server ?? row.device), RecordRow.modifiedBy(row.server ?? row.device), type(row, row.server ?? row.device)]
             }
         case .server:
             specs = [
@@ -242,7 +247,7 @@ public struct InspectorView: Sendable {
             ]
             cells = { row in
                 [row.name, row.server?.recordChangeTag ?? "—", RecordRow.summary(of: row.server),
-                 RecordRow.modifiedBy(row.server), row.type]
+                 RecordRow.modifiedBy(row.server), type(row, row.server)]
             }
         case .device:
             specs = [
@@ -255,7 +260,7 @@ public struct InspectorView: Sendable {
             ]
             cells = { row in
                 [row.hasPendingChange ? "↑" : " ", row.name, row.device?.recordChangeTag ?? "unsent",
-                 RecordRow.summary(of: row.device), RecordRow.modifiedBy(row.device), row.type]
+                 RecordRow.summary(of: row.device), RecordRow.modifiedBy(row.device), type(row, row.device)]
             }
         }
         var (kept, columns) = ColumnSpec.fit(specs, width: tableArea.width)
@@ -757,6 +762,15 @@ public struct InspectorView: Sendable {
         }
         describe(row.server, heading: "Server")
         describe(row.device, heading: "\(state.device?.name ?? "Device")'s copy")
+        for line in RecordSchemaLines.lines(for: row.server ?? row.device, schemas: state.world.reading.schemas) {
+            lines.append(("", theme.normal))
+            switch line {
+            case .heading(let text): add(text, theme.title)
+            case .field(let text): lines.append((text, theme.normal))
+            case .accepted(let text): add(text, theme.success)
+            case .refused(let text): add(text, theme.error)
+            }
+        }
 
         // As tall as its lines (and the footer), at most the screen.
         let box = buffer.bounds.centered(width: boxWidth, height: min(buffer.height - 2, lines.count + 4))

@@ -60,6 +60,10 @@ public struct ServerReading: Sendable, Equatable {
     public var pendingNotifications: [PendingNotification] = []
     public var pushFaultMarks: [PushFaultMark] = []
     public var faultRules: [String] = []
+    /// The container's schema in each environment the observer can read
+    /// (record types, fields, indexes; the record detail shows them and
+    /// whether production would take the record).
+    public var schemas: [ContainerEnvironment: ContainerSchema] = [:]
 
     public init() {}
 }
@@ -131,6 +135,9 @@ extension ServerReading {
         next.pendingNotifications = await observer.pendingNotifications(forDevice: device.deviceID)
         next.pushFaultMarks = await observer.pushFaultMarks(forDevice: device.deviceID)
         next.faultRules = await observer.faultRules()
+        for environment in ContainerEnvironment.allCases {
+            if let schema = await observer.schema(in: environment) { next.schemas[environment] = schema }
+        }
         return next
     }
 }

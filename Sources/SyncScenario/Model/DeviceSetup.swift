@@ -18,6 +18,9 @@ public struct DeviceSetup: Sendable, Equatable {
     public var autoFetchOnPush: Bool
     /// How its sync engine retries what failed for a passing reason (`retry: naive`).
     public var retry: RetryPolicy = .standard
+    /// The container environment its app uses (`environment: production`): a
+    /// development build talks to development, a TestFlight or App Store build to production.
+    public var environment: ContainerEnvironment = .development
 
     public init(name: String, user: String, store: Store = .memory, autoFetchOnPush: Bool = true) {
         self.name = name

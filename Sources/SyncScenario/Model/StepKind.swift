@@ -78,6 +78,16 @@ public enum StepKind: Sendable, Equatable {
     /// not the user its cache belongs to, deletes the cache: tokens,
     /// records and pending changes.
     case checkAccount(device: String)
+
+    // MARK: Schemas
+
+    /// The team deploys the development schema to production (the CloudKit
+    /// Console's "Deploy Schema Changes"); refused when production would lose a type or field.
+    case deploySchema
+    /// The team imports a schema text into one environment (`cktool import-schema`).
+    case importSchema(SchemaImportAction)
+    /// The device's app runs a `records/query` in one zone.
+    case query(QueryAction)
     // MARK: Faults
 
     /// Fault rules go into force from now (`fault:`).
@@ -117,6 +127,9 @@ public enum StepKind: Sendable, Equatable {
         case .checkAccount: "checkAccount"
         case .fault: "fault"
         case .clearFaults: "clearFaults"
+        case .deploySchema: "deploySchema"
+        case .importSchema: "importSchema"
+        case .query: "query"
         case .expect(let expectation): expectation.name
         }
     }
@@ -124,7 +137,7 @@ public enum StepKind: Sendable, Equatable {
     /// The device that performs the step, if one does.
     public var device: String? {
         switch self {
-        case .say, .advance, .expect, .fault, .clearFaults: nil
+        case .say, .advance, .expect, .fault, .clearFaults, .deploySchema, .importSchema: nil
         case .createZone(let a), .deleteZone(let a), .purgeZone(let a): a.device
         case .shareZone(let a), .revokeShare(let a): a.device
         case .encryptedDataReset(let d), .sync(let d), .online(let d), .offline(let d): d
@@ -139,6 +152,7 @@ public enum StepKind: Sendable, Equatable {
         case .modifyRecords(let a): a.device
         case .signIn(let a): a.device
         case .checkAccount(let d): d
+        case .query(let a): a.device
         }
     }
 

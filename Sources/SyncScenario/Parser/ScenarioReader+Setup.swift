@@ -88,7 +88,7 @@ extension ScenarioReader {
         guard let items = list(node, what: "devices") else { return }
         for item in items {
             guard let entries = mapping(
-                item, in: "device", keys: ["name", "user", "store", "autoFetchOnPush", "retry"], required: ["name", "user"],
+                item, in: "device", keys: ["name", "user", "store", "autoFetchOnPush", "retry", "environment"], required: ["name", "user"],
                 example: "{name: iPhone, user: alice}")
             else { continue }
             guard let nameNode = entries["name"], let name = name(nameNode, what: "device name") else { continue }
@@ -110,6 +110,9 @@ extension ScenarioReader {
                 device.autoFetchOnPush = auto
             }
             if let node = entries["retry"], let retry = retryPolicy(node) { device.retry = retry }
+            if let node = entries["environment"], let environment: ContainerEnvironment = choice(node, what: "environment") {
+                device.environment = environment
+            }
             devices.append(device)
         }
     }

@@ -6,7 +6,7 @@ extension ScenarioReader {
     static let stepNames = [
         "say", "createZone", "deleteZone", "purgeZone", "encryptedDataReset", "shareZone", "revokeShare", "save",
         "delete", "send", "fetch", "sync", "subscribe", "unsubscribe", "online", "offline", "advance", "compact",
-        "burst", "modifyRecords", "signIn", "checkAccount", "fault", "clearFaults", "expect",
+        "burst", "modifyRecords", "signIn", "checkAccount", "fault", "clearFaults", "deploySchema", "importSchema", "query", "expect",
     ]
 
     /// Reserved `token:` words, which cannot name a captured token.
@@ -89,6 +89,9 @@ extension ScenarioReader {
         case "checkAccount": kind = deviceOnly(value, step: name).map(StepKind.checkAccount)
         case "fault": kind = faultPlan(value, in: "fault").map(StepKind.fault)
         case "clearFaults": kind = clearFaults(value)
+        case "deploySchema": kind = deploySchema(value)
+        case "importSchema": kind = importSchema(value)
+        case "query": kind = query(value)
         default:
             error(
                 "unknown step '\(name)'",
@@ -245,6 +248,66 @@ extension ScenarioReader {
         return .save(SaveAction(
             device: device, database: database, zone: zone, recordName: recordName, recordType: recordType,
             fields: parsed.fields, removedFields: parsed.removed, savePolicy: policy))
+    }
+
+    /// `- deploySchema:` (no value, or `{}`).
+    private func deploySchema(_ node: Node) -> StepKind? {
+        if Self.isNull(node) { return .deploySchema }
+        guard mapping(node, in: "deploySchema", keys: [], required: [], example: "- deploySchema:") != nil else { return nil }
+        return .deploySchema
+    }
+
+    /// `- importSchema: {environment: production, schema: "DEFINE SCHEMA …"}`.
+    private func importSchema(_ node: Node) -> StepKind? {
+        guard let entries = mapping(
+            node, in: "importSchema", keys: ["environment", "schema"], required: ["schema"],
+            example: "{environment: development, schema: \"DEFINE SCHEMA RECORD TYPE Note (title STRING QUERYABLE);\"}")
+        else { return nil }
+        var environment = ContainerEnvironment.development
+        if let node = entries["environment"] {
+            guard let chosen: ContainerEnvironment = choice(node, what: "environment") else { return nil }
+            environment = chosen
+        }
+        guard let schemaNode = entries["schema"], let schema = text(schemaNode, what: "schema") else { return nil }
+        do {
+            _ = try SchemaLanguage.parse(schema)
+        } catch {
+            self.error("the schema does not parse: line \(error)", at: schemaNode)
+            return nil
+        }
+        return .importSchema(SchemaImportAction(environment: environment, schema: schema))
+    }
+
+    /// `- query: {device: iPhone, zone: Notes, type: Note, filter: {title: Groceries}, sort: [___createTime]}`.
+    private func query(_ node: Node) -> StepKind? {
+        guard let entries = mapping(
+            node, in: "query", keys: ["device", "zone", "type", "filter", "sort"], required: ["device", "zone", "type"],
+            example: "{device: iPhone, zone: Notes, type: Note, filter: {title: Groceries}, sort: [title]}")
+        else { return nil }
+        let device = entries["device"].flatMap { self.device($0) }
+        let zone = entries["zone"].flatMap { zoneRef($0) }
+        let recordType = entries["type"].flatMap { name($0, what: "type") }
+        var ok = true
+        var filter = RecordFields()
+        if let node = entries["filter"] {
+            if let parsed = fields(node, in: "query", defaultOwner: userOf(device: device), allowRemoval: false) {
+                filter = parsed.fields
+            } else {
+                ok = false
+            }
+        }
+        var sortBy: [String] = []
+        if let node = entries["sort"] {
+            if let names = list(node, what: "sort") {
+                for item in names {
+                    if let field = name(item, what: "sort field") { sortBy.append(field) } else { ok = false }
+                }
+            } else {
+                ok = false
+            }
+        }
+        guard ok, let device, let zone, let recordType else { return nil }
+        return .query(QueryAction(device: device, zone: zone, recordType: recordType, filter: filter, sortBy: sortBy))
     }
 
     private func delete(_ node: Node) -> StepKind? {

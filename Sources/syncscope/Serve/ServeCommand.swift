@@ -58,6 +58,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("import"), help: "A state file (from admin/export) that replaces the state at start-up.")
     var importFile: String?
 
+    @Option(help: "A schema file in CloudKit's schema language (see `syncscope schema`): --schema-container has it in development and production from start-up, as after a deploy.")
+    var schema: String?
+
+    @Option(name: .customLong("schema-container"), help: "The container --schema applies to.")
+    var schemaContainer = ServeOptions.defaultSchemaContainer
+
     @Option(parsing: .unconditional, help: "Seed of a new data folder (signing key, tokens); an existing folder keeps its own. Default: random.")
     var seed: UInt64?
 
@@ -161,6 +167,8 @@ struct ServeCommand: AsyncParsableCommand {
         options.serverKeys = try serverKeyFiles()
         options.eventFeedSize = eventFeed
         options.logInspectorReads = logInspectorReads
+        options.schemaFile = schema.map { URL(fileURLWithPath: $0) }
+        options.schemaContainer = schemaContainer
         let serverHost: ServerHost
         do {
             // Before the data folder is touched: a port in use changes nothing.
