@@ -169,7 +169,8 @@ public enum TranscriptFormatter {
             set("name", name)
             set("title", title)
             set("file", file)
-            object["seed"] = .string(String(seed))
+            // A number, as the file writes it (a seed past Int64's range, which no file needs, stays text).
+            object["seed"] = seed <= UInt64(Int64.max) ? .integer(Int64(seed)) : .string(String(seed))
         case .step(let index, let name, let location, let summary, let category):
             set("event", "step")
             set("category", category.rawValue)

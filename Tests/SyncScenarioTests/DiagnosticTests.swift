@@ -82,6 +82,16 @@ struct DiagnosticTests {
         #expect(scenario.users == ["alice", "bob"])
     }
 
+    /// `sav` is as far from `say` as from `save`: a name cut short is the likelier slip.
+    @Test func aStepCutShortSuggestsTheStepItBegins() {
+        #expect(stepProblems("  - sav: {device: Mac, zone: Notes, record: n}\n") == [
+            "steps.yaml:8:5: error: unknown step 'sav'; did you mean 'save'?",
+        ])
+        #expect(Suggestions.closest(to: "sav", in: ["say", "save"]) == "save")
+        #expect(Suggestions.closest(to: "sya", in: ["say", "save"]) == "say")
+        #expect(Suggestions.closest(to: "fecth", in: ["fetch", "send"]) == "fetch")
+    }
+
     @Test func unknownStepsSuggestTheClosestStep() {
         #expect(stepProblems("""
               - fecth: {device: Mac}
