@@ -501,8 +501,9 @@ public enum InspectorKeys {
     /// when the selected zone is another user's (its tokens do not).
     static func compactQuestion(_ state: InspectorState) -> String {
         let user = state.device?.user ?? "?"
-        var question = "Compact \(user)'s history on the server? Every token \(user)'s devices got before now, "
-            + "for \(user)'s own zones and databases, expires."
+        var question = "Compact \(user)'s history on the server? A token for \(user)'s zones from before their latest change "
+            + "expires: a device that is behind (\(user)'s, or one \(user) shares a zone with) gets changeTokenExpired on its next fetch; "
+            + "a device in sync keeps its token."
         if let zone = state.zone, zone.zoneID.ownerName != user, zone.scope == .shared {
             let owner = zone.zoneID.ownerName
             question += " \(zone.zoneID.zoneName) is \(owner)'s zone, shared with \(user): its tokens stay valid "

@@ -199,6 +199,7 @@ public struct InspectorView: Sendable {
         let records = state.snapshot.records
         let zoneName = state.zone.map { $0.displayName(for: state.device?.user ?? "") } ?? "no zone selected"
         let deviceName = state.device?.name ?? "device"
+        let devices = state.snapshot.devices
         let side = switch state.recordsMode {
         case .both: "server | \(deviceName)"
         case .server: "server"
@@ -230,7 +231,7 @@ public struct InspectorView: Sendable {
             cells = { row in
                 [row.marker.symbol + (row.hasPendingChange ? "↑" : ""), row.name,
                  row.server?.recordChangeTag ?? "—", row.device?.recordChangeTag ?? "—",
-                 RecordRow.summary(of: row.server ?? row.device), RecordRow.modifiedBy(row.server ?? row.device), row.type]
+                 RecordRow.summary(of: row.server ?? row.device), RecordRow.modifiedBy(row.server ?? row.device, devices: devices), row.type]
             }
         case .server:
             specs = [
@@ -242,7 +243,7 @@ public struct InspectorView: Sendable {
             ]
             cells = { row in
                 [row.name, row.server?.recordChangeTag ?? "—", RecordRow.summary(of: row.server),
-                 RecordRow.modifiedBy(row.server), row.type]
+                 RecordRow.modifiedBy(row.server, devices: devices), row.type]
             }
         case .device:
             specs = [
@@ -255,7 +256,7 @@ public struct InspectorView: Sendable {
             ]
             cells = { row in
                 [row.hasPendingChange ? "↑" : " ", row.name, row.device?.recordChangeTag ?? "unsent",
-                 RecordRow.summary(of: row.device), RecordRow.modifiedBy(row.device), row.type]
+                 RecordRow.summary(of: row.device), RecordRow.modifiedBy(row.device, devices: devices), row.type]
             }
         }
         var (kept, columns) = ColumnSpec.fit(specs, width: tableArea.width)
@@ -433,7 +434,7 @@ public struct InspectorView: Sendable {
     private func drawNotifications(_ state: InspectorState, into buffer: inout CellBuffer, area: Rect, layout: InspectorLayout) {
         let snapshot = state.snapshot
         var title = "Push to \(state.device?.name ?? "") · newest first"
-        if snapshot.notificationTotal > 0 { title += " · \(snapshot.notificationTotal)" }
+        if let count = Self.pushCount(received: snapshot.notificationTotal, entries: snapshot.notifications) { title += " · " + count }
         let inner = Panel(title: title, focused: state.isFocused(.notifications), theme: theme).render(into: &buffer, area: area)
         guard !inner.isEmpty else { return }
         let footer = layout.footerLines(of: .notifications)
@@ -472,6 +473,15 @@ public struct InspectorView: Sendable {
             }
             buffer.write(TextWidth.truncate(detail, to: inner.width), x: inner.x, y: inner.maxY - 1, style: theme.muted, clip: inner)
         }
+    }
+
+    /// The count in the push pane's title: what the device received, and
+    /// apart from it what is still on its way (the list shows both, and its
+    /// footer counts both: "5 received, 1 on the way" beside "6 pushes").
+    static func pushCount(received: Int, entries: [NotificationEntry]) -> String? {
+        let onTheWay = entries.count { $0.index == nil }
+        if onTheWay > 0 { return "\(received) received, \(onTheWay) on the way" }
+        return received > 0 ? "\(received)" : nil
     }
 
     static func notificationCells(_ entry: NotificationEntry, longTime: Bool, autoFetch: Bool) -> [String] {
@@ -589,8 +599,11 @@ public struct InspectorView: Sendable {
         drawScrollPosition(tableState, rowCount: lines.count, visibleRows: visible, noun: "line", area: area, focused: focused, into: &buffer)
         if footer > 0 {
             let hint: String
+            let filtered = state.eventLog.device != nil || state.eventLog.category != nil
             if state.snapshot.eventCount > events.count && tableState.visibleOffset(rowCount: lines.count, visibleRows: visible) == 0 {
-                hint = "(the \(Plural.count(state.snapshot.eventCount - events.count, "earlier event")) are in the --log file, if one was asked for)"
+                hint = filtered
+                    ? "(earlier events of this kind are in the --log file, if one was asked for)"
+                    : "(the \(Plural.count(state.snapshot.eventCount - events.count, "earlier event")) are in the --log file, if one was asked for)"
             } else if !focused {
                 hint = layout.zoomed == nil ? "E or Tab: scroll, filter, open a fetch ▸" : "Tab: next pane"
             } else if state.eventLog.isFollowing {

@@ -44,6 +44,12 @@ public enum InspectorReducer {
             state.effects.enqueue(.readServer)
         case .resized(let size):
             state.screenSize = size
+            // A pane the new size does not draw (the event log below 34 rows)
+            // gives the focus back to the first pane: keys never act on a hidden pane.
+            if !state.tabOrder.contains(state.pane) {
+                state.pane = state.tabOrder.first ?? .zones
+                state.needsRedraw = true
+            }
             rebuild(&state, with: nil)
         case .frameDrawn:
             state.needsRedraw = false

@@ -121,7 +121,8 @@ public final class InspectorWorld {
                     autoFetchOnPush: device.engine.autoFetchOnPush, pendingChanges: device.pendingChangeCount,
                     fetchRuns: device.engine.fetchRuns.count, lastError: device.lastError)
             },
-            events: Array(world.recentEvents(EventLog.keptEvents)), eventCount: world.eventCount,
+            events: EventLog.kept(world.recentEvents(world.eventLimit), device: context?.eventDevice, category: context?.eventCategory),
+            eventCount: world.eventCount,
             writer: world.writer.map { WriterStatus(isRunning: $0.isRunning, interval: $0.interval, actions: $0.actions) },
             time: time,
             lesson: lesson.map { lesson in
