@@ -209,7 +209,7 @@ struct RunnerTests {
         _ = await runner.runToEnd()
         var zoneChanges: [[String: Any]] = []
         for event in runner.transcript {
-            let line = TranscriptFormatter.json(event)
+            let line = try #require(TranscriptFormatter.json(event))
             #expect(!line.contains("\n"))
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             #expect(object["event"] is String)
