@@ -90,8 +90,43 @@ public final class LessonSession: InspectorLesson {
         guard runner.nextStepIndex < scenario.steps.count else { return nil }
         let step = scenario.steps[runner.nextStepIndex]
         if case .say = step.kind { return "narrative" }
+        if case .ask = step.kind { return "a question for the room" }
         return "\(step.kind.name): \(runner.summary(of: step.kind))"
     }
+
+    /// The latest step run, if any.
+    private var latestStep: Step? {
+        stepsRun > 0 ? scenario.steps[stepsRun - 1] : nil
+    }
+
+    /// The code the screen shows now: the latest step's; after narration
+    /// (say, ask), the code of the step it introduces; after a check, the
+    /// code of the step it checks.
+    public var code: LessonCode? {
+        guard stepsRun > 0 else { return nil }
+        let steps = scenario.steps
+        let latest = steps[stepsRun - 1]
+        if let code = latest.clientCode { return LessonCode(code) }
+        switch latest.kind {
+        case .say, .ask:
+            for step in steps[stepsRun...] {
+                if case .say = step.kind { break }
+                if let code = step.clientCode { return LessonCode(code) }
+            }
+            return nil
+        default:
+            return steps[..<(stepsRun - 1)].last { $0.clientCode != nil }?.clientCode.map(LessonCode.init)
+        }
+    }
+
+    /// The question of the latest step, when it is an `ask:`.
+    public var question: LessonQuestion? {
+        guard case .ask(let ask)? = latestStep?.kind else { return nil }
+        return LessonQuestion(question: ask.question, choices: ask.choices, answer: ask.answer, explanation: ask.explanation)
+    }
+
+    /// The presenter's note of the latest step.
+    public var note: String? { latestStep?.note }
 
     /// One line per step, for the outline.
     public private(set) lazy var outline: [String] = {
@@ -100,6 +135,7 @@ public final class LessonSession: InspectorLesson {
                 let firstLine = text.split(separator: "\n").first.map(String.init) ?? text
                 return "say: " + firstLine
             }
+            if case .ask(let ask) = step.kind { return "ask: " + ask.question }
             if case .expect = step.kind {
                 return "expect \(step.kind.name)" + (Self.device(of: step.kind).map { " (\($0))" } ?? "") + ", line \(step.location.line)"
             }
@@ -152,7 +188,10 @@ public final class LessonSession: InspectorLesson {
     public func runNextStep() async -> LessonStepResult {
         let outcome = await next()
         var isNarrative = false
-        if case .say? = outcome.step?.kind { isNarrative = true }
+        switch outcome.step?.kind {
+        case .say?, .ask?: isNarrative = true
+        default: break
+        }
         return LessonStepResult(
             failedStep: outcome.failure?.stepName, failureMessage: outcome.failure?.message, error: outcome.error, isNarrative: isNarrative)
     }
@@ -201,3 +240,9 @@ public final class LessonSession: InspectorLesson {
     }
 }
 
+extension LessonCode {
+    /// The inspector's value of a step's code.
+    init(_ code: StepCode) {
+        self.init(title: code.title, fixed: code.fixed, wrong: code.wrong)
+    }
+}

@@ -144,7 +144,8 @@ public enum InspectorKeys {
                 state.pane = .zones
             } else {
                 state.pane = .events
-                state.zoomed = InspectorLayout(size: state.screenSize, hasLesson: state.snapshot.lesson != nil).events == nil
+                // Beside a lesson the log is narrow: it opens full width.
+                state.zoomed = state.snapshot.lesson != nil || state.layout.events == nil
             }
             state.lessonMode.narrativeFocused = false
             state.needsRedraw = true

@@ -129,34 +129,37 @@ public struct InspectorLayout: Hashable, Sendable {
         notifications = Rect(x: leftWidth, y: gridTop + topHeight, width: rightWidth, height: bottomHeight)
     }
 
-    /// The presenter layout in `grid`. Wide: the narration (and the code
-    /// under it) on the left, the panes on the right. Narrow: all stacked,
-    /// the narration first. The panes the step touched share the room left;
-    /// the others keep only their title bar when there is room for it.
+    /// The presenter layout in `grid`. Wide: the narration and, under it,
+    /// the code on the left, the panes on the right. Narrow: the narration
+    /// across the top; under it the code and the panes side by side (the
+    /// panes alone when the step has no code). The panes the step touched
+    /// share the room left; the others keep only their title bar when there
+    /// is room for it.
     private mutating func arrangePresenter(in grid: Rect, touched: Set<LessonPane>, hasCode: Bool) {
         let wide = grid.width >= 100
         var panesArea: Rect
         if wide {
-            let leftWidth = grid.width * 45 / 100
+            let leftWidth = grid.width * (hasCode ? 55 : 45) / 100
             let left = Rect(x: grid.x, y: grid.y, width: leftWidth, height: grid.height)
             panesArea = Rect(x: grid.x + leftWidth, y: grid.y, width: grid.width - leftWidth, height: grid.height)
             if hasCode {
-                let codeHeight = max(6, left.height * 45 / 100)
-                lesson = Rect(x: left.x, y: left.y, width: left.width, height: left.height - codeHeight)
-                code = Rect(x: left.x, y: left.maxY - codeHeight, width: left.width, height: codeHeight)
+                let narrationHeight = max(6, left.height * 40 / 100)
+                lesson = Rect(x: left.x, y: left.y, width: left.width, height: narrationHeight)
+                code = Rect(x: left.x, y: left.y + narrationHeight, width: left.width, height: left.height - narrationHeight)
             } else {
                 lesson = left
             }
         } else {
-            let narrationHeight = max(5, grid.height * (hasCode ? 35 : 45) / 100)
+            let narrationHeight = max(5, grid.height * (hasCode ? 40 : 45) / 100)
             lesson = Rect(x: grid.x, y: grid.y, width: grid.width, height: narrationHeight)
-            var y = grid.y + narrationHeight
+            let below = Rect(x: grid.x, y: grid.y + narrationHeight, width: grid.width, height: max(0, grid.height - narrationHeight))
             if hasCode {
-                let codeHeight = max(4, grid.height * 30 / 100)
-                code = Rect(x: grid.x, y: y, width: grid.width, height: codeHeight)
-                y += codeHeight
+                let codeWidth = below.width * 60 / 100
+                code = Rect(x: below.x, y: below.y, width: codeWidth, height: below.height)
+                panesArea = Rect(x: below.x + codeWidth, y: below.y, width: below.width - codeWidth, height: below.height)
+            } else {
+                panesArea = below
             }
-            panesArea = Rect(x: grid.x, y: y, width: grid.width, height: max(0, grid.maxY - y))
         }
         // A step that touched no pane (narration) shows the zones and records.
         let order: [LessonPane] = [.zones, .records, .tokens, .notifications, .events]

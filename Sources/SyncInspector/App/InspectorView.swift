@@ -12,11 +12,13 @@ public struct InspectorView: Sendable {
     }
 
     public func render(_ state: InspectorState, size: Size) -> CellBuffer {
-        guard size.fits(TooSmallScreen.minimumSize) else {
-            return TooSmallScreen.render(size: size, theme: theme)
+        // The presenter layout is made for large fonts: it draws on smaller screens.
+        let presenting = state.snapshot.lesson != nil && state.lessonMode.presenting
+        guard size.fits(presenting ? Self.presenterMinimumSize : TooSmallScreen.minimumSize) else {
+            return TooSmallScreen.render(size: size, minimum: presenting ? Self.presenterMinimumSize : TooSmallScreen.minimumSize, theme: theme)
         }
         var buffer = CellBuffer(size: size, style: theme.normal)
-        let layout = InspectorLayout(size: size, hasLesson: state.snapshot.lesson != nil, zoomed: state.zoomed ? state.pane : nil)
+        let layout = state.layout(for: size)
         drawHeader(state, into: &buffer, area: layout.header)
         if !layout.zones.isEmpty { drawZones(state, into: &buffer, area: layout.zones) }
         if layout.records.isEmpty {
@@ -28,10 +30,16 @@ public struct InspectorView: Sendable {
         if !layout.tokens.isEmpty { drawTokens(state, into: &buffer, area: layout.tokens, layout: layout) }
         if !layout.notifications.isEmpty { drawNotifications(state, into: &buffer, area: layout.notifications, layout: layout) }
         if let events = layout.events {
-            drawEvents(state, into: &buffer, area: events, layout: layout)
+            // Beside a lesson's narration the log is narrow: its lines wrap rather than being cut.
+            if layout.lesson != nil, !state.isFocused(.events), events.width < 60 {
+                drawWrappedEvents(state, into: &buffer, area: events)
+            } else {
+                drawEvents(state, into: &buffer, area: events, layout: layout)
+            }
         }
         if let lessonArea = layout.lesson, let lesson = state.snapshot.lesson {
-            drawLesson(lesson, focused: state.lessonMode.narrativeFocused, into: &buffer, area: lessonArea)
+            drawLesson(lesson, state: state, into: &buffer, area: lessonArea)
+            if let codeArea = layout.code, let code = lesson.code { drawCode(code, into: &buffer, area: codeArea) }
             drawLessonHighlights(state, into: &buffer, layout: layout)
         }
         drawMessage(state, into: &buffer, area: layout.message)
@@ -643,36 +651,6 @@ public struct InspectorView: Sendable {
     }
 
     // MARK: Lesson
-
-    private func drawLesson(_ lesson: LessonStatus, focused: Bool, into buffer: inout CellBuffer, area: Rect) {
-        let title = "Lesson · step \(lesson.stepsRun) of \(lesson.stepCount) · \(lesson.title)"
-        let inner = Panel(title: title, focused: focused, theme: theme).render(into: &buffer, area: area)
-        guard !inner.isEmpty else { return }
-        let footer: (String, Style) = lesson.nextStep.map {
-            focused ? ("Enter: \($0)", theme.helpKey) : ("Tab to this pane, then Enter: \($0)", theme.muted)
-        } ?? ("Lesson over: b starts again · t steps · q quits", theme.success)
-        let rows = max(0, inner.height - 1)
-        let narrative = lesson.narrative.map { TextWrap.wrap($0, width: inner.width) } ?? []
-        var result = lesson.lastStep.flatMap { TextWrap.wrap($0, width: max(1, inner.width - 2)).map { "  " + $0 } }
-            .map { ($0, theme.normal) }
-        if let failure = lesson.failure {
-            result += TextWrap.wrap("✗ " + failure, width: inner.width).map { ($0, theme.error) }
-        }
-        // The step just run comes first; the narrative gets what is left (at least half when there is a step).
-        let narrativeRows = result.isEmpty ? rows : min(narrative.count, max(rows / 2, rows - result.count))
-        var lines: [(String, Style)] = narrative.prefix(narrativeRows).enumerated().map { index, line in
-            (index == narrativeRows - 1 && narrative.count > narrativeRows ? TextWidth.truncate(line + " …", to: inner.width) : line, theme.title)
-        }
-        let resultRows = rows - lines.count
-        if result.count > resultRows {
-            result = Array(result.prefix(max(0, resultRows - 1))) + (resultRows > 0 ? [("  … \(result.count - resultRows + 1) more lines", theme.muted)] : [])
-        }
-        lines += result
-        for (index, (text, style)) in lines.prefix(rows).enumerated() {
-            buffer.write(TextWidth.truncate(text, to: inner.width), x: inner.x, y: inner.y + index, style: style, clip: inner)
-        }
-        buffer.write(TextWidth.truncate(footer.0, to: inner.width), x: inner.x, y: inner.maxY - 1, style: footer.1, clip: inner)
-    }
 
     // MARK: Overlays
 

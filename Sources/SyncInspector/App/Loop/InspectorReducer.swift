@@ -328,7 +328,9 @@ public enum InspectorReducer {
         }
         if !snapshot.devices.indices.contains(state.focusedDevice) { state.focusedDevice = 0 }
         snapshot.faultRules = state.world.reading.faultRules
-        let layout = InspectorLayout(size: state.screenSize, hasLesson: snapshot.lesson != nil)
+        let layout = InspectorLayout(
+            size: state.screenSize, hasLesson: snapshot.lesson != nil,
+            arrangement: state.lessonMode.arrangement(code: snapshot.lesson?.code != nil))
 
         guard snapshot.devices.indices.contains(state.focusedDevice) else {
             state.snapshot = snapshot

@@ -129,7 +129,8 @@ public final class InspectorWorld {
                 LessonStatus(
                     title: lesson.title, stepsRun: lesson.stepsRun, stepCount: lesson.stepCount,
                     narrative: lesson.narrative, lastStep: lesson.lastStep, nextStep: lesson.nextStepSummary,
-                    failure: lesson.failureMessage, outline: lesson.outline, checks: lesson.checks)
+                    failure: lesson.failureMessage, outline: lesson.outline, checks: lesson.checks,
+                    code: lesson.code, question: lesson.question, note: lesson.note)
             })
         guard let context else { return snapshot }
         let index = snapshot.devices.indices.contains(context.focusedDevice) ? context.focusedDevice : 0
