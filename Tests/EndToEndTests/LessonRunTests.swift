@@ -7,7 +7,7 @@ import Testing
         "01-first-fetch", "02-two-kinds-of-token", "03-batches", "04-latest-state", "05-zone-removals",
         "06-expired-token", "07-coalesced-notifications", "08-query-subscriptions", "09-conflicts", "10-shared-database",
         "11-token-before-data", "12-zone-gone", "13-over-400", "14-default-zone", "15-account-change",
-        "16-rate-limiting", "17-lost-and-early-pushes",
+        "16-rate-limiting", "17-lost-and-early-pushes", "18-duplicates-after-reinstall", "19-sync-engine-events",
     ]
 
     @Test(arguments: lessons)
@@ -35,7 +35,7 @@ import Testing
         #expect(lines.count == Self.lessons.count)
         #expect(lines.first?.hasPrefix(" 1  first-fetch ") == true)
         #expect(lines.first?.hasSuffix("First fetch: no token, then only what changed") == true)
-        #expect(lines.last?.hasPrefix("17  lost-and-early-pushes ") == true)
+        #expect(lines.last?.hasPrefix("19  sync-engine-events ") == true)
         for (line, lesson) in zip(lines, Self.lessons) {
             let shortName = String(lesson.drop { $0 != "-" }.dropFirst())
             #expect(line.contains(" \(shortName) "), "\(line)")
