@@ -122,7 +122,7 @@ public final class LessonSession: InspectorLesson {
     /// The question of the latest step, when it is an `ask:`.
     public var question: LessonQuestion? {
         guard case .ask(let ask)? = latestStep?.kind else { return nil }
-        return LessonQuestion(question: ask.question, choices: ask.choices, answer: ask.answer, explanation: ask.explanation)
+        return LessonQuestion(question: ask.question, choices: ask.letteredChoices, answer: ask.answerText)
     }
 
     /// The presenter's note of the latest step.

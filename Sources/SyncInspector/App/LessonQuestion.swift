@@ -1,24 +1,19 @@
 import SyncCore
 
-/// A question for the room (`ask:`): the class predicts, then the next
-/// steps show what happens. The answer stays hidden until asked for (`A`).
+/// A question for the room (`ask:`), as the lesson pane shows it: the class
+/// predicts, then the next steps show what happens. The answer stays hidden
+/// until asked for (`A`). The lesson words it (the choices lettered, the
+/// answer with its reason); the pane only lays it out.
 public struct LessonQuestion: Hashable, Sendable {
     public var question: String
+    /// "A) Nothing", "B) Every record", …
     public var choices: [String]
-    /// The index of the right choice.
-    public var answer: Int
-    /// Why that is the answer, shown with it.
-    public var explanation: String?
+    /// "B) Every record. A fetch from no token brings every record there is."
+    public var answer: String
 
-    public init(question: String, choices: [String], answer: Int, explanation: String? = nil) {
+    public init(question: String, choices: [String], answer: String) {
         self.question = question
         self.choices = choices
         self.answer = answer
-        self.explanation = explanation
-    }
-
-    /// "A", "B", … for choice `index`.
-    public static func letter(_ index: Int) -> String {
-        index < 26 ? String(UnicodeScalar(UInt8(65 + index))) : "\(index + 1)"
     }
 }

@@ -37,14 +37,9 @@ public enum LessonText {
         if let question = lesson.question {
             gap()
             add("? " + TextWrap.unfold(question.question), .question)
-            for (index, choice) in question.choices.enumerated() {
-                add("\(LessonQuestion.letter(index))) \(choice)", .choice, indent: "  ")
-            }
+            for choice in question.choices { add(choice, .choice, indent: "  ") }
             if answerShown {
-                let letter = LessonQuestion.letter(question.answer)
-                let choice = question.choices.indices.contains(question.answer) ? question.choices[question.answer] : ""
-                let period = choice.last.map { ".!?:".contains($0) } == true ? " " : ". "
-                add("Answer: \(letter)) \(choice)" + (question.explanation.map { period + TextWrap.unfold($0) } ?? ""), .answer)
+                add("Answer: " + TextWrap.unfold(question.answer), .answer)
             } else {
                 add("A shows the answer; the next steps show it happen.", .note)
             }

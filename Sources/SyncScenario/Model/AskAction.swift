@@ -23,17 +23,21 @@ public struct AskAction: Sendable, Equatable {
         index < 26 ? String(UnicodeScalar(UInt8(65 + index))) : "\(index + 1)"
     }
 
-    /// What goes between a choice and the reason after it: a full stop, unless the choice ends a sentence already.
-    static func joining(_ choice: String) -> String {
-        choice.last.map { ".!?:".contains($0) } == true ? " " : ". "
+    /// The choices as read out: "A) Nothing", "B) Every record".
+    public var letteredChoices: [String] {
+        choices.enumerated().map { "\(Self.letter($0.offset))) \($0.element)" }
+    }
+
+    /// The answer as read out, with its reason: "B) Every record. A fetch from no token…".
+    public var answerText: String {
+        let right = choices.indices.contains(answer) ? choices[answer] : ""
+        // A full stop between the choice and the reason, unless the choice ends a sentence already.
+        let joining = right.last.map { ".!?:".contains($0) } == true ? " " : ". "
+        return "\(Self.letter(answer))) \(right)" + (explanation.map { joining + $0 } ?? "")
     }
 
     /// The question, its choices and the answer, as a transcript prints them.
     public var transcriptText: String {
-        var lines = ["? " + question]
-        for (index, choice) in choices.enumerated() { lines.append("  \(Self.letter(index))) \(choice)") }
-        let right = choices.indices.contains(answer) ? choices[answer] : ""
-        lines.append("Answer: \(Self.letter(answer))) \(right)" + (explanation.map { Self.joining(right) + $0 } ?? ""))
-        return lines.joined(separator: "\n")
+        (["? " + question] + letteredChoices.map { "  " + $0 } + ["Answer: " + answerText]).joined(separator: "\n")
     }
 }
