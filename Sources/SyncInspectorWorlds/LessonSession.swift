@@ -99,24 +99,43 @@ public final class LessonSession: InspectorLesson {
         stepsRun > 0 ? scenario.steps[stepsRun - 1] : nil
     }
 
-    /// The code the screen shows now: the latest step's; after narration
-    /// (say, ask), the code of the step it introduces; after a check, the
-    /// code of the step it checks.
+    /// The code the screen shows now. The lesson's own code wins: the
+    /// latest step's `code:`, or the `code:` written since the narration
+    /// that introduced it; else the code made from the step. After narration,
+    /// the code of the step it introduces; after a check, that of the step
+    /// it checks.
     public var code: LessonCode? {
         guard stepsRun > 0 else { return nil }
         let steps = scenario.steps
-        let latest = steps[stepsRun - 1]
-        if let code = latest.clientCode { return LessonCode(code) }
-        switch latest.kind {
+        let latest = stepsRun - 1
+        if let written = steps[latest].code { return LessonCode(written) }
+        switch steps[latest].kind {
         case .say, .ask:
             for step in steps[stepsRun...] {
                 if case .say = step.kind { break }
                 if let code = step.clientCode { return LessonCode(code) }
             }
             return nil
+        case .expect:
+            // The step it checks: the nearest action before it.
+            guard let action = steps[..<latest].lastIndex(where: \.kind.isAction) else { return nil }
+            return code(of: action)
         default:
-            return steps[..<(stepsRun - 1)].last { $0.clientCode != nil }?.clientCode.map(LessonCode.init)
+            return code(of: latest)
         }
+    }
+
+    /// An action step's code: its own, else what the narration it belongs
+    /// to wrote (the latest `say` before it, and the steps between), else
+    /// the code made from it.
+    private func code(of index: Int) -> LessonCode? {
+        let steps = scenario.steps
+        if let written = steps[index].code { return LessonCode(written) }
+        for step in steps[..<index].reversed() {
+            if let written = step.code { return LessonCode(written) }
+            if case .say = step.kind { break }
+        }
+        return steps[index].kind.generatedCode.map(LessonCode.init)
     }
 
     /// The question of the latest step, when it is an `ask:`.

@@ -140,4 +140,27 @@ struct PresenterTests {
         #expect(rows.contains("CKModifyRecordsOperation"), "\(rows)")
         #expect(rows.contains(".ifServerRecordUnchanged"), "\(rows)")
     }
+
+    /// The code the lesson writes on a narration stays on screen through the
+    /// step it introduces and its checks; a step without written code shows
+    /// the code made from it.
+    @Test func theLessonsWrittenCodeStaysThroughTheStepItIntroduces() async throws {
+        let scenario = try ScenarioLocator.load("sync-engine-events")
+        let lesson = try LessonSession(scenario: scenario)
+        for _ in 0..<4 { await lesson.next() }  // say, createZone, burst, expect
+        #expect(lesson.code?.title == "handleEvent: .sentRecordZoneChanges")
+        await lesson.next()  // the say that writes the wrong and fixed code
+        #expect(lesson.code?.title == "handleEvent: persisting the state on its own")
+        await lesson.next()  // the ask
+        await lesson.next()  // the fetch that crashes
+        let code = try #require(lesson.code)
+        #expect(code.title == "handleEvent: persisting the state on its own")
+        #expect(code.wrong?.contains("defaults.set") == true)
+        await lesson.next()  // its check
+        #expect(lesson.code?.title == "handleEvent: persisting the state on its own")
+        // The iPad's fetch comes after a narration that writes no code: the code made from it.
+        while lesson.lastStepDevice != "iPad" && !lesson.isFinished { await lesson.next() }
+        #expect(lesson.code?.title == "CKFetchRecordZoneChangesOperation")
+        #expect(lesson.code?.fixed.contains("config.resultsLimit = 2") == true)
+    }
 }
