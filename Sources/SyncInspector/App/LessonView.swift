@@ -93,8 +93,9 @@ extension InspectorView {
         }
         let wrongLines = Self.codeLines(wrong, width: inner.width).count + 1
         let fixedLines = Self.codeLines(code.fixed, width: inner.width).count + 1
-        // Each gets its share of the rows, the fix at least half.
-        let top = min(wrongLines, max(2, inner.height - max(inner.height / 2, min(fixedLines, inner.height))))
+        // Each gets its share of the rows, by length; both show some code.
+        let fair = inner.height * wrongLines / max(1, wrongLines + fixedLines)
+        let top = wrongLines + fixedLines <= inner.height ? wrongLines : min(inner.height - 3, max(3, fair))
         block(wrongHeading, wrong, theme.error, in: Rect(x: inner.x, y: inner.y, width: inner.width, height: top))
         block(fixedHeading, code.fixed, theme.success, in: Rect(x: inner.x, y: inner.y + top, width: inner.width, height: inner.height - top))
     }
