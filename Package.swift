@@ -138,6 +138,9 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            // The API reference ships inside the program (`syncscope help api`):
+            // the same page DocC builds, not a copy.
+            resources: [.copy("SyncServerHTTP.docc/WebServicesAPI.md")],
             swiftSettings: swiftSettings
         ),
 

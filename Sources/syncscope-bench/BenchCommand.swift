@@ -13,7 +13,7 @@ struct BenchCommand: AsyncParsableCommand {
         abstract: "Measure the simulated server's costs (build with -c release).",
         discussion: """
             Each figure is measured in one run, with ratios so that machine noise cancels. \
-            Run it as: swift run -c release syncscope-bench [--json]. \
+            Run it as: syncscope-bench [--json], from a release build: a debug build's figures mean little. \
             With --http (a throwaway server in this process) or --server URL (a running syncscope serve on \
             this machine, with --coalescing-window 0 for the push figure), it measures network mode instead.
             """
@@ -119,7 +119,7 @@ struct BenchCommand: AsyncParsableCommand {
     func run() async throws {
         if inspectorOnly {
             #if DEBUG
-            FileHandle.standardError.write(Data("warning: this is a debug build; figures are meaningful only with `swift run -c release syncscope-bench`.\n".utf8))
+            FileHandle.standardError.write(Data("warning: this is a debug build; figures are meaningful only from a release build of syncscope-bench.\n".utf8))
             #endif
             var results = BenchmarkResults()
             results.figures = try await InspectorBenchmarkSuite(records: 100_000, liveSeconds: liveSeconds, liveOnly: liveOnly).run()
@@ -131,7 +131,7 @@ struct BenchCommand: AsyncParsableCommand {
             return
         }
         #if DEBUG
-        FileHandle.standardError.write(Data("warning: this is a debug build; figures are meaningful only with `swift run -c release syncscope-bench`.\n".utf8))
+        FileHandle.standardError.write(Data("warning: this is a debug build; figures are meaningful only from a release build of syncscope-bench.\n".utf8))
         #endif
         let suite = BenchmarkSuite(largeZoneRecords: records, saveRecords: saveRecords, routingSaves: routingSaves, burstSaves: burstSaves)
         let results = try await suite.run()
@@ -149,7 +149,7 @@ struct BenchCommand: AsyncParsableCommand {
 
     func runHTTP() async throws {
         #if DEBUG
-        FileHandle.standardError.write(Data("warning: this is a debug build; figures are meaningful only with `swift run -c release syncscope-bench`.\n".utf8))
+        FileHandle.standardError.write(Data("warning: this is a debug build; figures are meaningful only from a release build of syncscope-bench.\n".utf8))
         #endif
         if nodes != nil, let store = try nodesStore() {
             var results = BenchmarkResults()

@@ -107,6 +107,22 @@ import Testing
         }
     }
 
+    /// `--data /etc/hostname/sub`: a folder inside a file. The sentence names
+    /// the file, not "NSCocoaErrorDomain error 512".
+    @Test func aDataFolderInsideAFileNamesTheFile() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("host-file-\(UUID().uuidString)")
+        try Data("x".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let inside = file.appendingPathComponent("sub")
+        await #expect {
+            try await ServerHost.start(options: options(inside))
+        } throws: { error in
+            let text = (error as? ServeError)?.description ?? "\(error)"
+            return text == "Cannot open the data folder \(inside.path): \(file.path) is a file, not a folder, so no folder can be made inside it. Pass another --data folder, or --in-memory."
+                && !text.contains("NSCocoaErrorDomain")
+        }
+    }
+
     @Test func anImportFileThatIsNotJSONIsNamedAsAFile() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("import-\(UUID().uuidString).json")
         try Data("not json".utf8).write(to: file)
