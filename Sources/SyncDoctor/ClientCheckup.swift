@@ -36,8 +36,8 @@ struct ClientCheckup {
     private var shortPolls: [WireServerEvent] = []
     private var storm: [WireServerEvent] = []
     private var found: [Diagnosis] = []
-    /// One diagnosis per code and place: the keys said already.
-    private var said: Set<String> = []
+    /// One diagnosis per code and place: where each said already is in ``found``.
+    private var said: [String: Int] = [:]
 
     init(key: String, name: String, user: String, doctor: SyncDoctor) {
         self.key = key
@@ -46,9 +46,15 @@ struct ClientCheckup {
         self.doctor = doctor
     }
 
+    /// Names a mistake; named again at the same place, the diagnosis is brought up to date (its summary, its evidence).
     private mutating func say(_ code: DiagnosisCode, _ place: String, _ summary: String, _ evidence: [WireServerEvent]) {
-        guard said.insert("\(code.rawValue) \(place)").inserted else { return }
-        found.append(Diagnosis(code: code, client: name, clientKey: key, user: user, summary: summary, evidence: evidence))
+        let diagnosis = Diagnosis(code: code, client: name, clientKey: key, user: user, summary: summary, evidence: evidence)
+        if let index = said["\(code.rawValue) \(place)"] {
+            found[index] = diagnosis
+        } else {
+            said["\(code.rawValue) \(place)"] = found.count
+            found.append(diagnosis)
+        }
     }
 
     mutating func see(_ event: WireServerEvent) {
