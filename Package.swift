@@ -269,6 +269,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(name: "SyncServerTests", dependencies: ["SyncCore", "SyncWire", "SyncServer"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncNetworkTests", dependencies: ["SyncNetwork", "SyncCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "SyncDoctorTests", dependencies: ["SyncDoctor", "SyncWire"], swiftSettings: swiftSettings),
         .testTarget(
             name: "SyncPostgresTests", dependencies: ["SyncPostgres", "SyncTestSupport"],
             swiftSettings: swiftSettings),

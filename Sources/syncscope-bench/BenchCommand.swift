@@ -67,6 +67,9 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(help: "Only the saves figures of --http or --server: saves over HTTP beside the bare Hummingbird ceiling, in alternating rounds.")
     var savesOnly = false
 
+    @Flag(name: .customLong("feed-only"), help: "Only the event feed's cost: saves with the feed off, on with no watcher, and on with one watcher, in alternating rounds.")
+    var feedOnly = false
+
     @Flag(help: "Only the inspector's figures: records pane updates, frames and the live loop, on a 100,000-record zone.")
     var inspectorOnly = false
 
@@ -86,6 +89,9 @@ struct BenchCommand: AsyncParsableCommand {
         guard (1...60).contains(liveSeconds) else { throw ValidationError("--live-seconds must be 1 to 60 (got \(liveSeconds)).") }
         if savesOnly && (!(http || server != nil) || restartOnly || nodes != nil) {
             throw ValidationError("--saves-only measures saves over HTTP: pass --http or --server, without --restart-only or --nodes.")
+        }
+        if feedOnly && (!http || server != nil || savesOnly || restartOnly || nodes != nil) {
+            throw ValidationError("--feed-only measures the event feed on servers of its own: pass --http, without --server, --saves-only, --restart-only or --nodes.")
         }
         if inspectorOnly && (http || server != nil || restartOnly) {
             throw ValidationError("--inspector-only measures the inspector in process; it does not go with --http, --server or --restart-only.")
@@ -164,6 +170,12 @@ struct BenchCommand: AsyncParsableCommand {
             if json { FileHandle.standardError.write(Data((notes + "\n").utf8)) } else { print("\n" + notes) }
             return
         }
+        if feedOnly {
+            var results = BenchmarkResults()
+            results.figures = try await FeedCostBenchmarks(clients: httpClients, saves: httpSaves, timeLimit: 6).run()
+            print(json ? results.json() : results.table())
+            return
+        }
         if restartOnly {
             var results = BenchmarkResults()
             results.figures = try await RestartBenchmarks(records: restartRecords).run()
@@ -195,7 +207,10 @@ struct BenchCommand: AsyncParsableCommand {
         } catch let error as CloudError {
             throw BenchFailure(error: error)
         }
-        if server == nil, !savesOnly { results.figures += try await RestartBenchmarks(records: restartRecords).run() }
+        if server == nil, !savesOnly {
+            results.figures += try await FeedCostBenchmarks(clients: httpClients, saves: httpSaves, timeLimit: 6).run()
+            results.figures += try await RestartBenchmarks(records: restartRecords).run()
+        }
         print(json ? results.json() : results.table())
         if server != nil {
             FileHandle.standardError.write(Data(
