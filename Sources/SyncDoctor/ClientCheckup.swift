@@ -7,6 +7,8 @@ struct ClientCheckup {
     let name: String
     var user: String
     let doctor: SyncDoctor
+    /// The record types and fields development was seen to take, from every client.
+    let development: DevelopmentSchemaTraces
 
     /// Where each token the client was given came from: its kind, its place,
     /// and whether a fetch gave it (else a listing or query: "the zone's current token").
@@ -39,11 +41,12 @@ struct ClientCheckup {
     /// One diagnosis per code and place: where each said already is in ``found``.
     private var said: [String: Int] = [:]
 
-    init(key: String, name: String, user: String, doctor: SyncDoctor) {
+    init(key: String, name: String, user: String, doctor: SyncDoctor, development: DevelopmentSchemaTraces) {
         self.key = key
         self.name = name
         self.user = user
         self.doctor = doctor
+        self.development = development
     }
 
     /// Names a mistake; named again at the same place, the diagnosis is brought up to date (its summary, its evidence).
@@ -67,6 +70,7 @@ struct ClientCheckup {
         let path = event.path ?? ""
         let scope = Self.scope(of: path)
         seeRetry(event, path: path)
+        if Self.environment(of: path) == "production" { seeProductionRefusals(event) }
         switch operation {
         case "changes/database", "zones/changes", "changes/zone", "records/changes":
             answerPushes(event)
@@ -199,6 +203,19 @@ struct ClientCheckup {
         }
     }
 
+    // MARK: Schemas
+
+    /// A production save or query refused for a record type or field that
+    /// development has (another client saved it there): the schema was not deployed.
+    private mutating func seeProductionRefusals(_ event: WireServerEvent) {
+        var reasons = (event.answer?["records"]?.array ?? []).compactMap { $0["reason"]?.string }
+        if let reason = event.answer?["reason"]?.string { reasons.append(reason) }
+        for reason in reasons {
+            guard let missing = DevelopmentSchemaTraces.Missing(productionRefusal: reason), development.has(missing) else { continue }
+            say(.schemaNotDeployed, missing.description, "production refused \(missing.description), which development has: deploy the development schema to production (syncscope schema deploy) before shipping the build", [event])
+        }
+    }
+
     // MARK: Retries
 
     private mutating func seeRetry(_ event: WireServerEvent, path: String) {
@@ -252,6 +269,12 @@ struct ClientCheckup {
             say(.moreComingIgnored, target, "a fetch of \(target) was answered moreComing: true, and the client never asked for the next batch (its token) — the rest of the changes never reached it", events)
         }
         return found
+    }
+
+    /// The environment of a `/database/1/{container}/{environment}/…` path.
+    static func environment(of path: String) -> String {
+        let parts = path.split(separator: "/")
+        return parts.count > 3 ? String(parts[3]) : "development"
     }
 
     /// The database scope of a `/database/1/{container}/{environment}/{scope}/…` path.

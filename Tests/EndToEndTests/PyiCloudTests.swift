@@ -31,6 +31,16 @@ import Testing
             server.removeData()
         }
         let token = try #require(server.tokens["alice"])
+        // Its Reminders and Notes run in production, which takes only what was deployed:
+        // import their schemas as a team would (`syncscope schema import`).
+        for (container, file) in [("com.apple.reminders", "reminders.ckdb"), ("com.apple.notes", "notes.ckdb")] {
+            let schema = Self.script.deletingLastPathComponent().appendingPathComponent(file).path
+            let imported = try BinaryRunner.run([
+                "schema", "import", schema, "--server", server.baseURL.absoluteString, "--admin-token", server.adminToken,
+                "--container", container, "--environment", "production",
+            ])
+            #expect(imported.status == 0, "importing \(file): \(imported.stderr)")
+        }
         let run = try await ExternalTool(executable: python, arguments: [Self.script.path, server.baseURL.absoluteString, token]).run(within: 180)
         let text = run.text
         guard let status = run.status else {
