@@ -138,6 +138,9 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            // The API reference ships inside the program (`syncscope help api`):
+            // the same page DocC builds, not a copy.
+            resources: [.copy("SyncServerHTTP.docc/WebServicesAPI.md")],
             swiftSettings: swiftSettings
         ),
 
@@ -266,6 +269,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(name: "SyncServerTests", dependencies: ["SyncCore", "SyncWire", "SyncServer"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncNetworkTests", dependencies: ["SyncNetwork", "SyncCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "SyncDoctorTests", dependencies: ["SyncDoctor", "SyncWire"], swiftSettings: swiftSettings),
         .testTarget(
             name: "SyncPostgresTests", dependencies: ["SyncPostgres", "SyncTestSupport"],
             swiftSettings: swiftSettings),

@@ -7,13 +7,15 @@ struct ClientCheckup {
     let name: String
     var user: String
     let doctor: SyncDoctor
+    /// The record types and fields development was seen to take, from every client.
+    let development: DevelopmentSchemaTraces
 
     /// Where each token the client was given came from: its kind, its place,
     /// and whether a fetch gave it (else a listing or query: "the zone's current token").
     private var issued: [String: (kind: ObservedFetch.Kind, target: String, byFetch: Bool)] = [:]
     /// Places the client was given a token for.
     private var holding: Set<String> = []
-    /// Fetches from no token, per place, since the client held a token for it (an expiry forgives).
+    /// Fetches from no token, per question (``ObservedFetch/question``), since the client held a token for its place (an expiry forgives).
     private var uncached: [String: [WireServerEvent]] = [:]
     /// Tokens answered `moreComing`, not yet presented again.
     private var moreComing: [String: (target: String, event: WireServerEvent)] = [:]
@@ -36,19 +38,26 @@ struct ClientCheckup {
     private var shortPolls: [WireServerEvent] = []
     private var storm: [WireServerEvent] = []
     private var found: [Diagnosis] = []
-    /// One diagnosis per code and place: the keys said already.
-    private var said: Set<String> = []
+    /// One diagnosis per code and place: where each said already is in ``found``.
+    private var said: [String: Int] = [:]
 
-    init(key: String, name: String, user: String, doctor: SyncDoctor) {
+    init(key: String, name: String, user: String, doctor: SyncDoctor, development: DevelopmentSchemaTraces) {
         self.key = key
         self.name = name
         self.user = user
         self.doctor = doctor
+        self.development = development
     }
 
+    /// Names a mistake; named again at the same place, the diagnosis is brought up to date (its summary, its evidence).
     private mutating func say(_ code: DiagnosisCode, _ place: String, _ summary: String, _ evidence: [WireServerEvent]) {
-        guard said.insert("\(code.rawValue) \(place)").inserted else { return }
-        found.append(Diagnosis(code: code, client: name, clientKey: key, user: user, summary: summary, evidence: evidence))
+        let diagnosis = Diagnosis(code: code, client: name, clientKey: key, user: user, summary: summary, evidence: evidence)
+        if let index = said["\(code.rawValue) \(place)"] {
+            found[index] = diagnosis
+        } else {
+            said["\(code.rawValue) \(place)"] = found.count
+            found.append(diagnosis)
+        }
     }
 
     mutating func see(_ event: WireServerEvent) {
@@ -61,6 +70,7 @@ struct ClientCheckup {
         let path = event.path ?? ""
         let scope = Self.scope(of: path)
         seeRetry(event, path: path)
+        if Self.environment(of: path) == "production" { seeProductionRefusals(event) }
         switch operation {
         case "changes/database", "zones/changes", "changes/zone", "records/changes":
             answerPushes(event)
@@ -107,16 +117,16 @@ struct ClientCheckup {
             if let origin = issued[token], origin.kind == fetch.kind, !origin.byFetch, fetch.kind == .zone, !hadData.contains(target) {
                 say(.tokenBeforeData, target, "fetched \(target) from the zone's current token (from a listing, not a fetch) without ever fetching its records: the changes before that token never reached the client", [event])
             }
-        } else {
-            if holding.contains(target) { uncached[target, default: []].append(event) }
-            let count = uncached[target]?.count ?? 0
-            if count + 1 >= doctor.uncachedFetches, let events = uncached[target] {
+        } else if let question = fetch.question {
+            if holding.contains(target) { uncached[question, default: []].append(event) }
+            let count = uncached[question]?.count ?? 0
+            if count + 1 >= doctor.uncachedFetches, let events = uncached[question] {
                 say(.tokenNotCached, target, "fetched \(target) from no token \(count + 1) times though the server had given it a token for it; keep the last token and fetch from it", events)
             }
         }
         if fetch.errorCode == "CHANGE_TOKEN_EXPIRED", let token = fetch.tokenIn {
             expired[token] = event
-            uncached[target] = nil
+            uncached = uncached.filter { !($0.key == target || $0.key.hasPrefix(target + " ")) }
             holding.remove(target)
         }
         // A batch after which the client fetched the same place from anything but the next batch's token.
@@ -193,6 +203,19 @@ struct ClientCheckup {
         }
     }
 
+    // MARK: Schemas
+
+    /// A production save or query refused for a record type or field that
+    /// development has (another client saved it there): the schema was not deployed.
+    private mutating func seeProductionRefusals(_ event: WireServerEvent) {
+        var reasons = (event.answer?["records"]?.array ?? []).compactMap { $0["reason"]?.string }
+        if let reason = event.answer?["reason"]?.string { reasons.append(reason) }
+        for reason in reasons {
+            guard let missing = DevelopmentSchemaTraces.Missing(productionRefusal: reason), development.has(missing) else { continue }
+            say(.schemaNotDeployed, missing.description, "production refused \(missing.description), which development has: deploy the development schema to production (syncscope schema deploy) before shipping the build", [event])
+        }
+    }
+
     // MARK: Retries
 
     private mutating func seeRetry(_ event: WireServerEvent, path: String) {
@@ -246,6 +269,12 @@ struct ClientCheckup {
             say(.moreComingIgnored, target, "a fetch of \(target) was answered moreComing: true, and the client never asked for the next batch (its token) — the rest of the changes never reached it", events)
         }
         return found
+    }
+
+    /// The environment of a `/database/1/{container}/{environment}/…` path.
+    static func environment(of path: String) -> String {
+        let parts = path.split(separator: "/")
+        return parts.count > 3 ? String(parts[3]) : "development"
     }
 
     /// The database scope of a `/database/1/{container}/{environment}/{scope}/…` path.

@@ -22,11 +22,13 @@ public enum DiagnosisCode: String, Sendable, Hashable, Codable, CaseIterable {
     case zoneNotFoundIgnored
     /// A zone fetch started from a token the client took before it had the zone's data.
     case tokenBeforeData
+    /// A production request refused for a record type or field that development has: the schema was not deployed.
+    case schemaNotDeployed
 
     public var severity: DiagnosisSeverity {
         switch self {
         case .tokenNotCached, .retriedTooEarly, .pollStorm, .pushIgnored, .zoneNotFoundIgnored: .warning
-        case .wrongTokenKind, .moreComingIgnored, .expiredTokenReused, .conflictLoop, .limitExceededResent, .tokenBeforeData: .error
+        case .wrongTokenKind, .moreComingIgnored, .expiredTokenReused, .conflictLoop, .limitExceededResent, .tokenBeforeData, .schemaNotDeployed: .error
         }
     }
 
@@ -43,6 +45,7 @@ public enum DiagnosisCode: String, Sendable, Hashable, Codable, CaseIterable {
         case .limitExceededResent: "13-over-400"
         case .retriedTooEarly: "16-rate-limiting"
         case .pushIgnored, .pollStorm: "17-lost-and-early-pushes"
+        case .schemaNotDeployed: "18-works-in-development"
         }
     }
 }

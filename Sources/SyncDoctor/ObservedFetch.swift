@@ -18,6 +18,17 @@ struct ObservedFetch: Sendable, Hashable {
     var reason: String?
     /// Records (or zones) the answer carried.
     var items: Int
+    /// The record types asked for (`desiredRecordTypes`, sorted); `nil`: every type.
+    var recordTypes: [String]? = nil
+
+    /// The question a fetch from no token asks of its place: the same
+    /// place with other record types is another read (a listing of folders,
+    /// then of notes), not a client re-reading what it has. `nil` for a fetch
+    /// that asks for no records at all (it only wants a token).
+    var question: String? {
+        guard let types = recordTypes else { return target }
+        return types.isEmpty ? nil : "\(target) \(types.joined(separator: ","))"
+    }
 
     /// The fetches a request made, one per target: `changes/database`,
     /// `zones/changes`, `changes/zone` (one per zone) and `records/changes`.
@@ -35,16 +46,19 @@ struct ObservedFetch: Sendable, Hashable {
             let zone = request?.zoneName ?? "_defaultZone"
             return [ObservedFetch(
                 kind: .zone, target: "zone \(scope)/\(zone)", tokenIn: request?["syncToken"]?.string, tokenOut: answer?["syncToken"]?.string,
-                moreComing: answer?["moreComing"]?.bool ?? false, errorCode: wholeError, reason: reason, items: answer?["records"]?.array.count ?? 0)]
+                moreComing: answer?["moreComing"]?.bool ?? false, errorCode: wholeError, reason: reason, items: answer?["records"]?.array.count ?? 0,
+                recordTypes: request?["desiredRecordTypes"].map { $0.array.compactMap(\.string).sorted() })]
         case "changes/zone":
             let answered = answer?["zones"]?.array ?? []
             return (request?["zones"]?.array ?? []).map { asked in
                 let zone = asked.zoneName ?? "_defaultZone"
                 let result = answered.first { $0.zoneName == zone }
+                let types = asked["desiredRecordTypes"] ?? request?["desiredRecordTypes"]
                 return ObservedFetch(
                     kind: .zone, target: "zone \(scope)/\(zone)", tokenIn: asked["syncToken"]?.string, tokenOut: result?["syncToken"]?.string,
                     moreComing: result?["moreComing"]?.bool ?? false, errorCode: wholeError ?? result?["serverErrorCode"]?.string,
-                    reason: reason ?? result?["reason"]?.string, items: result?["records"]?.array.count ?? 0)
+                    reason: reason ?? result?["reason"]?.string, items: result?["records"]?.array.count ?? 0,
+                    recordTypes: types.map { $0.array.compactMap(\.string).sorted() })
             }
         default:
             return []

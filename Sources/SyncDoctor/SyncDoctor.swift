@@ -35,11 +35,12 @@ public struct SyncDoctor: Sendable {
     public func diagnose(_ events: [WireServerEvent], now: Int64) -> [Diagnosis] {
         var checkups: [String: ClientCheckup] = [:]
         var order: [String] = []
+        let development = DevelopmentSchemaTraces(events)
         for event in events {
             guard let key = event.client, event.inspector != true, event.user != "(server admin)" else { continue }
             guard event.kind == "request" || (event.kind == "push" && event.action == "delivered") else { continue }
             if checkups[key] == nil {
-                checkups[key] = ClientCheckup(key: key, name: event.clientName ?? key, user: event.user ?? "", doctor: self)
+                checkups[key] = ClientCheckup(key: key, name: event.clientName ?? key, user: event.user ?? "", doctor: self, development: development)
                 order.append(key)
             }
             checkups[key]?.see(event)

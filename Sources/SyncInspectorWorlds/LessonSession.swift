@@ -90,8 +90,62 @@ public final class LessonSession: InspectorLesson {
         guard runner.nextStepIndex < scenario.steps.count else { return nil }
         let step = scenario.steps[runner.nextStepIndex]
         if case .say = step.kind { return "narrative" }
+        if case .ask = step.kind { return "a question for the room" }
         return "\(step.kind.name): \(runner.summary(of: step.kind))"
     }
+
+    /// The latest step run, if any.
+    private var latestStep: Step? {
+        stepsRun > 0 ? scenario.steps[stepsRun - 1] : nil
+    }
+
+    /// The code the screen shows now. The lesson's own code wins: the
+    /// latest step's `code:`, or the `code:` written since the narration
+    /// that introduced it; else the code made from the step. After narration,
+    /// the code of the step it introduces; after a check, that of the step
+    /// it checks.
+    public var code: LessonCode? {
+        guard stepsRun > 0 else { return nil }
+        let steps = scenario.steps
+        let latest = stepsRun - 1
+        if let written = steps[latest].code { return LessonCode(written) }
+        switch steps[latest].kind {
+        case .say, .ask:
+            for step in steps[stepsRun...] {
+                if case .say = step.kind { break }
+                if let code = step.clientCode { return LessonCode(code) }
+            }
+            return nil
+        case .expect:
+            // The step it checks: the nearest action before it.
+            guard let action = steps[..<latest].lastIndex(where: \.kind.isAction) else { return nil }
+            return code(of: action)
+        default:
+            return code(of: latest)
+        }
+    }
+
+    /// An action step's code: its own, else what the narration it belongs
+    /// to wrote (the latest `say` before it, and the steps between), else
+    /// the code made from it.
+    private func code(of index: Int) -> LessonCode? {
+        let steps = scenario.steps
+        if let written = steps[index].code { return LessonCode(written) }
+        for step in steps[..<index].reversed() {
+            if let written = step.code { return LessonCode(written) }
+            if case .say = step.kind { break }
+        }
+        return steps[index].kind.generatedCode.map(LessonCode.init)
+    }
+
+    /// The question of the latest step, when it is an `ask:`.
+    public var question: LessonQuestion? {
+        guard case .ask(let ask)? = latestStep?.kind else { return nil }
+        return LessonQuestion(question: ask.question, choices: ask.letteredChoices, answer: ask.answerText)
+    }
+
+    /// The presenter's note of the latest step.
+    public var note: String? { latestStep?.note }
 
     /// One line per step, for the outline.
     public private(set) lazy var outline: [String] = {
@@ -100,6 +154,7 @@ public final class LessonSession: InspectorLesson {
                 let firstLine = text.split(separator: "\n").first.map(String.init) ?? text
                 return "say: " + firstLine
             }
+            if case .ask(let ask) = step.kind { return "ask: " + ask.question }
             if case .expect = step.kind {
                 return "expect \(step.kind.name)" + (Self.device(of: step.kind).map { " (\($0))" } ?? "") + ", line \(step.location.line)"
             }
@@ -152,7 +207,10 @@ public final class LessonSession: InspectorLesson {
     public func runNextStep() async -> LessonStepResult {
         let outcome = await next()
         var isNarrative = false
-        if case .say? = outcome.step?.kind { isNarrative = true }
+        switch outcome.step?.kind {
+        case .say?, .ask?: isNarrative = true
+        default: break
+        }
         return LessonStepResult(
             failedStep: outcome.failure?.stepName, failureMessage: outcome.failure?.message, error: outcome.error, isNarrative: isNarrative)
     }
@@ -201,3 +259,9 @@ public final class LessonSession: InspectorLesson {
     }
 }
 
+extension LessonCode {
+    /// The inspector's value of a step's code.
+    init(_ code: StepCode) {
+        self.init(title: code.title, fixed: code.fixed, wrong: code.wrong)
+    }
+}

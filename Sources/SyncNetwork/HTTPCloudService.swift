@@ -85,7 +85,7 @@ public struct HTTPCloudService: CloudService {
         "/device/1/\(escapedContainer)/\(environment.rawValue)/\(operation)"
     }
 
-    private func adminPath(_ operation: String) -> String {
+    func adminPath(_ operation: String) -> String {
         "/admin/1/\(escapedContainer)/\(environment.rawValue)/\(operation)"
     }
 

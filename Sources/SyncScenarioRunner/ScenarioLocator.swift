@@ -7,14 +7,15 @@ public enum ScenarioLocator {
     /// Parses the file at `name` when there is one (or `name` contains a
     /// `/`); otherwise the lesson of that name or number (see
     /// `AssetCatalog.lesson(named:)`), which diagnostics and transcripts
-    /// call `lessons/FILE` wherever it is installed.
+    /// call by its name, `lesson expired-token`, wherever it is installed
+    /// (the file is inside the program: `syncscope lessons NAME` prints it).
     public static func load(_ name: String) throws(ScenarioFileError) -> Scenario {
         if FileManager.default.fileExists(atPath: name) || name.contains("/") {
             return try ScenarioParser.parse(fileAt: URL(fileURLWithPath: name))
         }
         if let url = AssetCatalog.lesson(named: name) {
             // Diagnostics and transcripts name a lesson the same way wherever it is installed.
-            let display = "lessons/" + url.lastPathComponent
+            let display = "lesson " + AssetCatalog.shortName(of: url.deletingPathExtension().lastPathComponent)
             guard let data = try? Data(contentsOf: url), let yaml = String(data: data, encoding: .utf8) else {
                 throw ScenarioFileError(diagnostics: [ScenarioDiagnostic(
                     .error, at: SourceLocation(file: display, line: 0, column: 0), "cannot read the lesson file")])

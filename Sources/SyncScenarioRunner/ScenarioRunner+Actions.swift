@@ -10,7 +10,7 @@ extension ScenarioRunner {
     func perform(_ kind: StepKind) async -> CloudError? {
         do {
             switch kind {
-            case .say, .expect:
+            case .say, .ask, .expect:
                 return nil
             case .fault, .clearFaults:
                 applyFaults(kind)

@@ -7,6 +7,8 @@ extension ScenarioRunner {
         switch kind {
         case .say:
             return "narrative"
+        case .ask(let question):
+            return "a question for the room: \(question.question)"
         case .createZone(let a):
             return "\(a.device) creates zone \(a.zone)"
         case .deleteZone(let a):

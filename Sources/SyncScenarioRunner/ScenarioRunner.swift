@@ -237,11 +237,13 @@ public final class ScenarioRunner {
         nextStepIndex += 1
         stepEvents = []
         let category: StepCategory = switch step.kind {
-        case .say: .narrative
+        case .say, .ask: .narrative
         case .expect: .check
         default: .action
         }
         record(.step(index: index, name: step.kind.name, location: step.location, summary: summary(of: step.kind), category: category))
+        // For the presenter only: a --cast recording shows it, the transcript does not.
+        if let note = step.note { record(.presenterNote(note)) }
 
         var status = StepOutcome.Status.completed
         var stepError: CloudError?
@@ -249,6 +251,10 @@ public final class ScenarioRunner {
         case .say(let text):
             simulation.note(text)
             record(.say(text))
+        case .ask(let question):
+            // Headless, nobody is asked: the question comes with its answer.
+            simulation.note("? " + question.question)
+            record(.say(question.transcriptText))
         case .expect(let expectation):
             let failure = await evaluate(expectation)
             record(.check(index: index, name: expectation.name, location: step.location, failure: failure))
@@ -298,7 +304,7 @@ public final class ScenarioRunner {
     func nextCheckIsError(after index: Int) -> Bool {
         for step in scenario.steps[(index + 1)...] {
             switch step.kind {
-            case .say: continue
+            case .say, .ask: continue
             case .expect(.error): return true
             default: return false
             }

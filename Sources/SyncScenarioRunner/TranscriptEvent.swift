@@ -11,6 +11,9 @@ public struct TranscriptEvent: Sendable, Hashable {
         case step(index: Int, name: String, location: SourceLocation, summary: String, category: StepCategory)
         /// Narrative.
         case say(String)
+        /// A note for the presenter (`note:`): in a `--cast` recording, not in
+        /// the transcript (``TranscriptFormatter/castText(_:)``) nor its JSON.
+        case presenterNote(String)
         /// One `changes/database` batch a device received.
         case databaseChanges(device: String, scope: DatabaseScope, batch: Int, DatabaseChangesBatch)
         /// One `changes/zone` batch a device received.

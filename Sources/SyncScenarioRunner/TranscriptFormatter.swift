@@ -26,8 +26,21 @@ public enum TranscriptFormatter {
         return names.prefix(listedItemLimit).joined(separator: ", ") + ", … and \(names.count - listedItemLimit) more"
     }
 
+    /// The event as a `--cast` recording shows it: as ``text(_:)``, and the
+    /// presenter's notes too (the room reads the transcript; the recording
+    /// is for whoever presents it).
+    public static func castText(_ event: TranscriptEvent) -> String? {
+        guard case .presenterNote(let note) = event.kind else { return text(event) }
+        let lines = note.split(separator: "\n", omittingEmptySubsequences: false).flatMap { wrap(String($0), width: 70) }
+        return lines.enumerated().map { ($0.offset == 0 ? "  [note] " : "         ") + $0.element }.joined(separator: "\n")
+    }
+
+    /// The event as lines of text (no trailing newline); `nil` for events
+    /// that say nothing to a reader, and for a presenter's note (see ``castText(_:)``).
     public static func text(_ event: TranscriptEvent) -> String? {
         switch event.kind {
+        case .presenterNote:
+            return nil
         case .scenario(let name, let title, let seed, let file):
             let heading = title.map { "\(name): \($0)" } ?? name
             return "== \(heading) ==\n   \(file), seed \(seed)"
@@ -151,8 +164,9 @@ public enum TranscriptFormatter {
 
     // MARK: JSON
 
-    /// The event as one line of key-sorted JSON.
-    public static func json(_ event: TranscriptEvent) -> String {
+    /// The event as one line of key-sorted JSON; `nil` for a presenter's note (only a recording shows it).
+    public static func json(_ event: TranscriptEvent) -> String? {
+        if case .presenterNote = event.kind { return nil }
         let object = JSONValue.object(jsonObject(event))
         return (try? WireJSON.string(object)) ?? "{}"
     }
@@ -169,7 +183,8 @@ public enum TranscriptFormatter {
             set("name", name)
             set("title", title)
             set("file", file)
-            object["seed"] = .string(String(seed))
+            // A number, as the file writes it (a seed past Int64's range, which no file needs, stays text).
+            object["seed"] = seed <= UInt64(Int64.max) ? .integer(Int64(seed)) : .string(String(seed))
         case .step(let index, let name, let location, let summary, let category):
             set("event", "step")
             set("category", category.rawValue)
@@ -182,6 +197,9 @@ public enum TranscriptFormatter {
         case .say(let text):
             set("event", "say")
             set("text", text)
+        case .presenterNote(let note):
+            set("event", "presenterNote")
+            set("text", note)
         case .databaseChanges(let device, let scope, let batch, let answer):
             set("event", "databaseChanges")
             set("device", device)

@@ -11,7 +11,27 @@ extension ServerHost {
         if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), !isDirectory.boolValue {
             return "it is a file, not a folder."
         }
-        let text = error is CocoaError ? (error as NSError).localizedDescription : "\(error)"
+        // The nearest folder above that exists says why none could be made
+        // (Foundation says only "NSCocoaErrorDomain error 512").
+        var above = directory.deletingLastPathComponent()
+        while above.path != "/", !FileManager.default.fileExists(atPath: above.path) {
+            above = above.deletingLastPathComponent()
+        }
+        if FileManager.default.fileExists(atPath: above.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            return "\(above.path) is a file, not a folder, so no folder can be made inside it."
+        }
+        if !FileManager.default.fileExists(atPath: directory.path), !FileManager.default.isWritableFile(atPath: above.path) {
+            return "it does not exist, and it cannot be made: \(above.path) is not writable."
+        }
+        var text = "\(error)"
+        if let cocoa = error as? CocoaError {
+            let underlying = (cocoa as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+            if let underlying, underlying.domain == NSPOSIXErrorDomain, let message = strerror(Int32(underlying.code)) {
+                text = String(cString: message)
+            } else {
+                text = (cocoa as NSError).localizedDescription
+            }
+        }
         return text.hasSuffix(".") ? text : text + "."
     }
 

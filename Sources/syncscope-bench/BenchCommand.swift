@@ -13,7 +13,7 @@ struct BenchCommand: AsyncParsableCommand {
         abstract: "Measure the simulated server's costs (build with -c release).",
         discussion: """
             Each figure is measured in one run, with ratios so that machine noise cancels. \
-            Run it as: swift run -c release syncscope-bench [--json]. \
+            Run it as: syncscope-bench [--json], from a release build: a debug build's figures mean little. \
             With --http (a throwaway server in this process) or --server URL (a running syncscope serve on \
             this machine, with --coalescing-window 0 for the push figure), it measures network mode instead.
             """
@@ -67,6 +67,9 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(help: "Only the saves figures of --http or --server: saves over HTTP beside the bare Hummingbird ceiling, in alternating rounds.")
     var savesOnly = false
 
+    @Flag(name: .customLong("feed-only"), help: "Only the event feed's cost: saves with the feed off, on with no watcher, and on with one watcher, in alternating rounds.")
+    var feedOnly = false
+
     @Flag(help: "Only the inspector's figures: records pane updates, frames and the live loop, on a 100,000-record zone.")
     var inspectorOnly = false
 
@@ -86,6 +89,9 @@ struct BenchCommand: AsyncParsableCommand {
         guard (1...60).contains(liveSeconds) else { throw ValidationError("--live-seconds must be 1 to 60 (got \(liveSeconds)).") }
         if savesOnly && (!(http || server != nil) || restartOnly || nodes != nil) {
             throw ValidationError("--saves-only measures saves over HTTP: pass --http or --server, without --restart-only or --nodes.")
+        }
+        if feedOnly && (!http || server != nil || savesOnly || restartOnly || nodes != nil) {
+            throw ValidationError("--feed-only measures the event feed on servers of its own: pass --http, without --server, --saves-only, --restart-only or --nodes.")
         }
         if inspectorOnly && (http || server != nil || restartOnly) {
             throw ValidationError("--inspector-only measures the inspector in process; it does not go with --http, --server or --restart-only.")
@@ -119,7 +125,7 @@ struct BenchCommand: AsyncParsableCommand {
     func run() async throws {
         if inspectorOnly {
             #if DEBUG
-            FileHandle.standardError.write(Data("warning: this is a debug build; figures are meaningful only with `swift run -c release syncscope-bench`.\n".utf8))
+            FileHandle.standardError.write(Data("warning: this is a debug build; figures are meaningful only from a release build of syncscope-bench.\n".utf8))
             #endif
             var results = BenchmarkResults()
             results.figures = try await InspectorBenchmarkSuite(records: 100_000, liveSeconds: liveSeconds, liveOnly: liveOnly).run()
@@ -131,7 +137,7 @@ struct BenchCommand: AsyncParsableCommand {
             return
         }
         #if DEBUG
-        FileHandle.standardError.write(Data("warning: this is a debug build; figures are meaningful only with `swift run -c release syncscope-bench`.\n".utf8))
+        FileHandle.standardError.write(Data("warning: this is a debug build; figures are meaningful only from a release build of syncscope-bench.\n".utf8))
         #endif
         let suite = BenchmarkSuite(largeZoneRecords: records, saveRecords: saveRecords, routingSaves: routingSaves, burstSaves: burstSaves)
         let results = try await suite.run()
@@ -149,7 +155,7 @@ struct BenchCommand: AsyncParsableCommand {
 
     func runHTTP() async throws {
         #if DEBUG
-        FileHandle.standardError.write(Data("warning: this is a debug build; figures are meaningful only with `swift run -c release syncscope-bench`.\n".utf8))
+        FileHandle.standardError.write(Data("warning: this is a debug build; figures are meaningful only from a release build of syncscope-bench.\n".utf8))
         #endif
         if nodes != nil, let store = try nodesStore() {
             var results = BenchmarkResults()
@@ -162,6 +168,12 @@ struct BenchCommand: AsyncParsableCommand {
             // The sentences go beside JSON on standard error, so standard output stays one JSON object.
             let notes = outcome.notes.map { "note: \($0)" }.joined(separator: "\n")
             if json { FileHandle.standardError.write(Data((notes + "\n").utf8)) } else { print("\n" + notes) }
+            return
+        }
+        if feedOnly {
+            var results = BenchmarkResults()
+            results.figures = try await FeedCostBenchmarks(clients: httpClients, saves: httpSaves, timeLimit: 6).run()
+            print(json ? results.json() : results.table())
             return
         }
         if restartOnly {
@@ -195,7 +207,10 @@ struct BenchCommand: AsyncParsableCommand {
         } catch let error as CloudError {
             throw BenchFailure(error: error)
         }
-        if server == nil, !savesOnly { results.figures += try await RestartBenchmarks(records: restartRecords).run() }
+        if server == nil, !savesOnly {
+            results.figures += try await FeedCostBenchmarks(clients: httpClients, saves: httpSaves, timeLimit: 6).run()
+            results.figures += try await RestartBenchmarks(records: restartRecords).run()
+        }
         print(json ? results.json() : results.table())
         if server != nil {
             FileHandle.standardError.write(Data(

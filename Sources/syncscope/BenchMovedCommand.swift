@@ -8,7 +8,7 @@ import Foundation
 struct BenchMovedCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "The benchmarks moved to their own program: swift run -c release syncscope-bench.",
+        abstract: "The benchmarks moved to their own program, syncscope-bench, installed beside syncscope.",
         shouldDisplay: false
     )
 
@@ -16,9 +16,10 @@ struct BenchMovedCommand: ParsableCommand {
     var arguments: [String] = []
 
     func run() throws {
-        let command = (["swift", "run", "-c", "release", "syncscope-bench"] + arguments).joined(separator: " ")
+        let command = (["syncscope-bench"] + arguments).joined(separator: " ")
         FileHandle.standardError.write(Data("""
-            syncscope: the benchmarks are their own program now, built from the same package. Run:
+            syncscope: the benchmarks are their own program now, syncscope-bench, built and installed beside syncscope \
+            (measure a release build). Run:
               \(command)
 
             """.utf8))

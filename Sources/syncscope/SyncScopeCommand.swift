@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import SyncServerHTTP
 
 @main
 struct SyncScopeCommand: AsyncParsableCommand {
@@ -8,7 +10,8 @@ struct SyncScopeCommand: AsyncParsableCommand {
         discussion: """
             SyncScope simulates a CloudKit server (databases, zones, change history, \
             signed change tokens) and devices that sync with it. With no subcommand it \
-            opens the inspector.
+            opens the inspector. `syncscope help api` prints the reference of the \
+            CloudKit Web Services API that `syncscope serve` answers.
             """,
         version: "0.1.0",
         subcommands: [
@@ -17,4 +20,15 @@ struct SyncScopeCommand: AsyncParsableCommand {
         ],
         defaultSubcommand: InspectCommand.self
     )
+
+    /// A mistyped command, or `help api`, is answered before the parser (``CommandSlip``).
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let answer = CommandSlip.answer(arguments, apiReference: { WebServicesReference.markdown }) {
+            FileHandle.standardOutput.write(Data(answer.standardOutput.utf8))
+            FileHandle.standardError.write(Data(answer.standardError.utf8))
+            Foundation.exit(answer.status)
+        }
+        await main(arguments)
+    }
 }

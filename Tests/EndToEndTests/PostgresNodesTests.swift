@@ -241,6 +241,26 @@ struct PostgresNodesTests {
         #expect(try await cluster.psql("SELECT value FROM syncscope.meta WHERE key = 'schema_version'", database: database) == "999")
     }
 
+    /// Each node keeps its own event feed; the doctor reads every node's and
+    /// merges them in commit order, so a mistake spread over nodes is named:
+    /// one client's three fetches from no token, on two nodes, while it holds a
+    /// token — though neither node alone saw three.
+    @Test func theDoctorMergesTheFeedsOfTwoNodes() async throws {
+        let nodes = try await nodes(2)
+        defer { stopAll(nodes) }
+        try await nodes[0].createZone("Notes")
+        _ = try await nodes[1].save(["a"], in: "Notes", fields: ["n": ["value": 1]])
+        for node in [nodes[0], nodes[1], nodes[0]] { _ = try await node.zoneChanges("Notes") }
+        func doctor(_ servers: [ServerProcess]) throws -> BinaryRunner.Output {
+            try BinaryRunner.run(["doctor", "--admin-token", nodes[0].adminToken, "--json"] + servers.flatMap { ["--server", $0.baseURL.absoluteString] })
+        }
+        let merged = try doctor(nodes)
+        let lines = merged.stdout.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].contains(#""code":"tokenNotCached""#), "\(merged.stdout)\(merged.stderr)")
+        // The evidence is on both nodes: each node alone shows no mistake.
+        for node in nodes { #expect(try doctor([node]).stdout.isEmpty) }
+    }
+
     /// A representative part of the HTTP API suite, against a node on PostgreSQL.
     @Test func theHTTPAPITestsPassAgainstAPostgresNode() async throws {
         let suite = NetworkAPITests()

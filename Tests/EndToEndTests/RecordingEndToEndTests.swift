@@ -87,4 +87,21 @@ struct RecordingEndToEndTests {
         #expect(cast.events.count >= 2)
         #expect(cast.output.contains("Zones seen by"))
     }
+
+    /// A lesson's presenter notes are in the recording (for whoever presents
+    /// it), and neither in the transcript nor in its JSON (the room's).
+    @Test func presenterNotesAreInTheRecordingOnly() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("syncscope-e2e-\(UUID().uuidString).cast").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try BinaryRunner.run(["run", "duplicates-after-reinstall", "--cast", path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let cast = try CastFile(path: path)
+        #expect(cast.output.contains("[note] Let the room vote before Enter."), "\(cast.output.prefix(2000))")
+        #expect(!result.stdout.contains("[note]"))
+        #expect(!result.stdout.contains("Let the room vote"))
+        // The question comes with its answer, headless.
+        #expect(result.stdout.contains("Answer: B) Two. The second launch names its Inbox with another UUID"), "\(result.stdout)")
+        let json = try BinaryRunner.run(["run", "duplicates-after-reinstall", "--json"])
+        #expect(!json.stdout.contains("Let the room vote"))
+    }
 }

@@ -38,7 +38,9 @@ struct InspectorPaneTests {
         try await inspector.focus("Mac")
         #expect(inspector.pane(.zones).line(containing: "Notes")?.contains("expired") == true, "\(inspector.lines.joined(separator: "\n"))")
         #expect(inspector.state.message?.text.contains("compacted") == true)
-        #expect(inspector.state.message?.text.hasSuffix("Fetch (f) on a device to see changeTokenExpired.") == true)
+        // The message names the device that was behind, not "a device" (an in-sync one would just succeed).
+        // (The iPhone's token, from before its own save, expired too: its next fetch hits the error as well.)
+        #expect(inspector.state.message?.text.contains("expired: iPhone (Notes), Mac (Notes).") == true, "\(String(describing: inspector.state.message))")
 
         // Back online, the Mac hears changeTokenExpired, refetches and catches up.
         await inspector.press(.character("o"))
@@ -214,6 +216,13 @@ struct InspectorPaneTests {
         // The clock is paused: the notification is still coalescing on the server.
         let waiting = inspector.pane(.notifications)
         #expect(waiting.line(containing: "coalesce")?.hasPrefix("…") == true, "\(inspector.lines.joined(separator: "\n"))")
+        // The title counts what arrived and, apart, what is on its way: together what the footer counts.
+        let pushRect = inspector.state.layout.notifications
+        let border = inspector.lines[pushRect.y] + inspector.lines[pushRect.maxY - 1]
+        let listed = inspector.state.snapshot.notifications.count
+        #expect(border.contains("· \(received) received, 1 on the way"), "\(border)")
+        #expect(border.contains(" \(listed) push"), "\(border)")
+        #expect(listed == received + 1)
         await inspector.settle()
         #expect(mac.notifications.count == received + 1)
         let screen = inspector.lines.joined(separator: "\n")

@@ -287,6 +287,8 @@ struct InspectorReducerTests {
             $0.notificationTable = TableState()
             $0.lessonMode.highlighted = [.records]
             $0.lessonMode.highlightUntil = 2_000 + LessonModeState.highlightDuration
+            // The presenter layout keeps the panes it touched enlarged until the next step.
+            $0.lessonMode.touched = [.records]
             $0.message = InspectorMessage("Step 1 of 3 done: Mac fetches", kind: .success)
             $0.needsRedraw = true
             $0.effects.running = forMac
@@ -407,6 +409,20 @@ struct InspectorReducerTests {
         store.send(.worldRead(W.snapshot(focused: "Mac"))) { _ in }
     }
 
+    /// 120×40 → 80×24 with the event log focused: the log is no longer
+    /// drawn, so the focus moves to a pane on screen.
+    @Test func shrinkingTheScreenTakesTheFocusOffAHiddenPane() {
+        var store = Self.loaded()
+        store.prepare(.resized(Size(width: 120, height: 40)))
+        store.prepare(.key(.character("E")))
+        #expect(store.state.pane == .events)
+        #expect(store.state.layout.events != nil)
+        store.prepare(.resized(Size(width: 80, height: 24)))
+        #expect(store.state.layout.events == nil)
+        #expect(store.state.pane == .zones)
+        #expect(store.state.isFocused(.zones))
+    }
+
     // MARK: Time
 
     @Test func aRunningClockMovesTheWorldToRealTimeTimesTheSpeed() {
@@ -435,6 +451,33 @@ struct InspectorReducerTests {
             $0.clock.now = 5_600
             $0.timeline = Self.virtual(real: 0, world: 5_000, next: 7_000)
         }
+    }
+
+    /// At ×1 the loop sleeps up to a second (until the clock on screen
+    /// shows the next one): twenty seconds of real time, ticked that way on
+    /// an injected clock, must be twenty seconds of the world's time.
+    @Test func atTimesOneTheClockKeepsRealTime() {
+        var store = TestStore(W.state(paused: false))
+        store.prepare(.started(size: Self.size, now: 0))
+        store.prepare(.serverRead(ServerReadResult(
+            request: Self.readRequest(0, nil, zone: nil), source: "the in-process server", reading: .success(ServerReading()),
+            world: WorldSnapshot(time: WorldTime(now: 5_000)))))
+        #expect(store.state.clock.speed == 1)
+        var real: Milliseconds = 0
+        // Ticks as the loop wakes: after a second, after 750 ms, after a frame.
+        let waits: [Milliseconds] = [1_000, 750, 100, 1_000, 980, 1_000, 170]
+        var index = 0
+        while real < 20_000 {
+            real = min(20_000, real + waits[index % waits.count])
+            index += 1
+            let effects = store.prepare(.tick(now: real))
+            guard case .advance(let by)? = effects.first else {
+                Issue.record("tick at \(real) asked \(effects)")
+                return
+            }
+            store.prepare(.advanced(WorldTime(now: store.state.clock.now + by, real: real)))
+        }
+        #expect(store.state.clock.now == 25_000, "20 s of real time moved the world \(store.state.clock.now - 5_000) ms")
     }
 
     @Test func farBehindTheClockSkipsAheadInsteadOfRacing() {

@@ -51,8 +51,23 @@ struct NewcomerTests {
         let behind = try #require(inspector.state.zone)
         #expect(behind.state == .behind(1))
         #expect(behind.serverThrough == through + 1 && behind.deviceThrough == through)
-        #expect(inspector.pane(.zones).last?.contains("Device through change \(through), server \(through + 1): behind 1.") == true,
+        #expect(inspector.pane(.zones).last?.contains("Device #\(through), server #\(through + 1): a fetch brings 1 record.") == true,
                 "\(inspector.pane(.zones).joined(separator: "\n"))")
+    }
+
+    /// Three changes behind, two records to fetch (one record changed twice):
+    /// the footer names both counts, so "19, 22: 2" never reads as wrong arithmetic.
+    @Test func behindNamesChangesAndRecordsApart() {
+        let entry = ZoneEntry(
+            scope: .private, zoneID: RecordZoneID(zoneName: "Notes", ownerName: "alice"), recordCount: 5, lastSequence: 22,
+            serverToken: ServerChangeToken(rawValue: "AAAAAAAAAAaaaaaaa"), deviceToken: ServerChangeToken(rawValue: "BBBBBBBBBBbbbbbbb"),
+            serverThrough: 22, deviceThrough: 19, state: .behind(2))
+        #expect(entry.tokenComparison(width: 200)
+            == "Device's token through change 19, server's through change 22: 3 changes behind, a fetch brings 2 records.")
+        #expect(entry.tokenComparison(width: 70) == "Device through change 19, server 22: a fetch brings 2 records.")
+        #expect(!entry.tokenComparison(width: 70).contains("behind 2"))
+        #expect(ZoneSyncState.behind(2).long == "behind: a fetch brings 2 records")
+        for width in [20, 30, 42, 60, 120] { #expect(TextWidth.of(entry.tokenComparison(width: width)) <= width) }
     }
 
     @Test func tokenComparisonWordsFitTheirWidth() {

@@ -32,8 +32,10 @@ struct TestStore {
 
     /// Brings the store to a state a test starts from, without asserting
     /// (each of these messages is asserted on its own in another test).
-    mutating func prepare(_ message: InspectorMsg) {
-        _ = InspectorReducer.reduce(&state, message)
+    /// Returns the effects it asked for, for a test that drives a loop.
+    @discardableResult
+    mutating func prepare(_ message: InspectorMsg) -> [InspectorEffect] {
+        InspectorReducer.reduce(&state, message)
     }
 
     /// The fields of the state that differ, with both values (the first level, then inside the snapshot).

@@ -5,10 +5,10 @@ import Testing
 
 @Suite("The lessons and the demo world that SyncScope ships")
 struct AssetTests {
-    @Test func thereAreNineteenLessonsNumberedOneToNineteen() {
+    @Test func thereAreTwentyOneLessonsNumberedOneToTwentyOne() {
         let lessons = AssetCatalog.lessons()
-        #expect(lessons.count == 19)
-        #expect(lessons.map { AssetCatalog.lessonNumber(of: $0.name) } == Array(1...19).map { Optional($0) })
+        #expect(lessons.count == 21)
+        #expect(lessons.map { AssetCatalog.lessonNumber(of: $0.name) } == Array(1...21).map { Optional($0) })
     }
 
     @Test func everyLessonParsesWithoutWarningsAndTellsAStory() throws {
@@ -32,7 +32,7 @@ struct AssetTests {
         #expect(AssetCatalog.lesson(named: "1") == first.url)
         #expect(AssetCatalog.lesson(named: "01") == first.url)
         #expect(AssetCatalog.lesson(named: "no-such-lesson") == nil)
-        #expect(AssetCatalog.lesson(named: "20") == nil)
+        #expect(AssetCatalog.lesson(named: "99") == nil)
     }
 
     @Test func theDemoWorldHasTwoUsersThreeDevicesAndSubscriptionsForEveryone() throws {

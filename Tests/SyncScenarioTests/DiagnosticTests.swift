@@ -82,6 +82,16 @@ struct DiagnosticTests {
         #expect(scenario.users == ["alice", "bob"])
     }
 
+    /// `sav` is as far from `say` as from `save`: a name cut short is the likelier slip.
+    @Test func aStepCutShortSuggestsTheStepItBegins() {
+        #expect(stepProblems("  - sav: {device: Mac, zone: Notes, record: n}\n") == [
+            "steps.yaml:8:5: error: unknown step 'sav'; did you mean 'save'?",
+        ])
+        #expect(Suggestions.closest(to: "sav", in: ["say", "save"]) == "save")
+        #expect(Suggestions.closest(to: "sya", in: ["say", "save"]) == "say")
+        #expect(Suggestions.closest(to: "fecth", in: ["fetch", "send"]) == "fetch")
+    }
+
     @Test func unknownStepsSuggestTheClosestStep() {
         #expect(stepProblems("""
               - fecth: {device: Mac}
@@ -89,7 +99,7 @@ struct DiagnosticTests {
               - wait: 2s
             """) == [
             "steps.yaml:8:5: error: unknown step 'fecth'; did you mean 'fetch'?",
-            "steps.yaml:9:5: error: unknown step 'jump'; steps are say, createZone, deleteZone, purgeZone, encryptedDataReset, shareZone, revokeShare, save, delete, send, fetch, sync, subscribe, unsubscribe, online, offline, advance, compact, burst, modifyRecords, signIn, checkAccount, fault, clearFaults, deploySchema, importSchema, query or expect",
+            "steps.yaml:9:5: error: unknown step 'jump'; steps are say, ask, createZone, deleteZone, purgeZone, encryptedDataReset, shareZone, revokeShare, save, delete, send, fetch, sync, subscribe, unsubscribe, online, offline, advance, compact, burst, modifyRecords, signIn, checkAccount, fault, clearFaults, deploySchema, importSchema, query or expect",
             "steps.yaml:10:5: error: unknown step 'wait'; did you mean 'advance'?",
         ])
     }

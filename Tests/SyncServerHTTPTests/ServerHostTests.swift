@@ -107,6 +107,22 @@ import Testing
         }
     }
 
+    /// `--data /etc/hostname/sub`: a folder inside a file. The sentence names
+    /// the file, not "NSCocoaErrorDomain error 512".
+    @Test func aDataFolderInsideAFileNamesTheFile() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("host-file-\(UUID().uuidString)")
+        try Data("x".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let inside = file.appendingPathComponent("sub")
+        await #expect {
+            try await ServerHost.start(options: options(inside))
+        } throws: { error in
+            let text = (error as? ServeError)?.description ?? "\(error)"
+            return text == "Cannot open the data folder \(inside.path): \(file.path) is a file, not a folder, so no folder can be made inside it. Pass another --data folder, or --in-memory."
+                && !text.contains("NSCocoaErrorDomain")
+        }
+    }
+
     @Test func anImportFileThatIsNotJSONIsNamedAsAFile() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("import-\(UUID().uuidString).json")
         try Data("not json".utf8).write(to: file)
@@ -135,7 +151,7 @@ import Testing
         let unknown = await host.perform(APICall(method: "POST", path: "/v2/whatever", user: "alice"))
         #expect(unknown.status == 404 && unknown.wireError?.serverErrorCode == "NOT_FOUND")
         let getOnPost = await host.perform(APICall(method: "GET", path: "/database/1/\(container)/development/private/records/modify", user: "alice"))
-        #expect(getOnPost.status == 400 && getOnPost.wireError?.reason.contains("POST") == true)
+        #expect(getOnPost.status == 405 && getOnPost.wireError?.reason.contains("POST") == true)
         // A call under /internal/ that the server did not make itself goes nowhere.
         let users = host.users
         let forged = await host.perform(APICall(method: "POST", path: "/internal/addUser", body: Data(#"{"name":"mallory"}"#.utf8), user: "alice"))

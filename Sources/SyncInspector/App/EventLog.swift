@@ -8,6 +8,25 @@ public enum EventLog {
     /// How many of the world's latest events the snapshot keeps for the log.
     public static let keptEvents = 500
 
+    /// The events a read keeps for the log, oldest first: the latest
+    /// ``keptEvents``, or under a filter (a device, a kind) the latest that
+    /// many that pass it, however far back among the world's (`all`) they
+    /// are. The walk stops once it has them: the filter is applied again
+    /// when the lines are made.
+    public static func kept(_ all: ArraySlice<WorldEvent>, device: String?, category: EventCategory?) -> [WorldEvent] {
+        guard device != nil || category != nil else { return Array(all.suffix(keptEvents)) }
+        var kept: [WorldEvent] = []
+        kept.reserveCapacity(min(keptEvents, all.count))
+        for event in all.reversed() {
+            if let device, event.device != device { continue }
+            if let category, EventCategory.of(event) != category { continue }
+            kept.append(event)
+            if kept.count == keptEvents { break }
+        }
+        kept.reverse()
+        return kept
+    }
+
     /// The lines for `events` under the filters of `state`: a device's
     /// consecutive fetch events fold into one line (until the fetch run ends
     /// or the device does something else), so a fetch does not push the
@@ -73,7 +92,10 @@ public enum EventLog {
     /// One event in words: device names, no UUIDs, no epoch milliseconds.
     public static func text(_ event: WorldEvent, devices: [DeviceSummary]) -> String {
         if let fault = InspectorFaults.eventText(event, devices: devices) { return fault }
-        return event.readableText { id in devices.first { $0.deviceID == id }?.name ?? id }
+        let text = event.readableText { id in devices.first { $0.deviceID == id }?.name ?? id }
+        // A lesson's narration keeps its file's line breaks: on one line they are spaces.
+        guard text.contains("\n") else { return text }
+        return TextWrap.unfold(text).replacing("\n\n", with: " ")
     }
 
     /// "iPhone: fetch run #3 (push): 2 tokens, applied 3 saved, 1 deleted in Notes, done · 6 lines".

@@ -58,6 +58,15 @@ public final class InspectorController {
     public var recordListBuilds: Int { state.world.recordRows.rebuilds }
     /// How many times changes were applied to the record rows.
     public var recordListUpdates: Int { state.world.recordRows.updates }
+    /// Opens a lesson in the presenter layout (`syncscope lesson NAME --present`;
+    /// F5 or Ctrl-P toggles it later).
+    public func startPresenting() {
+        guard state.snapshot.lesson != nil || inspected.lesson != nil else { return }
+        state.lessonMode.presenting = true
+        state.lessonMode.narrativeFocused = true
+        state.needsRedraw = true
+    }
+
     /// Whether nothing runs, nothing waits and no message is on its way.
     public var isIdle: Bool { state.effects.isIdle && mailbox.isEmpty }
 

@@ -144,7 +144,8 @@ public enum InspectorKeys {
                 state.pane = .zones
             } else {
                 state.pane = .events
-                state.zoomed = InspectorLayout(size: state.screenSize, hasLesson: state.snapshot.lesson != nil).events == nil
+                // Beside a lesson the log is narrow: it opens full width.
+                state.zoomed = state.snapshot.lesson != nil || state.layout.events == nil
             }
             state.lessonMode.narrativeFocused = false
             state.needsRedraw = true
@@ -501,8 +502,9 @@ public enum InspectorKeys {
     /// when the selected zone is another user's (its tokens do not).
     static func compactQuestion(_ state: InspectorState) -> String {
         let user = state.device?.user ?? "?"
-        var question = "Compact \(user)'s history on the server? Every token \(user)'s devices got before now, "
-            + "for \(user)'s own zones and databases, expires."
+        var question = "Compact \(user)'s history on the server? A token for \(user)'s zones from before their latest change "
+            + "expires: a device that is behind (\(user)'s, or one \(user) shares a zone with) gets changeTokenExpired on its next fetch; "
+            + "a device in sync keeps its token."
         if let zone = state.zone, zone.zoneID.ownerName != user, zone.scope == .shared {
             let owner = zone.zoneID.ownerName
             question += " \(zone.zoneID.zoneName) is \(owner)'s zone, shared with \(user): its tokens stay valid "

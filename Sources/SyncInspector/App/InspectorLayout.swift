@@ -35,13 +35,34 @@ public struct InspectorLayout: Hashable, Sendable {
     public var keys: Rect
     /// The pane that fills the screen, if one is zoomed.
     public var zoomed: InspectorPane?
+    /// The code the lesson's step stands for (lessons only: beside the
+    /// narration on `C`, and in the presenter layout when the step has code).
+    public var code: Rect?
+
+    /// How a lesson's screen is arranged.
+    public enum LessonArrangement: Hashable, Sendable {
+        /// The four panes above; below them the lesson pane, and beside it
+        /// the event log, or the step's code (`code`).
+        case panes(code: Bool)
+        /// The lesson pane fills the screen (`Z` on it).
+        case narrationZoomed
+        /// The presenter layout: the narration large, the step's code beside
+        /// it (`code`), the panes the step touched enlarged and the others
+        /// shrunk to their title (or left out when there is no room).
+        case presenter(touched: Set<LessonPane>, code: Bool)
+
+        var replacesTheGrid: Bool {
+            if case .panes = self { return false }
+            return true
+        }
+    }
 
     /// Screens at least this tall get an events pane.
     public static let eventsPaneMinimumHeight = 34
     /// Screens at least this tall give the message line two rows.
     public static let twoLineMessageMinimumHeight = 30
 
-    public init(size: Size, hasLesson: Bool = false, zoomed: InspectorPane? = nil) {
+    public init(size: Size, hasLesson: Bool = false, zoomed: InspectorPane? = nil, arrangement: LessonArrangement = .panes(code: false)) {
         self.size = size
         self.zoomed = zoomed
         let width = size.width
@@ -57,9 +78,23 @@ public struct InspectorLayout: Hashable, Sendable {
         var gridHeight = max(0, height - 2 - keysHeight - messageHeight)
         events = nil
         lesson = nil
+        code = nil
+        let grid = Rect(x: 0, y: gridTop, width: width, height: gridHeight)
+        let none = Rect(x: 0, y: gridTop, width: 0, height: 0)
+        if hasLesson, zoomed == nil, arrangement.replacesTheGrid {
+            zones = none
+            records = none
+            tokens = none
+            notifications = none
+            if case .presenter(let touched, let hasCode) = arrangement {
+                arrangePresenter(in: grid, touched: touched, hasCode: hasCode)
+            } else {
+                lesson = grid
+            }
+            return
+        }
         if let zoomed {
-            let all = Rect(x: 0, y: gridTop, width: width, height: gridHeight)
-            let none = Rect(x: 0, y: gridTop, width: 0, height: 0)
+            let all = grid
             zones = zoomed == .zones ? all : none
             records = zoomed == .records ? all : none
             tokens = zoomed == .tokens ? all : none
@@ -70,11 +105,14 @@ public struct InspectorLayout: Hashable, Sendable {
         if hasLesson {
             let lessonHeight = min(16, max(8, gridHeight * 2 / 5))
             gridHeight -= lessonHeight
-            // The event log stays visible in lessons, to the right of the narrative.
-            let eventsWidth = width >= 72 ? width * 2 / 5 : 0
-            lesson = Rect(x: 0, y: gridTop + gridHeight, width: width - eventsWidth, height: lessonHeight)
-            if eventsWidth > 0 {
-                events = Rect(x: width - eventsWidth, y: gridTop + gridHeight, width: eventsWidth, height: lessonHeight)
+            // The event log stays visible in lessons, to the right of the
+            // narrative; or the step's code, wider (`C`).
+            let showsCode = arrangement == .panes(code: true)
+            let besideWidth = width >= 72 ? (showsCode ? width / 2 : width * 2 / 5) : 0
+            lesson = Rect(x: 0, y: gridTop + gridHeight, width: width - besideWidth, height: lessonHeight)
+            if besideWidth > 0 {
+                let beside = Rect(x: width - besideWidth, y: gridTop + gridHeight, width: besideWidth, height: lessonHeight)
+                if showsCode { code = beside } else { events = beside }
             }
         } else if height >= Self.eventsPaneMinimumHeight {
             let eventsHeight = min(14, max(8, gridHeight / 3))
@@ -89,6 +127,70 @@ public struct InspectorLayout: Hashable, Sendable {
         records = Rect(x: leftWidth, y: gridTop, width: rightWidth, height: topHeight)
         tokens = Rect(x: 0, y: gridTop + topHeight, width: leftWidth, height: bottomHeight)
         notifications = Rect(x: leftWidth, y: gridTop + topHeight, width: rightWidth, height: bottomHeight)
+    }
+
+    /// The presenter layout in `grid`. Wide: the narration and, under it,
+    /// the code on the left, the panes on the right. Narrow: the narration
+    /// across the top; under it the code and the panes side by side (the
+    /// panes alone when the step has no code). The panes the step touched
+    /// share the room left; the others keep only their title bar when there
+    /// is room for it.
+    private mutating func arrangePresenter(in grid: Rect, touched: Set<LessonPane>, hasCode: Bool) {
+        let wide = grid.width >= 100
+        var panesArea: Rect
+        if wide {
+            let leftWidth = grid.width * (hasCode ? 55 : 45) / 100
+            let left = Rect(x: grid.x, y: grid.y, width: leftWidth, height: grid.height)
+            panesArea = Rect(x: grid.x + leftWidth, y: grid.y, width: grid.width - leftWidth, height: grid.height)
+            if hasCode {
+                let narrationHeight = max(6, left.height * 40 / 100)
+                lesson = Rect(x: left.x, y: left.y, width: left.width, height: narrationHeight)
+                code = Rect(x: left.x, y: left.y + narrationHeight, width: left.width, height: left.height - narrationHeight)
+            } else {
+                lesson = left
+            }
+        } else {
+            let narrationHeight = max(5, grid.height * (hasCode ? 40 : 45) / 100)
+            lesson = Rect(x: grid.x, y: grid.y, width: grid.width, height: narrationHeight)
+            let below = Rect(x: grid.x, y: grid.y + narrationHeight, width: grid.width, height: max(0, grid.height - narrationHeight))
+            if hasCode {
+                let codeWidth = below.width * 60 / 100
+                code = Rect(x: below.x, y: below.y, width: codeWidth, height: below.height)
+                panesArea = Rect(x: below.x + codeWidth, y: below.y, width: below.width - codeWidth, height: below.height)
+            } else {
+                panesArea = below
+            }
+        }
+        // A step that touched no pane (narration) shows the zones and records.
+        let order: [LessonPane] = [.zones, .records, .tokens, .notifications, .events]
+        let enlarged = order.filter { (touched.isEmpty ? [.zones, .records] : touched).contains($0) }
+        let shrunk = order.filter { !enlarged.contains($0) && $0 != .events }
+        let titleBar = 2
+        let minimum = 4
+        let bars = panesArea.height - enlarged.count * minimum >= shrunk.count * titleBar ? shrunk : []
+        var heights: [LessonPane: Int] = [:]
+        var room = panesArea.height - bars.count * titleBar
+        // As many enlarged panes as fit at their minimum, sharing what is left.
+        let fitting = enlarged.prefix(max(0, room / minimum))
+        for (index, pane) in fitting.enumerated() {
+            let share = room / (fitting.count - index)
+            heights[pane] = share
+            room -= share
+        }
+        for pane in bars { heights[pane] = titleBar }
+        var y = panesArea.y
+        for pane in order {
+            guard let height = heights[pane], height > 0 else { continue }
+            let rect = Rect(x: panesArea.x, y: y, width: panesArea.width, height: height)
+            y += height
+            switch pane {
+            case .zones: zones = rect
+            case .records: records = rect
+            case .tokens: tokens = rect
+            case .notifications: notifications = rect
+            case .events: events = rect
+            }
+        }
     }
 
     public func rect(of pane: InspectorPane) -> Rect {

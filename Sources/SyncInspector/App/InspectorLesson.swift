@@ -38,6 +38,13 @@ public protocol InspectorLesson: AnyObject {
     /// Called for every event of the lesson's world (the lesson watches its world itself).
     var eventObserver: ((WorldEvent) -> Void)? { get set }
 
+    /// The code the current step stands for (see ``LessonCode``).
+    var code: LessonCode? { get }
+    /// The question of the current `ask:` step.
+    var question: LessonQuestion? { get }
+    /// The presenter's note for the current step.
+    var note: String? { get }
+
     /// Every token `device` received, oldest first (the lesson's own fetch steps included).
     func tokenReceipts(for device: SyncDevice) -> [TokenReceipt]
     /// Runs the next step.
@@ -46,4 +53,10 @@ public protocol InspectorLesson: AnyObject {
     func restart() throws
     /// Rebuilds the world and runs the first `stepsRun` steps again.
     func goTo(stepsRun: Int) async throws
+}
+
+extension InspectorLesson {
+    public var code: LessonCode? { nil }
+    public var question: LessonQuestion? { nil }
+    public var note: String? { nil }
 }

@@ -12,11 +12,13 @@ public struct InspectorView: Sendable {
     }
 
     public func render(_ state: InspectorState, size: Size) -> CellBuffer {
-        guard size.fits(TooSmallScreen.minimumSize) else {
-            return TooSmallScreen.render(size: size, theme: theme)
+        // The presenter layout is made for large fonts: it draws on smaller screens.
+        let presenting = state.snapshot.lesson != nil && state.lessonMode.presenting
+        guard size.fits(presenting ? Self.presenterMinimumSize : TooSmallScreen.minimumSize) else {
+            return TooSmallScreen.render(size: size, minimum: presenting ? Self.presenterMinimumSize : TooSmallScreen.minimumSize, theme: theme)
         }
         var buffer = CellBuffer(size: size, style: theme.normal)
-        let layout = InspectorLayout(size: size, hasLesson: state.snapshot.lesson != nil, zoomed: state.zoomed ? state.pane : nil)
+        let layout = state.layout(for: size)
         drawHeader(state, into: &buffer, area: layout.header)
         if !layout.zones.isEmpty { drawZones(state, into: &buffer, area: layout.zones) }
         if layout.records.isEmpty {
@@ -28,10 +30,16 @@ public struct InspectorView: Sendable {
         if !layout.tokens.isEmpty { drawTokens(state, into: &buffer, area: layout.tokens, layout: layout) }
         if !layout.notifications.isEmpty { drawNotifications(state, into: &buffer, area: layout.notifications, layout: layout) }
         if let events = layout.events {
-            drawEvents(state, into: &buffer, area: events, layout: layout)
+            // Beside a lesson's narration the log is narrow: its lines wrap rather than being cut.
+            if layout.lesson != nil, !state.isFocused(.events), events.width < 60 {
+                drawWrappedEvents(state, into: &buffer, area: events)
+            } else {
+                drawEvents(state, into: &buffer, area: events, layout: layout)
+            }
         }
         if let lessonArea = layout.lesson, let lesson = state.snapshot.lesson {
-            drawLesson(lesson, focused: state.lessonMode.narrativeFocused, into: &buffer, area: lessonArea)
+            drawLesson(lesson, state: state, into: &buffer, area: lessonArea)
+            if let codeArea = layout.code, let code = lesson.code { drawCode(code, into: &buffer, area: codeArea) }
             drawLessonHighlights(state, into: &buffer, layout: layout)
         }
         drawMessage(state, into: &buffer, area: layout.message)
@@ -199,6 +207,7 @@ public struct InspectorView: Sendable {
         let records = state.snapshot.records
         let zoneName = state.zone.map { $0.displayName(for: state.device?.user ?? "") } ?? "no zone selected"
         let deviceName = state.device?.name ?? "device"
+        let devices = state.snapshot.devices
         let side = switch state.recordsMode {
         case .both: "server | \(deviceName)"
         case .server: "server"
@@ -235,7 +244,7 @@ public struct InspectorView: Sendable {
             cells = { row in
                 [row.marker.symbol + (row.hasPendingChange ? "↑" : ""), row.name,
                  row.server?.recordChangeTag ?? "—", row.device?.recordChangeTag ?? "—",
-                 RecordRow.summary(of: row.server ?? row.device), RecordRow.modifiedBy(row.server ?? row.device), type(row, row.server ?? row.device)]
+                 RecordRow.summary(of: row.server ?? row.device), RecordRow.modifiedBy(row.server ?? row.device, devices: devices), type(row, row.server ?? row.device)]
             }
         case .server:
             specs = [
@@ -247,7 +256,7 @@ public struct InspectorView: Sendable {
             ]
             cells = { row in
                 [row.name, row.server?.recordChangeTag ?? "—", RecordRow.summary(of: row.server),
-                 RecordRow.modifiedBy(row.server), type(row, row.server)]
+                 RecordRow.modifiedBy(row.server, devices: devices), type(row, row.server)]
             }
         case .device:
             specs = [
@@ -260,7 +269,7 @@ public struct InspectorView: Sendable {
             ]
             cells = { row in
                 [row.hasPendingChange ? "↑" : " ", row.name, row.device?.recordChangeTag ?? "unsent",
-                 RecordRow.summary(of: row.device), RecordRow.modifiedBy(row.device), type(row, row.device)]
+                 RecordRow.summary(of: row.device), RecordRow.modifiedBy(row.device, devices: devices), type(row, row.device)]
             }
         }
         var (kept, columns) = ColumnSpec.fit(specs, width: tableArea.width)
@@ -438,7 +447,7 @@ public struct InspectorView: Sendable {
     private func drawNotifications(_ state: InspectorState, into buffer: inout CellBuffer, area: Rect, layout: InspectorLayout) {
         let snapshot = state.snapshot
         var title = "Push to \(state.device?.name ?? "") · newest first"
-        if snapshot.notificationTotal > 0 { title += " · \(snapshot.notificationTotal)" }
+        if let count = Self.pushCount(received: snapshot.notificationTotal, entries: snapshot.notifications) { title += " · " + count }
         let inner = Panel(title: title, focused: state.isFocused(.notifications), theme: theme).render(into: &buffer, area: area)
         guard !inner.isEmpty else { return }
         let footer = layout.footerLines(of: .notifications)
@@ -477,6 +486,15 @@ public struct InspectorView: Sendable {
             }
             buffer.write(TextWidth.truncate(detail, to: inner.width), x: inner.x, y: inner.maxY - 1, style: theme.muted, clip: inner)
         }
+    }
+
+    /// The count in the push pane's title: what the device received, and
+    /// apart from it what is still on its way (the list shows both, and its
+    /// footer counts both: "5 received, 1 on the way" beside "6 pushes").
+    static func pushCount(received: Int, entries: [NotificationEntry]) -> String? {
+        let onTheWay = entries.count { $0.index == nil }
+        if onTheWay > 0 { return "\(received) received, \(onTheWay) on the way" }
+        return received > 0 ? "\(received)" : nil
     }
 
     static func notificationCells(_ entry: NotificationEntry, longTime: Bool, autoFetch: Bool) -> [String] {
@@ -594,8 +612,11 @@ public struct InspectorView: Sendable {
         drawScrollPosition(tableState, rowCount: lines.count, visibleRows: visible, noun: "line", area: area, focused: focused, into: &buffer)
         if footer > 0 {
             let hint: String
+            let filtered = state.eventLog.device != nil || state.eventLog.category != nil
             if state.snapshot.eventCount > events.count && tableState.visibleOffset(rowCount: lines.count, visibleRows: visible) == 0 {
-                hint = "(the \(Plural.count(state.snapshot.eventCount - events.count, "earlier event")) are in the --log file, if one was asked for)"
+                hint = filtered
+                    ? "(earlier events of this kind are in the --log file, if one was asked for)"
+                    : "(the \(Plural.count(state.snapshot.eventCount - events.count, "earlier event")) are in the --log file, if one was asked for)"
             } else if !focused {
                 hint = layout.zoomed == nil ? "E or Tab: scroll, filter, open a fetch ▸" : "Tab: next pane"
             } else if state.eventLog.isFollowing {
@@ -635,36 +656,6 @@ public struct InspectorView: Sendable {
     }
 
     // MARK: Lesson
-
-    private func drawLesson(_ lesson: LessonStatus, focused: Bool, into buffer: inout CellBuffer, area: Rect) {
-        let title = "Lesson · step \(lesson.stepsRun) of \(lesson.stepCount) · \(lesson.title)"
-        let inner = Panel(title: title, focused: focused, theme: theme).render(into: &buffer, area: area)
-        guard !inner.isEmpty else { return }
-        let footer: (String, Style) = lesson.nextStep.map {
-            focused ? ("Enter: \($0)", theme.helpKey) : ("Tab to this pane, then Enter: \($0)", theme.muted)
-        } ?? ("Lesson over: b starts again · t steps · q quits", theme.success)
-        let rows = max(0, inner.height - 1)
-        let narrative = lesson.narrative.map { TextWrap.wrap($0, width: inner.width) } ?? []
-        var result = lesson.lastStep.flatMap { TextWrap.wrap($0, width: max(1, inner.width - 2)).map { "  " + $0 } }
-            .map { ($0, theme.normal) }
-        if let failure = lesson.failure {
-            result += TextWrap.wrap("✗ " + failure, width: inner.width).map { ($0, theme.error) }
-        }
-        // The step just run comes first; the narrative gets what is left (at least half when there is a step).
-        let narrativeRows = result.isEmpty ? rows : min(narrative.count, max(rows / 2, rows - result.count))
-        var lines: [(String, Style)] = narrative.prefix(narrativeRows).enumerated().map { index, line in
-            (index == narrativeRows - 1 && narrative.count > narrativeRows ? TextWidth.truncate(line + " …", to: inner.width) : line, theme.title)
-        }
-        let resultRows = rows - lines.count
-        if result.count > resultRows {
-            result = Array(result.prefix(max(0, resultRows - 1))) + (resultRows > 0 ? [("  … \(result.count - resultRows + 1) more lines", theme.muted)] : [])
-        }
-        lines += result
-        for (index, (text, style)) in lines.prefix(rows).enumerated() {
-            buffer.write(TextWidth.truncate(text, to: inner.width), x: inner.x, y: inner.y + index, style: style, clip: inner)
-        }
-        buffer.write(TextWidth.truncate(footer.0, to: inner.width), x: inner.x, y: inner.maxY - 1, style: footer.1, clip: inner)
-    }
 
     // MARK: Overlays
 

@@ -3,11 +3,15 @@ import SyncCore
 /// Lesson-mode keys, before the inspector's own (pure, like ``InspectorKeys``).
 public enum LessonMode {
     public static let help: [HelpEntry] = [
-        HelpEntry("Enter", "next step (lesson pane focused)"),
+        HelpEntry("Enter", "next step (from any pane but the log)"),
         HelpEntry("p", "back one step"),
         HelpEntry("t", "outline: jump to a step"),
         HelpEntry("b", "start again"),
         HelpEntry("m", "follow the step's device / pin"),
+        HelpEntry("j k", "scroll the lesson text (its pane focused)"),
+        HelpEntry("F5 ^P", "presenter layout on / off"),
+        HelpEntry("C", "the step's code beside the lesson"),
+        HelpEntry("A", "the answer to the question"),
     ]
 
     /// Handles a key in lesson mode. Returns `nil` when the key is the
@@ -63,13 +67,53 @@ public enum LessonMode {
             return []
         }
         switch key {
-        case .enter where state.lessonMode.narrativeFocused:
+        case .enter where state.lessonMode.narrativeFocused || state.pane != .events:
+            // From any pane: after looking around, Enter goes on (the log keeps
+            // its own Enter, opening a fetch; `i` opens a record).
             return [.lessonNext]
+        case .function(5), .control("p"):
+            state.lessonMode.presenting.toggle()
+            state.lessonMode.narrativeZoomed = false
+            state.lessonMode.narrativeFocused = true
+            state.zoomed = false
+            InspectorKeys.say(
+                state.lessonMode.presenting
+                    ? "Presenter layout: the lesson large, the panes the step touches enlarged, the step's code beside. F5 or Ctrl-P: back."
+                    : "The panes again, the lesson below them (F5 or Ctrl-P: presenter layout).",
+                state: &state)
+            return []
+        case .character("C"):
+            guard lesson.code != nil || state.lessonMode.showsCode else {
+                InspectorKeys.say("This step has no code to show (a step that acts on the world does).", state: &state)
+                return []
+            }
+            state.lessonMode.showsCode.toggle()
+            state.needsRedraw = true
+            return []
+        case .character("A") where lesson.question != nil:
+            state.lessonMode.answerShown = true
+            state.needsRedraw = true
+            return []
+        case .character("Z") where state.lessonMode.narrativeFocused && !state.lessonMode.presenting:
+            state.lessonMode.narrativeZoomed.toggle()
+            state.needsRedraw = true
+            return []
+        case .escape where state.lessonMode.narrativeZoomed:
+            state.lessonMode.narrativeZoomed = false
+            state.needsRedraw = true
+            return []
+        case _ where state.lessonMode.narrativeFocused && Self.narrativeScrollKeys.contains(key):
+            scroll(key, lesson: lesson, state: &state)
+            return []
         case .tab, .backTab:
             // The lesson pane comes after the notifications pane in Tab order.
             let forward = key == .tab
-            // The event log beside the narrative is reached with E or a click.
-            let order: [InspectorPane] = InspectorPane.allCases.filter { $0 != .events }
+            // The event log beside the narrative is reached with E or a click;
+            // the presenter layout goes through the panes it shows.
+            let order: [InspectorPane] = state.lessonMode.presenting || state.lessonMode.narrativeZoomed
+                ? state.tabOrder
+                : InspectorPane.allCases.filter { $0 != .events }
+            guard !order.isEmpty else { return [] }
             if state.lessonMode.narrativeFocused {
                 state.lessonMode.narrativeFocused = false
                 state.pane = forward ? order.first ?? .zones : order.last ?? .notifications
@@ -81,10 +125,13 @@ public enum LessonMode {
             state.needsRedraw = true
             return []
         case .character("h"), .left, .character("l"), .right, .character("j"), .down, .character("k"), .up:
-            // Moving in the grid takes the focus there.
+            // Moving in the grid takes the focus there (j and k on the lesson pane scroll it, above).
             if state.lessonMode.narrativeFocused {
                 state.lessonMode.narrativeFocused = false
+                if !state.tabOrder.contains(state.pane) { state.pane = state.tabOrder.first ?? .zones }
                 state.needsRedraw = true
+                if state.lessonMode.narrativeZoomed { state.lessonMode.narrativeZoomed = false }
+                return []
             }
             return nil
         case .character("p"):
@@ -115,6 +162,34 @@ public enum LessonMode {
             return nil
         default:
             return nil
+        }
+    }
+
+    /// Scrolls the lesson text, never past its last window at the pane's width now.
+    /// The keys that scroll the narration while the lesson pane has focus.
+    static let narrativeScrollKeys: [KeyEvent] = [
+        .character("j"), .down, .character("k"), .up, .pageDown, .pageUp, .home, .end, .character("g"), .character("G"),
+    ]
+
+    static func scroll(_ key: KeyEvent, lesson: LessonStatus, state: inout InspectorState) {
+        guard let area = state.layout.lesson else { return }
+        let inner = InspectorView.lessonTextArea(area.inset(by: 1), presenting: state.lessonMode.presenting)
+        let rows = max(1, inner.height - 1)
+        let count = LessonText.lines(
+            lesson, width: inner.width, presenting: state.lessonMode.presenting, answerShown: state.lessonMode.answerShown).count
+        let current = InspectorView.clampedScroll(state.lessonMode.narrativeScroll, lines: count, rows: rows)
+        let next: Int = switch key {
+        case .character("j"), .down: current + 1
+        case .character("k"), .up: current - 1
+        case .pageDown: current + max(1, rows - 1)
+        case .pageUp: current - max(1, rows - 1)
+        case .home, .character("g"): 0
+        default: count
+        }
+        let clamped = InspectorView.clampedScroll(next, lines: count, rows: rows)
+        if clamped != state.lessonMode.narrativeScroll {
+            state.lessonMode.narrativeScroll = clamped
+            state.needsRedraw = true
         }
     }
 

@@ -23,11 +23,33 @@ public struct LessonModeState: Hashable, Sendable {
     public var outlineSelection: Int?
     /// The end-of-lesson summary is shown.
     public var showsSummary = false
+    /// The first line of the lesson pane's text on screen (j/k scroll it
+    /// while the pane has focus; a step starts again at the top).
+    public var narrativeScroll = 0
+    /// The lesson pane fills the screen between the header and the message line (`Z` on it).
+    public var narrativeZoomed = false
+    /// The presenter layout (F5 or Ctrl-P, or `syncscope lesson NAME --present`):
+    /// the narration large, the panes the step touched enlarged, the step's code beside.
+    public var presenting = false
+    /// The code pane is shown beside the narration outside the presenter layout (`C`).
+    public var showsCode = false
+    /// The panes the latest step changed (kept after the highlight goes: the
+    /// presenter layout enlarges them until the next step).
+    public var touched: Set<LessonPane> = []
+    /// The answer of the latest `ask:` step is shown (`A`).
+    public var answerShown = false
 
     /// How long a step's highlight stays, in real milliseconds.
     public static let highlightDuration: Milliseconds = 1_500
 
     public init() {}
+
+    /// How the screen is arranged for these choices (`code`: the step has code to show).
+    public func arrangement(code: Bool) -> InspectorLayout.LessonArrangement {
+        if presenting { return .presenter(touched: touched, code: code) }
+        if narrativeZoomed { return .narrationZoomed }
+        return .panes(code: showsCode && code)
+    }
 
     /// Whether a key box of lesson mode is open.
     public var hasOverlay: Bool { outlineSelection != nil || showsSummary }
@@ -35,6 +57,9 @@ public struct LessonModeState: Hashable, Sendable {
     /// After a step: follow its device (unless pinned) and highlight what it touched.
     public mutating func stepRan(device: String?, touched: Set<LessonPane>, devices: [String], now: Milliseconds) -> Int? {
         highlighted = touched
+        self.touched = touched
+        narrativeScroll = 0
+        answerShown = false
         highlightUntil = touched.isEmpty ? nil : now + Self.highlightDuration
         guard followsSteps, let device else { return nil }
         return devices.firstIndex(of: device)

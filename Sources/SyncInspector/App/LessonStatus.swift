@@ -15,5 +15,11 @@ public struct LessonStatus: Hashable, Sendable {
     public var outline: [String] = []
     /// Checks run so far.
     public var checks: [LessonCheck] = []
+    /// The code the current step stands for (the code pane).
+    public var code: LessonCode?
+    /// The question of the current `ask:` step.
+    public var question: LessonQuestion?
+    /// The presenter's note for the current step (presenter layout only).
+    public var note: String?
     public var isFinished: Bool { stepsRun >= stepCount }
 }

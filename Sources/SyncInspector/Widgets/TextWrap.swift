@@ -1,5 +1,19 @@
+import Foundation
+
 /// Word wrapping by display width.
 public enum TextWrap {
+    /// Prose as written in a file (a lesson's `say: |` block): the line
+    /// breaks of the file become spaces, and a blank line stays a paragraph
+    /// break. "has every\nrecord" reads "has every record", on one line or
+    /// wrapped to the pane.
+    public static func unfold(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .split(separator: "", omittingEmptySubsequences: true)
+            .map { $0.joined(separator: " ") }
+            .joined(separator: "\n\n")
+    }
+
     /// Splits `text` into lines of at most `width` columns. Newlines start a
     /// new line; words are kept whole when they fit on a line, and longer
     /// words are broken between characters (never inside a wide character).

@@ -10,6 +10,8 @@ import SyncCore
 public enum StepKind: Sendable, Equatable {
     /// Narrative for the reader; does nothing.
     case say(String)
+    /// A question for the room, with its choices and answer; does nothing.
+    case ask(AskAction)
 
     // MARK: Zones
 
@@ -104,6 +106,7 @@ public enum StepKind: Sendable, Equatable {
     public var name: String {
         switch self {
         case .say: "say"
+        case .ask: "ask"
         case .createZone: "createZone"
         case .deleteZone: "deleteZone"
         case .purgeZone: "purgeZone"
@@ -137,7 +140,7 @@ public enum StepKind: Sendable, Equatable {
     /// The device that performs the step, if one does.
     public var device: String? {
         switch self {
-        case .say, .advance, .expect, .fault, .clearFaults, .deploySchema, .importSchema: nil
+        case .say, .ask, .advance, .expect, .fault, .clearFaults, .deploySchema, .importSchema: nil
         case .createZone(let a), .deleteZone(let a), .purgeZone(let a): a.device
         case .shareZone(let a), .revokeShare(let a): a.device
         case .encryptedDataReset(let d), .sync(let d), .online(let d), .offline(let d): d
@@ -160,7 +163,7 @@ public enum StepKind: Sendable, Equatable {
     /// (everything except `say` and `expect`).
     public var isAction: Bool {
         switch self {
-        case .say, .expect: false
+        case .say, .ask, .expect: false
         default: true
         }
     }

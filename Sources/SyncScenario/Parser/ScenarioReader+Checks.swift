@@ -56,7 +56,7 @@ extension ScenarioReader {
     private func nextCheckIsError(after index: Int) -> Bool {
         for step in readSteps where step.index > index {
             switch step.kind {
-            case .say?: continue
+            case .say?, .ask?: continue
             case .expect(.error)?: return true
             default: return false
             }
@@ -103,7 +103,7 @@ extension ScenarioReader {
                         "this error check has no step before it to check",
                         hint: "put it right after the step that should fail", at: step.location)
                 }
-            case .say?, .expect?:
+            case .say?, .ask?, .expect?:
                 break
             default:
                 acted = true

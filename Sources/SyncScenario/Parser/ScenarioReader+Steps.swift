@@ -4,10 +4,14 @@ import Yams
 
 extension ScenarioReader {
     static let stepNames = [
-        "say", "createZone", "deleteZone", "purgeZone", "encryptedDataReset", "shareZone", "revokeShare", "save",
+        "say", "ask", "createZone", "deleteZone", "purgeZone", "encryptedDataReset", "shareZone", "revokeShare", "save",
         "delete", "send", "fetch", "sync", "subscribe", "unsubscribe", "online", "offline", "advance", "compact",
         "burst", "modifyRecords", "signIn", "checkAccount", "fault", "clearFaults", "deploySchema", "importSchema", "query", "expect",
     ]
+
+    /// Keys a step may carry beside its name: the client code it stands
+    /// for, and a note for the presenter.
+    static let stepAttachments = ["code", "note"]
 
     /// Reserved `token:` words, which cannot name a captured token.
     static let reservedTokenNames = ["cached", "nil", "null"]
@@ -25,21 +29,43 @@ extension ScenarioReader {
             switch item {
             case .mapping(let mapping):
                 var first: String?
+                var firstStep: Int?
+                var code: StepCode?
+                var note: String?
                 for (keyNode, value) in mapping {
                     guard case .scalar(let keyScalar) = keyNode, !Self.isNull(keyNode) else {
                         error("a step must start with its name, got \(Self.describe(keyNode))", at: keyNode)
                         continue
                     }
                     let name = keyScalar.string
+                    // `code:` and `note:` go with the step beside them.
+                    if name == "code" {
+                        code = stepCode(value)
+                        continue
+                    }
+                    if name == "note" {
+                        note = text(value, what: "note").map(Self.trimmed)
+                        continue
+                    }
                     if let first {
                         error(
                             "one step cannot do both '\(first)' and '\(name)'",
                             hint: "start '\(name)' on its own line with '- '", at: keyNode)
                     }
                     first = first ?? name
+                    let before = result.count
                     result += step(named: name, keyNode: keyNode, value: value)
+                    if firstStep == nil, result.count > before { firstStep = before }
                 }
-                if first == nil { error("a step is empty", hint: "for example '- send: iPhone'", at: item) }
+                if let firstStep {
+                    result[firstStep].code = code
+                    result[firstStep].note = note
+                } else if first == nil {
+                    error(
+                        code != nil || note != nil ? "code and note go with a step" : "a step is empty",
+                        hint: code != nil || note != nil ? "write them under a step, for example '- fetch: …' then '  note: …'" : "for example '- send: iPhone'",
+                        at: item)
+                }
             case .scalar(let scalar) where Self.stepNames.contains(scalar.string):
                 error(
                     "step '\(scalar.string)' needs a value",
@@ -69,6 +95,7 @@ extension ScenarioReader {
         let kind: StepKind?
         switch name {
         case "say": kind = say(value)
+        case "ask": kind = ask(value)
         case "createZone", "deleteZone", "purgeZone": kind = zoneStep(name, value)
         case "encryptedDataReset": kind = deviceOnly(value, step: name).map(StepKind.encryptedDataReset)
         case "shareZone", "revokeShare": kind = shareStep(name, value)
@@ -115,6 +142,56 @@ extension ScenarioReader {
             return nil
         }
         return .say(trimmed)
+    }
+
+    /// `ask: {question: …, choices: [a, b, c], answer: 2, why: …}`; the
+    /// answer is a choice's number (from 1), its letter, or its text.
+    private func ask(_ node: Node) -> StepKind? {
+        guard let entries = mapping(node, in: "ask", keys: ["question", "choices", "answer", "why"], required: ["question", "choices", "answer"]) else {
+            return nil
+        }
+        guard let questionNode = entries["question"], let question = text(questionNode, what: "question") else { return nil }
+        guard let choicesNode = entries["choices"], case .sequence(let items) = choicesNode, items.count >= 2 else {
+            error("ask needs at least two choices, as a list", hint: "for example choices: [the records, nothing, an error]", at: entries["choices"] ?? node)
+            return nil
+        }
+        let choices = items.compactMap { text($0, what: "a choice") }.map(Self.trimmed)
+        guard choices.count == items.count, let answerNode = entries["answer"], let answerText = text(answerNode, what: "answer") else { return nil }
+        let wanted = Self.trimmed(answerText)
+        var answer: Int?
+        if let number = Int(wanted), choices.indices.contains(number - 1) { answer = number - 1 }
+        if answer == nil, wanted.count == 1, let index = (0..<choices.count).first(where: { AskAction.letter($0) == wanted.uppercased() }) {
+            answer = index
+        }
+        if answer == nil { answer = choices.firstIndex(of: wanted) }
+        guard let answer else {
+            error(
+                "the answer '\(wanted)' is none of the \(choices.count) choices",
+                hint: "give its number (1 to \(choices.count)), its letter (A, B, …) or its text", at: answerNode)
+            return nil
+        }
+        let why = entries["why"].flatMap { text($0, what: "why") }.map(Self.trimmed)
+        return .ask(AskAction(question: Self.trimmed(question), choices: choices, answer: answer, explanation: why))
+    }
+
+    /// `code: |` (the code to write) or `code: {title: …, wrong: |, fixed: |}`.
+    private func stepCode(_ node: Node) -> StepCode? {
+        if case .mapping = node {
+            guard let entries = mapping(node, in: "code", keys: ["title", "wrong", "fixed"], required: ["fixed"]),
+                  let fixedNode = entries["fixed"], let fixed = text(fixedNode, what: "fixed") else { return nil }
+            let wrong = entries["wrong"].flatMap { text($0, what: "wrong") }
+            let title = entries["title"].flatMap { text($0, what: "title") } ?? (wrong == nil ? "Swift" : "The mistake, and the fix")
+            return StepCode(title: title, fixed: Self.code(fixed), wrong: wrong.map(Self.code))
+        }
+        guard let fixed = text(node, what: "code") else { return nil }
+        return StepCode(title: "Swift", fixed: Self.code(fixed))
+    }
+
+    /// Code as written in a block: its lines kept, trailing blank lines dropped.
+    static func code(_ text: String) -> String {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        while lines.last?.trimmingCharacters(in: .whitespaces).isEmpty == true { lines.removeLast() }
+        return lines.joined(separator: "\n")
     }
 
     /// `send: iPhone` or `send: {device: iPhone}`.

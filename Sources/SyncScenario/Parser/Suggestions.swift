@@ -20,17 +20,23 @@ public enum Suggestions {
     ]
 
     /// The candidate closest to `word`, if it is close enough to be a likely
-    /// typo (or a known other name for it). Ties go to the earlier candidate.
+    /// typo (or a known other name for it). Of two as close, a candidate
+    /// `word` begins (a name cut short: `sav` for `save`, not `say`) wins,
+    /// then the earlier one.
     public static func closest(to word: String, in candidates: [String]) -> String? {
         if let alias = aliases[word], candidates.contains(alias) { return alias }
         let lowered = word.lowercased()
-        var best: (candidate: String, distance: Int)?
+        var best: (candidate: String, distance: Int, completes: Bool)?
         for candidate in candidates {
             let distance = editDistance(lowered, candidate.lowercased())
             let allowed = max(1, (candidate.count + 2) / 4)
             guard distance <= allowed else { continue }
-            if let current = best, current.distance <= distance { continue }
-            best = (candidate, distance)
+            let completes = candidate.lowercased().hasPrefix(lowered)
+            if let current = best {
+                if current.distance < distance { continue }
+                if current.distance == distance && (current.completes || !completes) { continue }
+            }
+            best = (candidate, distance, completes)
         }
         return best?.candidate
     }

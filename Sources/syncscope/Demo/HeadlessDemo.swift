@@ -98,7 +98,7 @@ struct HeadlessDemo {
         }
         narrator.blank()
         narrator.say("That is the whole loop: fetch with the cached token, apply, cache the new token.")
-        narrator.say("Try `swift run -c release syncscope-bench` (from the source package) to see why this stays cheap however long the history grows.")
+        narrator.say("Try `syncscope-bench` (installed beside syncscope; measure a release build) to see why this stays cheap however long the history grows.")
     }
 
     static func plain(_ value: FieldValue) -> String {

@@ -25,7 +25,7 @@ struct ExploreCommand: AsyncParsableCommand {
             Examples:
               syncscope explore --seeds 1000
               syncscope explore --seeds 100 --from 5000 --faults throttled,ambiguousCommit --devices 4
-              swift run -c release syncscope explore --seeds 100000
+              syncscope explore --seeds 100000     (a release build of syncscope: much faster)
             """
     )
 

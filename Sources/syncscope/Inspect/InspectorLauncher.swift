@@ -26,19 +26,19 @@ enum InspectorLauncher {
     /// Builds the world, then runs the inspector. Everything curses touches
     /// runs on the terminal's thread (``TerminalActor``), as for `syncscope device`.
     static func run(
-        paused: Bool, speed: Double, logPath: String?, recordPath: String? = nil, title: String = "SyncScope",
+        paused: Bool, speed: Double, logPath: String?, recordPath: String? = nil, title: String = "SyncScope", presenting: Bool = false,
         world: @escaping @Sendable () async throws -> (Simulation, LessonSession?, AnyObject?)
     ) async throws {
         let terminal = TerminalActor()
         try await terminal.run {
             try await runOnTerminal(
-                paused: paused, speed: speed, logPath: logPath, recordPath: recordPath, title: title,
+                paused: paused, speed: speed, logPath: logPath, recordPath: recordPath, title: title, presenting: presenting,
                 world: world)
         }
     }
 
     private static func runOnTerminal(
-        paused: Bool, speed: Double, logPath: String?, recordPath: String?, title: String,
+        paused: Bool, speed: Double, logPath: String?, recordPath: String?, title: String, presenting: Bool,
         world: () async throws -> (Simulation, LessonSession?, AnyObject?)
     ) async throws {
         let log: InspectorLog?
@@ -65,6 +65,7 @@ enum InspectorLauncher {
         let controller = await InspectorController(
             simulation: simulation, lesson: lesson, keepAlive: keepAlive, paused: paused, speed: speed, screenSize: backend.size,
             theme: backend.environmentTheme(), log: log)
+        if presenting { controller.startPresenting() }
         var recorder: RecordingBackend<NcursesBackend>?
         if let recordPath {
             do {

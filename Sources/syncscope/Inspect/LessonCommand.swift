@@ -24,6 +24,12 @@ struct LessonCommand: AsyncParsableCommand {
             start. The focused device follows each step (m pins it). The clock stays paused \
             unless you run it (Space), so the lesson plays exactly as written. With --record, \
             what the terminal shows is saved as an asciinema v2 recording, for slides.
+
+            With --present (or F5 / Ctrl-P at any time), the presenter layout, for a projector: \
+            the narration large, wrapped to its pane and scrolled with j/k; the panes the step \
+            touches enlarged and the others shrunk to their title; the step's client code \
+            (Swift, CloudKit's API) beside it; questions for the room (A shows the answer) and \
+            the presenter's notes. It draws on screens down to 40×12.
             """
     )
 
@@ -39,6 +45,9 @@ struct LessonCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Record what the terminal shows, with real timings, as an asciinema v2 file.", valueName: "file.cast"))
     var record: String?
 
+    @Flag(help: "Open in the presenter layout, for a projector (F5 or Ctrl-P toggles it).")
+    var present = false
+
     func run() async throws {
         try InspectorLauncher.requireTerminal(hint: "try `syncscope run \(name)` for the headless version")
         let scenario: Scenario
@@ -49,7 +58,9 @@ struct LessonCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         let seed = seed
-        try await InspectorLauncher.run(paused: true, speed: 1, logPath: log, recordPath: record, title: scenario.title ?? scenario.name) {
+        try await InspectorLauncher.run(
+            paused: true, speed: 1, logPath: log, recordPath: record, title: scenario.title ?? scenario.name, presenting: present
+        ) {
             let lesson = try LessonSession(scenario: scenario, seed: seed)
             return (lesson.simulation, lesson, nil)
         }

@@ -64,11 +64,12 @@ struct RunCommand: AsyncParsableCommand {
         runner.transcriptObserver = { event in
             let text = TranscriptFormatter.text(event)
             if json {
-                print(TranscriptFormatter.json(event))
+                if let line = TranscriptFormatter.json(event) { print(line) }
             } else if let text {
                 print(text)
             }
-            if let recording, let text, castError == nil {
+            // The recording, for slides, also has the presenter's notes.
+            if let recording, let text = TranscriptFormatter.castText(event), castError == nil {
                 do throws(AsciicastError) { try recording.add(event, text: text) } catch { castError = error }
             }
         }

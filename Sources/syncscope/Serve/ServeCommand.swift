@@ -12,7 +12,7 @@ import SyncServerHTTP
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Run the simulated CloudKit server over HTTP (CloudKit Web Services; the running server describes its API at GET /openapi.json), kept in SQLite or, for a team, in PostgreSQL.",
+        abstract: "Run the simulated CloudKit server over HTTP (CloudKit Web Services; the running server describes its API at GET /openapi.json, and `syncscope help api` prints its reference), kept in SQLite or, for a team, in PostgreSQL.",
         discussion: """
             Prints where it listens, each user's web auth token and the server admin token (for admin/export, import and \
             reset; also in admin.json beside users.json, both readable by their owner only), then one line per request. \

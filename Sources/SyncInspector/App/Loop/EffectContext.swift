@@ -11,6 +11,10 @@ public struct EffectContext: Sendable {
     public var zoneChosen: Bool
     public var reading: ServerReading
     public var recordRows: RecordRowsModel
+    /// The event log's filters: the read keeps the latest events that pass
+    /// them, so a filtered view reaches back as far as the world keeps events.
+    public var eventDevice: String?
+    public var eventCategory: EventCategory?
 
     public init(_ state: InspectorState) {
         focusedDevice = state.focusedDevice
@@ -18,5 +22,7 @@ public struct EffectContext: Sendable {
         zoneChosen = state.zoneChosen
         reading = state.world.reading
         recordRows = state.world.recordRows
+        eventDevice = state.eventLog.device
+        eventCategory = state.eventLog.category
     }
 }

@@ -44,6 +44,12 @@ public enum InspectorReducer {
             state.effects.enqueue(.readServer)
         case .resized(let size):
             state.screenSize = size
+            // A pane the new size does not draw (the event log below 34 rows)
+            // gives the focus back to the first pane: keys never act on a hidden pane.
+            if !state.tabOrder.contains(state.pane) {
+                state.pane = state.tabOrder.first ?? .zones
+                state.needsRedraw = true
+            }
             rebuild(&state, with: nil)
         case .frameDrawn:
             state.needsRedraw = false
@@ -322,7 +328,9 @@ public enum InspectorReducer {
         }
         if !snapshot.devices.indices.contains(state.focusedDevice) { state.focusedDevice = 0 }
         snapshot.faultRules = state.world.reading.faultRules
-        let layout = InspectorLayout(size: state.screenSize, hasLesson: snapshot.lesson != nil)
+        let layout = InspectorLayout(
+            size: state.screenSize, hasLesson: snapshot.lesson != nil,
+            arrangement: state.lessonMode.arrangement(code: snapshot.lesson?.code != nil))
 
         guard snapshot.devices.indices.contains(state.focusedDevice) else {
             state.snapshot = snapshot

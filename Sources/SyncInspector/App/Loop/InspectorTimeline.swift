@@ -65,9 +65,12 @@ public enum InspectorTimeline: Hashable, Sendable {
             let target = time.anchorVirtual + Milliseconds((Double(now - time.anchorReal) * clock.speed).rounded(.down))
             let current = clock.now
             guard target > current else { return nil }
-            // Far behind (a slow machine, a huge burst): skip ahead rather than race to catch up.
+            // The loop may sleep a whole second of the clock on screen between
+            // ticks: that lag is caught up in full, so ×1 keeps real time.
+            // Only far behind (a stalled machine, a huge burst) does time skip
+            // ahead rather than race to catch up, and start again from now.
             let maximum = Milliseconds(max(100, 500 * clock.speed))
-            if target - current > maximum {
+            if target - current > Self.catchUpLimit(speed: clock.speed) {
                 time.anchorReal = now
                 time.anchorVirtual = current + maximum
                 self = .virtual(time)
@@ -80,6 +83,14 @@ public enum InspectorTimeline: Hashable, Sendable {
             self = .live(time)
             return .advanceLive
         }
+    }
+
+    /// How far (virtual milliseconds) the world may lag behind real time and
+    /// still catch up in one step: more than the loop ever sleeps between
+    /// ticks (the next second of the clock on screen), so only a real stall
+    /// skips time.
+    static func catchUpLimit(speed: Double) -> Milliseconds {
+        Milliseconds(max(100, 3_000 * speed))
     }
 
     /// Real milliseconds from `now` until time asks for something: the

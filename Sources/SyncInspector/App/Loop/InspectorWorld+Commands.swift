@@ -21,7 +21,8 @@ extension InspectorWorld {
                 await world.advance(by: world.nextEventTime == nil ? 1_000 : 0)
             }
             let happened = world.recentEvents(world.eventCount - before)
-            return .clock(.stepped(to: world.clock.now(), lastEvent: happened.last.map { "\($0)" }))
+            let devices = world.devices.map { (name: $0.name, deviceID: $0.deviceID) }
+            return .clock(.stepped(to: world.clock.now(), lastEvent: happened.last.map { Self.steppedText($0, devices: devices) }))
         case .lessonNext:
             guard let lesson else { return .nothing }
             guard !lesson.isFinished else { return .lesson(LessonOutcome(.alreadyOver, stepCount: lesson.stepCount)) }
@@ -184,7 +185,21 @@ extension InspectorWorld {
             }
         case .compact:
             outcome = await world.compact(on: device)
-            success = "\(device.user)'s history was compacted: every older token has expired. Fetch (f) on a device to see changeTokenExpired."
+            // Which devices' tokens the compaction expired: those behind it. A
+            // device in sync keeps a token the server still accepts.
+            var expired: [(device: String, zone: String)] = []
+            for other in world.devices {
+                guard let zones = try? await observer.zoneSummaries(user: other.user) else { continue }
+                for zone in zones where !zone.zoneID.isDefaultZone {
+                    guard let token = other.cachedZoneToken(for: zone.zoneID),
+                          let problem = try? await observer.validate(token, zoneID: zone.zoneID, scope: zone.scope, user: other.user),
+                          problem.code == .changeTokenExpired else { continue }
+                    let place = zone.zoneID.ownerName == other.user ? zone.zoneID.zoneName : "\(zone.zoneID.zoneName)@\(zone.zoneID.ownerName)"
+                    expired.append((other.name, place))
+                }
+            }
+            let offline = Set(world.devices.filter { !$0.isOnline }.map(\.name))
+            success = Self.compactedMessage(user: device.user, expired: expired, offline: offline)
         case .burst(let count, _):
             // A limit of this screen, not a server error: said as a warning, in words.
             guard let writer = world.writer, let zone = writer.zones[name] else {
@@ -232,6 +247,34 @@ extension InspectorWorld {
         default:
             return "\(name) saved \(notes) in \(zone) and sent them in \(requests) requests: the pushes of those \(requests) commits coalesce (Push pane: ×, up to \(requests)→1)."
         }
+    }
+
+    /// The last thing a step of the clock (`.`) did, as the event log says
+    /// it: devices by name, durations, no notification UUIDs and no clock
+    /// readings in milliseconds.
+    static func steppedText(_ event: WorldEvent, devices: [(name: String, deviceID: String)]) -> String {
+        event.readableText { id in devices.first { $0.deviceID == id }?.name ?? id }
+    }
+
+    /// What a compaction did, by device: the tokens it expired (`expired`:
+    /// each device and zone), so that `f` is pressed where it shows
+    /// `changeTokenExpired`, or, when every device was in sync, how to see it.
+    static func compactedMessage(user: String, expired: [(device: String, zone: String)], offline: Set<String> = []) -> String {
+        guard !expired.isEmpty else {
+            return "\(user)'s history was compacted, and no token expired: every device was in sync, and a fetch from the latest "
+                + "token still works. To see changeTokenExpired, take a device offline (o), save on another, compact (c), then fetch (f) on the first."
+        }
+        var devices: [String] = []
+        var zones: [String: [String]] = [:]
+        for (device, zone) in expired {
+            if zones[device] == nil { devices.append(device) }
+            zones[device, default: []].append(zone)
+        }
+        let list = devices.map { "\($0) (\(zones[$0, default: []].joined(separator: ", ")))" }.joined(separator: ", ")
+        let first = devices[0]
+        return "\(user)'s history was compacted: the tokens of devices that were behind expired: \(list). "
+            + (offline.contains(first) ? "Bring \(first) back online (o) and it fetches into changeTokenExpired" : "Fetch (f) on \(first) to see changeTokenExpired")
+            + "; a device in sync keeps its token."
     }
 
     /// What coming back online did with the notification the push service

@@ -121,14 +121,16 @@ public final class InspectorWorld {
                     autoFetchOnPush: device.engine.autoFetchOnPush, pendingChanges: device.pendingChangeCount,
                     fetchRuns: device.engine.fetchRuns.count, lastError: device.lastError)
             },
-            events: Array(world.recentEvents(EventLog.keptEvents)), eventCount: world.eventCount,
+            events: EventLog.kept(world.recentEvents(world.eventLimit), device: context?.eventDevice, category: context?.eventCategory),
+            eventCount: world.eventCount,
             writer: world.writer.map { WriterStatus(isRunning: $0.isRunning, interval: $0.interval, actions: $0.actions) },
             time: time,
             lesson: lesson.map { lesson in
                 LessonStatus(
                     title: lesson.title, stepsRun: lesson.stepsRun, stepCount: lesson.stepCount,
                     narrative: lesson.narrative, lastStep: lesson.lastStep, nextStep: lesson.nextStepSummary,
-                    failure: lesson.failureMessage, outline: lesson.outline, checks: lesson.checks)
+                    failure: lesson.failureMessage, outline: lesson.outline, checks: lesson.checks,
+                    code: lesson.code, question: lesson.question, note: lesson.note)
             })
         guard let context else { return snapshot }
         let index = snapshot.devices.indices.contains(context.focusedDevice) ? context.focusedDevice : 0

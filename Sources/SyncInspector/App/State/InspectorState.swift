@@ -90,15 +90,32 @@ public struct InspectorState: Sendable, Equatable {
     }
 
     /// Where everything goes on the screen this state was laid out for.
-    public var layout: InspectorLayout {
-        InspectorLayout(size: screenSize, hasLesson: snapshot.lesson != nil, zoomed: zoomed ? pane : nil)
+    public var layout: InspectorLayout { layout(for: screenSize) }
+
+    /// Where everything goes on a screen of `size`, for what this state shows.
+    public func layout(for size: Size) -> InspectorLayout {
+        InspectorLayout(size: size, hasLesson: snapshot.lesson != nil, zoomed: zoomed ? pane : nil, arrangement: lessonArrangement)
+    }
+
+    /// How the lesson's screen is arranged: the presenter layout, the
+    /// lesson pane zoomed, or the panes with the lesson pane below them
+    /// (and the step's code beside it on `C`).
+    public var lessonArrangement: InspectorLayout.LessonArrangement {
+        lessonMode.arrangement(code: snapshot.lesson?.code != nil)
     }
 
     /// The panes Tab goes through: the event log only when it is on screen
-    /// (or a pane is zoomed: then Tab shows each pane zoomed in turn).
+    /// (or a pane is zoomed: then Tab shows each pane zoomed in turn); in the
+    /// presenter layout, the panes it shows.
     public var tabOrder: [InspectorPane] {
-        let shown = zoomed || InspectorLayout(size: screenSize, hasLesson: snapshot.lesson != nil).events != nil
-        return shown ? InspectorPane.allCases : InspectorPane.allCases.filter { $0 != .events }
+        if zoomed { return InspectorPane.allCases }
+        var unzoomed = self
+        unzoomed.zoomed = false
+        let layout = unzoomed.layout
+        if snapshot.lesson != nil, lessonMode.presenting || lessonMode.narrativeZoomed {
+            return InspectorPane.allCases.filter { !layout.rect(of: $0).isEmpty }
+        }
+        return layout.events != nil ? InspectorPane.allCases : InspectorPane.allCases.filter { $0 != .events }
     }
 
     /// Whether `pane` is drawn as the focused pane (in a lesson, the

@@ -81,6 +81,11 @@ public struct RecordList: Sendable, Equatable {
         guard !needle.isEmpty else { return true }
         if row.name.lowercased().contains(needle) { return true }
         for record in [row.server, row.device].compactMap({ $0 }) {
+            // Who changed it, as the "modified by" column shows it: `/bob` finds bob-iPad's edits.
+            if let stamp = record.modified,
+               stamp.userRecordName.lowercased().contains(needle) || stamp.deviceID?.lowercased().contains(needle) == true {
+                return true
+            }
             for field in record.fields {
                 if case .string(let s) = field.value, s.lowercased().contains(needle) { return true }
             }

@@ -63,9 +63,21 @@ public struct RecordRow: Hashable, Sendable {
         return record.fields.first.map { "\($0.name)=\($0.value.displayString)" } ?? ""
     }
 
-    /// Who changed it last, for example "alice-iPhone".
-    public static func modifiedBy(_ record: Record?) -> String {
+    /// Who changed it last, for example "alice-iPhone". A device ID the
+    /// world names (a device on a real server has a random one) shows as
+    /// that device, "alice-Mac"; an ID no device here has shows as its user's
+    /// "alice, another device" rather than a string of hex.
+    public static func modifiedBy(_ record: Record?, devices: [DeviceSummary] = []) -> String {
         guard let stamp = record?.modified else { return "" }
-        return stamp.deviceID ?? stamp.userRecordName
+        guard let deviceID = stamp.deviceID else { return stamp.userRecordName }
+        if let device = devices.first(where: { $0.deviceID == deviceID }) {
+            return "\(device.user)-\(device.name)"
+        }
+        return isOpaque(deviceID) ? "\(stamp.userRecordName), another device" : deviceID
+    }
+
+    /// An identifier no one reads: long, and hex digits and dashes only (a UUID, a hash).
+    static func isOpaque(_ deviceID: String) -> Bool {
+        deviceID.count >= 16 && deviceID.allSatisfy { $0.isHexDigit || $0 == "-" }
     }
 }

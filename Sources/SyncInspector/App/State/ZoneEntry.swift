@@ -38,9 +38,17 @@ public struct ZoneEntry: Hashable, Sendable {
             let same = serverToken == deviceToken
             if case .behind = state {
                 if let serverThrough, let deviceThrough {
+                    // The changes between the tokens, and the records a fetch brings
+                    // (fewer when one record changed more than once): two counts, each named.
+                    let changes = serverThrough - deviceThrough
+                    let records = if case .behind(let n) = state { n } else { 0 }
+                    let changeWord = changes == 1 ? "change" : "changes"
+                    let recordWord = records == 1 ? "record" : "records"
                     options = [
-                        "Device's token through change \(deviceThrough), server's through change \(serverThrough): \(state.long).",
-                        "Device through change \(deviceThrough), server \(serverThrough): \(state.short).",
+                        "Device's token through change \(deviceThrough), server's through change \(serverThrough): \(changes) \(changeWord) behind, a fetch brings \(records) \(recordWord).",
+                        "Device through change \(deviceThrough), server \(serverThrough): a fetch brings \(records) \(recordWord).",
+                        "Device #\(deviceThrough), server #\(serverThrough): a fetch brings \(records) \(recordWord).",
+                        "Device #\(deviceThrough), server #\(serverThrough): \(records) to fetch.",
                         "Device #\(deviceThrough), server #\(serverThrough).",
                     ]
                 } else {

@@ -5,7 +5,9 @@ import SyncClient
 public enum ZoneSyncState: Hashable, Sendable {
     /// The device's token is the server's latest: nothing to fetch.
     case inSync
-    /// A fetch from the device's token would return this many changes.
+    /// A fetch from the device's token would return this many records (the
+    /// latest state of each record changed since: several changes to one
+    /// record come back as one).
     case behind(Int)
     /// The device has no token for the zone: a fetch returns every record.
     case notFetched(Int)
@@ -44,7 +46,7 @@ public enum ZoneSyncState: Hashable, Sendable {
     public var long: String {
         switch self {
         case .inSync: "in sync"
-        case .behind(let n): "behind by \(n) change\(n == 1 ? "" : "s")"
+        case .behind(let n): "behind: a fetch brings \(n) record\(n == 1 ? "" : "s")"
         case .notFetched(let n): "not fetched (\(n) to get)"
         case .deleted: "deleted"
         case .purged: "purged"
