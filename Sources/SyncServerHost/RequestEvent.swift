@@ -53,8 +53,7 @@ package struct RequestEvent: Sendable {
     /// The web courier token a long-poll's path names (`…/webcourier/{token}.{secret}`):
     /// the device part, without the URL's secret (which the event's path shows cut short).
     package var courierToken: String? {
-        guard operation == "webcourier", let last = path.split(separator: "/").last else { return nil }
-        guard let dot = last.lastIndex(of: ".") else { return String(last) }
-        return String(last[..<dot])
+        guard operation == "webcourier", let last = path.split(separator: "/").last.map(String.init) else { return nil }
+        return APIDispatcher.webcourierParts(last)?.deviceID ?? last
     }
 }
