@@ -47,14 +47,16 @@ extension ServerEventFeed {
             let parts = request.latency.components
             out.latencyMs = Double(parts.seconds) * 1000 + Double(parts.attoseconds) / 1e15
             out.fault = request.fault
-            let requestJSON = Self.json(request.requestBody)
-            let answerJSON = Self.json(request.answerBody)
+            // Bodies are parsed only when the answer shows them or a write's changes are read from them.
+            let derivesChanges = request.status == 200 && Self.changingOperations.contains(request.operation ?? "")
+            let requestJSON = bodies || derivesChanges ? Self.json(request.requestBody) : nil
+            let answerJSON = bodies || derivesChanges ? Self.json(request.answerBody) : nil
             if bodies {
                 out.request = requestJSON
                 out.answer = answerJSON
             }
             wire.append(out)
-            if request.status == 200 {
+            if derivesChanges {
                 for change in Self.changes(request.operation, requestJSON, answerJSON) {
                     var item = base
                     item.kind = "change"
@@ -95,6 +97,9 @@ extension ServerEventFeed {
         guard !body.isEmpty, let first = body.first, first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return nil }
         return try? WireJSON.decode(JSONValue.self, from: body)
     }
+
+    /// The operations whose successful answers ``changes(_:_:_:)`` reads changes from.
+    static let changingOperations: Set<String> = ["records/modify", "zones/modify"]
 
     /// The zones and records a successful write changed: (change, zone, record name).
     static func changes(_ operation: String?, _ request: JSONValue?, _ answer: JSONValue?) -> [(String, String?, String?)] {
