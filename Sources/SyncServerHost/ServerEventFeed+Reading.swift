@@ -8,12 +8,31 @@ extension ServerEventFeed {
     /// with the request and answer bodies when `bodies`. Inspector requests
     /// are left out unless `inspectorReads`.
     package func read(after sequence: UInt64, limit: Int, bodies: Bool, inspectorReads: Bool = false) -> WireServerEvents {
+        readPage(after: sequence, limit: limit, bodies: bodies, inspectorReads: inspectorReads).events
+    }
+
+    /// ``read(after:limit:bodies:inspectorReads:)`` as the route answers it:
+    /// JSON, a body that is known to be JSON written as it came (never parsed
+    /// and encoded again).
+    package func readJSON(after sequence: UInt64, limit: Int, bodies: Bool, inspectorReads: Bool = false) throws -> Data {
+        let page = readPage(after: sequence, limit: limit, bodies: bodies, inspectorReads: inspectorReads, raw: true)
+        return try page.events.json(raw: page.raw)
+    }
+
+    private func readPage(
+        after sequence: UInt64, limit: Int, bodies: Bool, inspectorReads: Bool, raw: Bool = false
+    ) -> (events: WireServerEvents, raw: [WireServerEvents.RawBodies?]) {
         learnClients()
         let page = events(after: sequence, limit: limit)
         var wire: [WireServerEvent] = []
+        // Beside `wire`, index for index, when bodies go as bytes.
+        var rawBodies: [WireServerEvents.RawBodies?]? = raw ? [] : nil
         wire.reserveCapacity(page.events.count)
-        for event in page.events { append(event, bodies: bodies, inspectorReads: inspectorReads, to: &wire) }
-        return WireServerEvents(node: node, events: wire, next: page.next, missed: page.missed)
+        for event in page.events {
+            append(event, bodies: bodies, inspectorReads: inspectorReads, raw: &rawBodies, to: &wire)
+            if let count = rawBodies?.count, count < wire.count { rawBodies?.append(contentsOf: repeatElement(nil, count: wire.count - count)) }
+        }
+        return (WireServerEvents(node: node, events: wire, next: page.next, missed: page.missed), rawBodies ?? [])
     }
 
     /// Lets the client directory learn every event it has not yet, in order, whatever page a watcher reads.
@@ -22,7 +41,13 @@ extension ServerEventFeed {
         if through < newest { clients.observe(events(after: through, limit: capacity).events) }
     }
 
-    private func append(_ event: ServerEvent, bodies: Bool, inspectorReads: Bool, to wire: inout [WireServerEvent]) {
+    /// Appends `event` in its wire shape (a request that changed zones or
+    /// records with one `change` event each). With `raw` (kept index for
+    /// index with `wire`), the bodies of a request known to be JSON go there
+    /// as bytes instead of parsed into the event.
+    private func append(
+        _ event: ServerEvent, bodies: Bool, inspectorReads: Bool, raw: inout [WireServerEvents.RawBodies?]?, to wire: inout [WireServerEvent]
+    ) {
         var base = WireServerEvent(seq: event.sequence, node: node, position: event.position, time: event.time, kind: "request")
         switch event.kind {
         case .request(let request):
@@ -49,9 +74,15 @@ extension ServerEventFeed {
             out.fault = request.fault
             // Bodies are parsed only when the answer shows them or a write's changes are read from them.
             let derivesChanges = request.status == 200 && Self.changingOperations.contains(request.operation ?? "")
-            let requestJSON = bodies || derivesChanges ? Self.json(request.requestBody) : nil
-            let answerJSON = bodies || derivesChanges ? Self.json(request.answerBody) : nil
-            if bodies {
+            // A POST to a JSON route answered 200 had a body that parsed, and the answer is the server's own JSON.
+            let rawBodies = bodies && raw != nil && request.status == 200 && request.method == "POST" && request.bodyIsJSON
+            let parsesBodies = (bodies && !rawBodies) || derivesChanges
+            let requestJSON = parsesBodies ? Self.json(request.requestBody) : nil
+            let answerJSON = parsesBodies ? Self.json(request.answerBody) : nil
+            if rawBodies {
+                raw?.append(WireServerEvents.RawBodies(
+                    request: request.requestBody.isEmpty ? nil : request.requestBody, answer: request.answerBody.isEmpty ? nil : request.answerBody))
+            } else if bodies {
                 out.request = requestJSON
                 out.answer = answerJSON
             }
