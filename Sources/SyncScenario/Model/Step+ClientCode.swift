@@ -98,18 +98,23 @@ extension StepKind {
                 "let share = CKShare(recordZoneID: \(Self.zoneID(a.zone)))",
                 "share.publicPermission = \(Self.sharePermission(a.publicPermission))",
             ] + a.participants.flatMap { p in [
-                "let \(p.user) = try await container.shareParticipant(forUserRecordID: CKRecord.ID(recordName: \(Self.quoted(p.user))))",
+                "let \(p.user) = try await container.shareParticipant(",
+                "    forUserRecordID: CKRecord.ID(recordName: \(Self.quoted(p.user))))",
                 "\(p.user).permission = \(Self.sharePermission(p.permission))",
                 "share.addParticipant(\(p.user))",
             ] } + [
-                "_ = try await container.privateCloudDatabase.modifyRecords(saving: [share], deleting: [])",
-                "// Send share.url to the participants (Messages, Mail, UICloudSharingController).",
+                "_ = try await container.privateCloudDatabase",
+                "    .modifyRecords(saving: [share], deleting: [])",
+                "// Send share.url to the participants (Messages, Mail,",
+                "// UICloudSharingController).",
             ]).joined(separator: "\n"))
         case .resolveShare:
             return StepCode(title: "CKFetchShareMetadataOperation", fixed: """
                 // The invitee opens the share's URL; the system hands the app its metadata:
-                let metadata = try await container.shareMetadata(for: shareURL, shouldFetchRootRecord: false)
-                print(metadata.share.owner, metadata.participantStatus)   // .pending until accepted
+                let metadata = try await container.shareMetadata(
+                    for: shareURL, shouldFetchRootRecord: false)
+                // metadata.share.owner: who shares it; metadata.participantStatus:
+                // .pending until accepted, metadata.participantPermission: .readWrite
                 """)
         case .acceptShare:
             return StepCode(title: "CKAcceptSharesOperation", fixed: """
@@ -120,11 +125,15 @@ extension StepKind {
                 """)
         case .removeParticipant(let a):
             return StepCode(title: "CKShare: removing participants", fixed: """
-                for participant in share.participants where [\(a.participants.map { Self.quoted($0.user) }.joined(separator: ", "))].contains(participant.userIdentity.userRecordID?.recordName) {
-                    share.removeParticipant(participant)
+                let removed: Set = [\(a.participants.map { Self.quoted($0.user) }.joined(separator: ", "))]
+                for participant in share.participants {
+                    let name = participant.userIdentity.userRecordID?.recordName ?? ""
+                    if removed.contains(name) { share.removeParticipant(participant) }
                 }
-                _ = try await container.privateCloudDatabase.modifyRecords(saving: [share], deleting: [])
-                // Their next database fetch of sharedCloudDatabase reports the zone deleted.
+                _ = try await container.privateCloudDatabase
+                    .modifyRecords(saving: [share], deleting: [])
+                // Their next fetch of sharedCloudDatabase's changes reports
+                // the zone deleted.
                 """)
         case .save(let a):
             let fields = a.fields.prefix(3).map { "record[\(Self.quoted($0.name))] = \(Self.literal($0.value))" }
