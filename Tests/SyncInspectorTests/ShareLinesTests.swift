@@ -97,6 +97,23 @@ struct ShareLinesTests {
         #expect(bob.isEmpty)
     }
 
+    /// A record share names its root record (or, when the server does not say it, its own record).
+    @Test func aRecordShareNamesItsRootRecord() {
+        let participants = [ServerShare.Participant(user: "alice", permission: "READ_WRITE", acceptanceStatus: "ACCEPTED", type: "OWNER")]
+        let rooted = ServerShare(
+            recordName: "Share-1", rootRecordName: "note-1", owner: "alice", publicPermission: "NONE", shortGUID: "g1", participants: participants)
+        let unrooted = ServerShare(recordName: "Share-2", owner: "alice", publicPermission: "NONE", shortGUID: "g2", participants: participants)
+        let entry = ZoneEntry(
+            scope: .private, zoneID: RecordZoneID(zoneName: "Notes", ownerName: "alice"), recordCount: 2, lastSequence: nil, serverToken: nil,
+            deviceToken: nil, state: .inSync, shares: [rooted, unrooted])
+        let lines = ZoneShareLine.lines(of: entry, viewer: "alice").map(\.text)
+        #expect(lines == [
+            "  ⤷ CKShare, record note-1 · public NONE · guid g1", "    alice READ_WRITE ACCEPTED OWNER (you)",
+            "  ⤷ CKShare, record share Share-2 · public NONE · guid g2", "    alice READ_WRITE ACCEPTED OWNER (you)",
+        ])
+        #expect(!rooted.isZoneWide && !unrooted.isZoneWide)
+    }
+
     /// Over HTTP the server gives the share's URL: the line shows it in place of the short GUID.
     @Test func aShareWithAURLShowsTheURL() {
         let share = ServerShare(

@@ -34,7 +34,8 @@ public struct ZoneShareLine: Hashable, Sendable {
     public var text: String {
         switch kind {
         case .share(let share):
-            let what = share.isZoneWide ? "zone-wide" : "record \(share.rootRecordName ?? share.recordName)"
+            // A record share names its root record when the server says it, else its own record.
+            let what = share.isZoneWide ? "zone-wide" : share.rootRecordName.map { "record \($0)" } ?? "record share \(share.recordName)"
             var parts = share.owner == viewer ? ["CKShare, \(what)"] : ["shared by \(share.owner)", what]
             parts.append("public \(share.publicPermission)")
             if let url = share.url {
