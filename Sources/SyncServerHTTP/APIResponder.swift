@@ -147,7 +147,7 @@ struct APIResponder: HTTPResponder {
                     method: method, path: shownPath, operation: route?.operation, user: caller.user, isServerAdmin: caller == .serverAdmin, device: device,
                     userAgent: requestHeaders.userAgent, isInspector: isInspector, tokenIn: answer.tokenIn, tokenOut: answer.tokenOut,
                     status: answer.status, latency: elapsed, fault: faulted?.note, requestBody: body, answerBody: answer.body,
-                    bodyIsJSON: route?.body.map { !$0.isRaw } ?? false))))
+                    bodyIsJSON: route?.body.map { !$0.isRaw } ?? false, changes: answer.changes))))
             }
         }
         if let dropped = FaultLayer.response(for: faulted) { return dropped }

@@ -30,11 +30,13 @@ package struct RequestEvent: Sendable {
     /// The route reads a JSON body (not raw bytes): a POST it answered 200 had
     /// a body that parsed, so a watcher is given that body as it came.
     package var bodyIsJSON: Bool
+    /// The zones and records the request changed (``APIAnswer/changes``).
+    package var changes: [CallChange]
 
     package init(
         method: String, path: String, operation: String?, user: String?, isServerAdmin: Bool, device: String?, userAgent: String?,
         isInspector: Bool, tokenIn: ServerChangeToken?, tokenOut: ServerChangeToken?, status: Int, latency: Duration, fault: String?,
-        requestBody: Data, answerBody: Data, bodyIsJSON: Bool = false
+        requestBody: Data, answerBody: Data, bodyIsJSON: Bool = false, changes: [CallChange] = []
     ) {
         self.method = method
         self.path = path
@@ -52,6 +54,7 @@ package struct RequestEvent: Sendable {
         self.requestBody = requestBody
         self.answerBody = answerBody
         self.bodyIsJSON = bodyIsJSON
+        self.changes = changes
     }
 
     /// The web courier token a long-poll's path names (`…/webcourier/{token}.{secret}`):
