@@ -174,7 +174,7 @@ let package = Package(
         ),
         // What a world is, whatever its server: SyncWorld (devices, their actions and events),
         // SyncDevice, ServerObserver (what the server holds, read), the demo writer. No server in it.
-        .target(name: "SyncWorlds", dependencies: ["SyncCore", "SyncClient"], swiftSettings: swiftSettings),
+        .target(name: "SyncWorlds", dependencies: ["SyncCore", "SyncClient", "SyncWire"], swiftSettings: swiftSettings),
         // The in-process world: Simulation (the simulated server, devices, a virtual clock, push
         // delivery) and InProcessServerObserver, which reads the engine directly. No HTTP.
         .target(
@@ -208,7 +208,7 @@ let package = Package(
         // world through SyncWorld and its ServerObserver; it neither runs scenarios nor links the server.
         .target(
             name: "SyncInspector",
-            dependencies: ["SyncCore", "SyncClient", "SyncWorlds", "CNcurses"],
+            dependencies: ["SyncCore", "SyncClient", "SyncWorlds", "SyncWire", "SyncDoctor", "CNcurses"],
             swiftSettings: swiftSettings
         ),
         // The in-process worlds the inspector opens, built on the server and the scenario runner: the
@@ -278,6 +278,8 @@ let package = Package(
             dependencies: [
                 "SyncServerHost", "SyncServerSQLite", "SyncServerHTTP", "SyncPostgres", "SyncServer", "SyncNetwork", "SyncCore", "SyncWire",
                 "SyncTestSupport", "SyncDoctor",
+                // The inspector on a running server (`inspect --server`), driven through a TestBackend.
+                "SyncInspector", "SyncRemoteWorld", "SyncWorlds",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // To sign requests with server-to-server keys, as a back-end tool does.
                 .product(name: "Crypto", package: "swift-crypto"),

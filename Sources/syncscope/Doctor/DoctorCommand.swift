@@ -73,8 +73,7 @@ struct DoctorCommand: AsyncParsableCommand {
     func run() async throws {
         let directory = serverData.map { URL(fileURLWithPath: $0) } ?? ServeOptions.defaultDataDirectory
         guard let token = adminToken ?? AdminTokenFile.read(in: directory) else {
-            throw Self.failure(
-                "No --admin-token given and \(AdminTokenFile.url(in: directory).path) cannot be read. The feed shows every user's traffic, so it needs the server admin token: pass --admin-token (syncscope serve prints it), or --server-data with the server's data folder.")
+            throw Self.failure(AdminTokenFile.missing(in: directory))
         }
         var feeds: [[WireServerEvent]] = []
         for server in servers {
