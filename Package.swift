@@ -284,6 +284,7 @@ let package = Package(
                 // To sign requests with server-to-server keys, as a back-end tool does.
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
+            exclude: ["Goldens"],
             swiftSettings: swiftSettings),
         // The CloudKit twin: secure coding, CKDatabase on both back ends (the HTTP one on a `serve`
         // in this process), CKSyncEngine's events, and a contacts app's sync layer written as Apple's
@@ -302,7 +303,7 @@ let package = Package(
             name: "SyncInspectorTests",
             dependencies: [
                 "SyncInspector", "SyncInspectorWorlds", "SyncCore", "SyncWorlds", "SyncServer", "SyncSimulation", "SyncScenario",
-                "SyncScenarioRunner",
+                "SyncScenarioRunner", "SyncWire", "SyncDoctor",
                 "SyncScopeAssets", "SyncTestSupport",
             ],
             exclude: ["Goldens"],

@@ -5,7 +5,6 @@ import SyncInspector
 import SyncInspectorWorlds
 import SyncScenario
 import SyncScenarioRunner
-import SyncServerHost
 import SyncSimulation
 import SyncWorlds
 
@@ -56,13 +55,7 @@ struct InspectCommand: AsyncParsableCommand {
     @Option(help: "Watch a running `syncscope serve` at this address (http://HOST:PORT) instead of the demo world.")
     var server: String?
 
-    @Option(name: .customLong("admin-token"), help: "With --server: the server admin token (default: admin.json in --server-data).")
-    var adminToken: String?
-
-    @Option(
-        name: .customLong("server-data"),
-        help: "With --server: the server's data folder, to read admin.json from (default: $XDG_DATA_HOME/syncscope or ~/.local/share/syncscope).")
-    var serverData: String?
+    @OptionGroup(title: "With --server") var admin: AdminAccessOptions
 
     @Option(help: "With --server: the container identifier.")
     var container = "iCloud.com.example.SyncScope"
@@ -73,7 +66,7 @@ struct InspectCommand: AsyncParsableCommand {
     func validate() throws {
         guard speed >= 0.25, speed <= 50 else { throw ValidationError("--speed must be between 0.25 and 50 (got \(speed)).") }
         if let server { _ = try DoctorCommand.url(server) }
-        if server == nil, adminToken != nil || serverData != nil {
+        if server == nil, admin.isGiven {
             throw ValidationError("--admin-token and --server-data go with --server URL (the server to watch).")
         }
     }
@@ -81,9 +74,11 @@ struct InspectCommand: AsyncParsableCommand {
     func run() async throws {
         if let server {
             try InspectorLauncher.requireTerminal(hint: "try `syncscope doctor --server \(server)` for the diagnoses as text")
-            let directory = serverData.map { URL(fileURLWithPath: $0) } ?? ServeOptions.defaultDataDirectory
-            guard let token = adminToken ?? AdminTokenFile.read(in: directory) else {
-                InspectorLauncher.printError("syncscope inspect: \(AdminTokenFile.missing(in: directory))")
+            let token: String
+            switch admin.token() {
+            case .success(let found): token = found
+            case .failure(let missing):
+                InspectorLauncher.printError("syncscope inspect: \(missing.message)")
                 throw ExitCode(2)
             }
             let (url, container, environment, log) = (try DoctorCommand.url(server), container, environment, log)

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import SyncCore
-import SyncInspector
 import SyncRemoteWorld
 
 /// `syncscope inspect --server URL`: the inspector on a running server,
@@ -11,37 +10,15 @@ import SyncRemoteWorld
 /// own while the loop waits for keys.
 enum ServerInspection {
     static func run(serverURL: URL, adminToken: String, container: String, environment: ContainerEnvironment, logPath: String?) async throws {
-        let log: InspectorLog?
-        do {
-            log = try logPath.map { path throws(TerminalError) in try InspectorLog(path: path) }
-        } catch {
-            InspectorLauncher.printError("syncscope: \(error)")
-            throw ExitCode(1)
-        }
+        let log = try InspectorLauncher.openLog(logPath)
         let world: ServerWatchWorld
         do {
             world = try await ServerWatchWorld(serverURL: serverURL, adminToken: adminToken, container: container, environment: environment)
         } catch {
+            // Unreachable, or not the admin token: said in words, before the terminal is taken.
             InspectorLauncher.printError("syncscope inspect: \(error.reason)")
             throw ExitCode(1)
         }
-        let backend: NcursesBackend
-        do {
-            backend = try NcursesBackend()
-        } catch {
-            InspectorLauncher.printError("syncscope: \(error)")
-            throw ExitCode(1)
-        }
-        log?.write("inspector started: watching \(world.serverObserver.source)")
-        let controller = await InspectorController(world: world, screenSize: backend.size, theme: backend.environmentTheme(), log: log)
-        do {
-            try await controller.run(backend: backend)
-            backend.restore()
-        } catch {
-            backend.restore()
-            InspectorLauncher.printError("syncscope: \(error)")
-            throw ExitCode(1)
-        }
-        log?.write("inspector ended")
+        try await InspectorLauncher.runLive(world, log: log, started: "watching \(world.serverObserver.source)")
     }
 }

@@ -163,7 +163,7 @@ public struct ServerWatchView {
             let lines: [(String, Style)] = [
                 ("\(diagnosis.severity.rawValue) \(diagnosis.code.rawValue) · \(diagnosis.client)", selected ? base : mark.adding(.bold)),
                 ("  \(diagnosis.summary)", base),
-                ("  evidence: \(evidence) · lesson: syncscope lesson \(diagnosis.lesson)", selected ? base : theme.muted),
+                ("  lesson \(diagnosis.lesson) · evidence: \(evidence)", selected ? base : theme.muted),
             ]
             for (text, style) in lines where y < inner.maxY {
                 let row = Rect(x: inner.x, y: y, width: inner.width, height: 1)
