@@ -16,6 +16,7 @@ import Testing
         var state = HandBuiltWorld.state()
         state.screenSize = Size(width: 120, height: 40)
         state.watch.isOn = true
+        state.watch.container = "iCloud.com.example.SyncScope"
         return state
     }
 

@@ -92,6 +92,7 @@ public final class InspectorController {
             state.message = InspectorMessage("Lesson: \(lesson.title). Enter runs the next step; p steps back, t lists the steps, b starts again.")
         } else if shown.serverObserver.readsEventFeed {
             state.watch.isOn = true
+            state.watch.container = shown.container
             state.message = InspectorMessage(
                 "Watching \(shown.serverObserver.source): every client, live. Tab moves between panes, Enter opens, d shows diagnoses, ? the keys.")
         } else if !shown.isVirtualTime {

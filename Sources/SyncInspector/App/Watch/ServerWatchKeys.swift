@@ -69,6 +69,7 @@ public enum ServerWatchKeys {
             guard state.watch.zoneTable.handle(key, rowCount: state.watch.zones.count, visibleRows: rows) else { return [] }
             state.needsRedraw = true
             guard state.watch.selectedZone != before else { return [] }
+            state.watch.zoneChosen = true
             state.watch.recordTable = TableState()
             return ServerWatchReducer.read(&state)
         case .records:

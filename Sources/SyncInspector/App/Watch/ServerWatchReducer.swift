@@ -95,7 +95,9 @@ public enum ServerWatchReducer {
         let watch = state.watch
         var latest: [String: String] = [:]
         var order: [String] = []
-        for entry in watch.history {
+        let containers = watch.containers
+        // Only the watched container's tokens can be asked about: the observer reads it alone.
+        for entry in watch.history where containers[entry.seq].map({ $0 == watch.container }) ?? true {
             guard let token = entry.issued else { continue }
             if latest[entry.target] == nil { order.append(entry.target) }
             latest[entry.target] = token
@@ -123,8 +125,10 @@ public enum ServerWatchReducer {
             let selected = state.watch.selectedZone
             state.watch.users = reading.users
             state.watch.zones = reading.zones
-            // The selection follows its zone where the list moved it.
-            if let selected, let index = reading.zones.firstIndex(where: { $0.user == selected.user && $0.scope == selected.scope && $0.zoneID == selected.zoneID }) {
+            // The selection follows its zone where the list moved it; until the
+            // person chooses one, the first custom zone (as the in-process inspector does).
+            let follow = state.watch.zoneChosen ? selected : reading.zones.first { !$0.zoneID.isDefaultZone } ?? selected
+            if let follow, let index = reading.zones.firstIndex(where: { $0.user == follow.user && $0.scope == follow.scope && $0.zoneID == follow.zoneID }) {
                 state.watch.zoneTable.selection = index
             }
             if reading.request.zone == state.watch.selectedZone || state.watch.recordsZone == nil {

@@ -32,6 +32,12 @@ public struct ServerWatchState: Sendable, Equatable {
     public var lagsClient: String?
     public var diagnoses: [Diagnosis] = []
 
+    /// The container whose zones the inspector reads (the world's); a client's
+    /// fetches in other containers are shown with their container's name.
+    public var container = ""
+    /// Whether the person chose the zone (otherwise the first custom zone is followed, as in process).
+    public var zoneChosen = false
+
     public var pane: ServerWatchPane = .clients
     public var clientTable = TableState()
     public var zoneTable = TableState()
@@ -105,6 +111,18 @@ public struct ServerWatchState: Sendable, Equatable {
     public var history: [TokenHistoryEntry] {
         guard let client = focusedClient else { return [] }
         return TokenHistoryEntry.history(of: client.key, in: events)
+    }
+
+    /// The container each of the focused client's requests went to, by its place in the feed.
+    public var containers: [UInt64: String] {
+        guard let client = focusedClient else { return [:] }
+        var found: [UInt64: String] = [:]
+        for event in events where event.client == client.key && event.kind == "request" {
+            // /database/1/{container}/{environment}/…
+            let parts = (event.path ?? "").split(separator: "/", maxSplits: 4)
+            if parts.count > 2 { found[event.seq] = String(parts[2]) }
+        }
+        return found
     }
 
     /// The focused client's requests and the pushes it was given, oldest first.

@@ -92,7 +92,9 @@ public struct ServerWatchView {
         }
         Table(
             columns: [TableColumn("record", width: .ratio(2)), TableColumn("type", width: .ratio(1)), TableColumn("fields", width: .ratio(3))],
-            focused: watch.pane == .records, theme: theme, emptyMessage: watch.recordsZone == nil ? "(no zone selected)" : "(no records)"
+            focused: watch.pane == .records, theme: theme,
+            emptyMessage: watch.recordsZone == nil ? "(no zone selected)"
+                : watch.recordsZone?.recordCount == nil ? "(a default zone has no change fetching: its records are not read)" : "(no records)"
         ).render(into: &buffer, area: inner, rows: ArrayRowProvider(rows), state: watch.recordTable)
     }
 
@@ -100,9 +102,11 @@ public struct ServerWatchView {
         let title = watch.focusedClient.map { "Token history · \($0.name)" } ?? "Token history"
         let inner = panel(.tokens, title, watch: watch, into: &buffer, area: area)
         let history = watch.history
-        // The latest token given for each place: the one whose lag the server was asked.
+        let containers = watch.containers
+        let watched = { (entry: TokenHistoryEntry) in containers[entry.seq].map { $0 == watch.container } ?? true }
+        // The latest token given for each place of the watched container: the one whose lag the server was asked.
         var latest: [String: Int] = [:]
-        for (index, entry) in history.enumerated() where entry.issued != nil { latest[entry.target] = index }
+        for (index, entry) in history.enumerated() where entry.issued != nil && watched(entry) { latest[entry.target] = index }
         let lags = watch.lagsClient == watch.focusedClient?.key ? watch.lags : []
         let rows = history.enumerated().map { index, entry in
             var now = ""
@@ -111,17 +115,23 @@ public struct ServerWatchView {
             } else if latest[entry.target] == index, let lag = lags.first(where: { $0.place == entry.target && $0.token == entry.issued }) {
                 now = lag.text
             }
+            // A fetch in another container than the one watched names it (its last part: `notes: private/Notes`).
+            var place = entry.target
+            if !watched(entry), let container = containers[entry.seq] {
+                let short = container.split(separator: ".").last.map(String.init) ?? container
+                place = "\(short): \(place.hasPrefix("zone ") ? String(place.dropFirst(5)) : place)"
+            }
             return TableRow(
-                [entry.target, labels.label(entry.presented), labels.label(entry.issued), "\(entry.batch)", entry.moreComing ? "yes" : "",
+                [place, labels.label(entry.presented), labels.label(entry.issued), "\(entry.batch)", entry.moreComing ? "yes" : "",
                  entry.issued == nil ? "" : (entry.cameBack ? "yes" : "no"), now],
                 style: entry.errorCode != nil ? theme.error : nil)
         }
         var table = watch.tokenTable
         if table.selection == nil { table.offset = max(0, rows.count - max(1, inner.height - 1)) }
         Table(
-            columns: [TableColumn("place", width: .ratio(3)), TableColumn("sent", width: .fixed(5)), TableColumn("given", width: .fixed(5)),
+            columns: [TableColumn("place", width: .ratio(1)), TableColumn("sent", width: .fixed(5)), TableColumn("given", width: .fixed(5)),
                       TableColumn("batch", width: .fixed(5), alignment: .right), TableColumn("more", width: .fixed(4)),
-                      TableColumn("back", width: .fixed(4)), TableColumn("now", width: .ratio(3))],
+                      TableColumn("back", width: .fixed(4)), TableColumn("now", width: .ratio(1))],
             focused: watch.pane == .tokens, theme: theme,
             emptyMessage: watch.focusedClient == nil ? "(no client)" : "(no fetch of changes yet)"
         ).render(into: &buffer, area: inner, rows: ArrayRowProvider(rows), state: table)
