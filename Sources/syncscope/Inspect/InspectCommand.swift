@@ -3,6 +3,7 @@ import Foundation
 import SyncCore
 import SyncInspector
 import SyncInspectorWorlds
+import SyncRemoteWorld
 import SyncScenario
 import SyncScenarioRunner
 import SyncSimulation
@@ -73,7 +74,6 @@ struct InspectCommand: AsyncParsableCommand {
 
     func run() async throws {
         if let server {
-            try InspectorLauncher.requireTerminal(hint: "try `syncscope doctor --server \(server)` for the diagnoses as text")
             let token: String
             switch admin.token() {
             case .success(let found): token = found
@@ -82,6 +82,14 @@ struct InspectCommand: AsyncParsableCommand {
                 throw ExitCode(2)
             }
             let (url, container, environment, log) = (try DoctorCommand.url(server), container, environment, log)
+            // The server and the token first: the problem said is the real one, terminal or not.
+            do {
+                try await ServerWatchWorld.checkAccess(serverURL: url, adminToken: token, container: container, environment: environment)
+            } catch {
+                InspectorLauncher.printError("syncscope inspect: \(error.reason)")
+                throw ExitCode(1)
+            }
+            try InspectorLauncher.requireTerminal(hint: "try `syncscope doctor --server \(server)` for the diagnoses as text")
             try await TerminalActor().run {
                 try await ServerInspection.run(serverURL: url, adminToken: token, container: container, environment: environment, logPath: log)
             }
