@@ -174,7 +174,7 @@ let package = Package(
         ),
         // What a world is, whatever its server: SyncWorld (devices, their actions and events),
         // SyncDevice, ServerObserver (what the server holds, read), the demo writer. No server in it.
-        .target(name: "SyncWorlds", dependencies: ["SyncCore", "SyncClient"], swiftSettings: swiftSettings),
+        .target(name: "SyncWorlds", dependencies: ["SyncCore", "SyncClient", "SyncWire"], swiftSettings: swiftSettings),
         // The in-process world: Simulation (the simulated server, devices, a virtual clock, push
         // delivery) and InProcessServerObserver, which reads the engine directly. No HTTP.
         .target(
@@ -208,7 +208,7 @@ let package = Package(
         // world through SyncWorld and its ServerObserver; it neither runs scenarios nor links the server.
         .target(
             name: "SyncInspector",
-            dependencies: ["SyncCore", "SyncClient", "SyncWorlds", "CNcurses"],
+            dependencies: ["SyncCore", "SyncClient", "SyncWorlds", "SyncWire", "SyncDoctor", "CNcurses"],
             swiftSettings: swiftSettings
         ),
         // The in-process worlds the inspector opens, built on the server and the scenario runner: the
@@ -278,10 +278,13 @@ let package = Package(
             dependencies: [
                 "SyncServerHost", "SyncServerSQLite", "SyncServerHTTP", "SyncPostgres", "SyncServer", "SyncNetwork", "SyncCore", "SyncWire",
                 "SyncTestSupport", "SyncDoctor",
+                // The inspector on a running server (`inspect --server`), driven through a TestBackend.
+                "SyncInspector", "SyncRemoteWorld", "SyncWorlds",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // To sign requests with server-to-server keys, as a back-end tool does.
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
+            exclude: ["Goldens"],
             swiftSettings: swiftSettings),
         // The CloudKit twin: secure coding, CKDatabase on both back ends (the HTTP one on a `serve`
         // in this process), CKSyncEngine's events, and a contacts app's sync layer written as Apple's
@@ -300,7 +303,7 @@ let package = Package(
             name: "SyncInspectorTests",
             dependencies: [
                 "SyncInspector", "SyncInspectorWorlds", "SyncCore", "SyncWorlds", "SyncServer", "SyncSimulation", "SyncScenario",
-                "SyncScenarioRunner",
+                "SyncScenarioRunner", "SyncWire", "SyncDoctor",
                 "SyncScopeAssets", "SyncTestSupport",
             ],
             exclude: ["Goldens"],

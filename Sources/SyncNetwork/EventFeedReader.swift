@@ -46,6 +46,22 @@ public struct EventFeedReader: Sendable {
         return WireServerEvents(node: page.node, events: all, next: page.next, missed: missed)
     }
 
+    /// The server's users, by name (`admin/…/users`).
+    public func userNames() async throws -> [String] {
+        try WireJSON.decode(WireServerUsers.self, from: try await connection.sendRaw("GET", connection.adminPath("users"), body: nil)).users
+    }
+
+    /// A connection that reads `user`'s databases as that user, with the
+    /// server admin token (`X-SyncScope-Read-As`), marked as an inspector's.
+    public func connection(readingAs user: String) -> HTTPCloudService {
+        var reader = HTTPCloudService(
+            baseURL: connection.baseURL, webAuthToken: connection.webAuthToken, userRecordName: user, container: connection.container,
+            environment: connection.environment, session: connection.session)
+        reader.isInspector = true
+        reader.readAs = user
+        return reader
+    }
+
     /// The server's clients and their names.
     public func clients() async throws -> [WireClient] {
         try WireJSON.decode(WireClients.self, from: try await connection.sendRaw("GET", connection.adminPath("clients"), body: nil)).clients

@@ -26,6 +26,9 @@ public struct HTTPCloudService: CloudService {
     /// Marks every request as an inspector's (`X-SyncScope-Inspector`): the
     /// server keeps them out of its request log and its event feed's answers.
     public var isInspector = false
+    /// With the server admin token as ``webAuthToken``: reads the databases
+    /// of this user, as the user (`X-SyncScope-Read-As`; reads only).
+    public var readAs: String?
     let session: URLSession
     private let registration: PushRegistration
     /// Signs every request with a server-to-server key instead of sending the
@@ -110,6 +113,7 @@ public struct HTTPCloudService: CloudService {
         }
         if let deviceID { request.setValue(deviceID, forHTTPHeaderField: "X-SyncScope-Device") }
         if isInspector { request.setValue("1", forHTTPHeaderField: "X-SyncScope-Inspector") }
+        if let readAs { request.setValue(readAs, forHTTPHeaderField: "X-SyncScope-Read-As") }
         if let body {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             request.httpBody = body

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import SyncCore
 import SyncNetwork
+import SyncWire
 import SyncWorlds
 
 /// Reads a `syncscope serve` through its public HTTP API, as the users it
@@ -47,21 +48,43 @@ public final class HTTPServerObserver: ServerObserver {
     }
 
     private let state = Mutex(State())
+    /// With the server admin token: the event feed, and every user's databases
+    /// read as that user (`X-SyncScope-Read-As`), all marked as an inspector's.
+    public let feed: EventFeedReader?
 
     /// - Parameter connections: one per user the observer may be asked about.
     public init(connections: [HTTPCloudService]) {
         var byUser: [String: HTTPCloudService] = [:]
         for connection in connections { byUser[connection.userRecordName] = connection }
         self.connections = byUser
+        feed = nil
+    }
+
+    /// Watches a whole server with its admin token: every user, the event feed.
+    public init(watching feed: EventFeedReader) {
+        connections = [:]
+        self.feed = feed
     }
 
     public var source: String {
-        connections.values.first.map { $0.baseURL.absoluteString } ?? "an HTTP server"
+        feed?.baseURL.absoluteString ?? connections.values.first.map { $0.baseURL.absoluteString } ?? "an HTTP server"
     }
 
     public var seesServerInternals: Bool { false }
 
+    public var readsEventFeed: Bool { feed != nil }
+
+    public func userNames() async throws -> [String] {
+        guard let feed else { return connections.keys.sorted() }
+        return try await feed.userNames()
+    }
+
+    public func eventFeed(after: UInt64, timeout: Double) async throws -> WireServerEvents? {
+        try await feed?.events(after: after, timeout: timeout)
+    }
+
     private func connection(for user: String) throws(CloudError) -> HTTPCloudService {
+        if let feed { return connections[user] ?? feed.connection(readingAs: user) }
         guard let connection = connections[user] else {
             let known = connections.keys.sorted().joined(separator: ", ")
             throw CloudError(
@@ -125,7 +148,9 @@ public final class HTTPServerObserver: ServerObserver {
     }
 
     public func publicZoneSummary() async throws -> ServerZoneSummary {
-        guard let service = connections.keys.min().flatMap({ connections[$0] }) else {
+        var first = connections.keys.min().flatMap({ connections[$0] })
+        if first == nil, let feed, let user = try await feed.userNames().first { first = feed.connection(readingAs: user) }
+        guard let service = first else {
             throw CloudError(.notAuthenticated, "The observer has no connection to the server.")
         }
         let zoneID = try await service.listRecordZones(in: .public).first?.zoneID

@@ -92,6 +92,8 @@ struct APIResponder: HTTPResponder {
                         caller = try authentication.identify(queryToken: queryToken, authorization: authorization)
                     }
                 }
+                // The server admin reads a user's databases as that user (an inspector on the server).
+                if let user = requestHeaders.readAs { caller = try authentication.reading(as: user, caller: caller, route: route) }
                 // A route of raw bytes (an asset upload URL) takes them as they are (any content type).
                 if route?.body?.isRaw != true { try ContentTypeCheck.check(requestHeaders, caller: caller) }
                 try devices.check(device, caller: caller)

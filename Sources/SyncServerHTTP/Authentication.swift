@@ -25,7 +25,42 @@ struct Authentication: Sendable {
     }
 
     init(host: ServerHost) {
-        self.init(isAdminToken: { host.isAdminToken($0) }, user: { host.user(withToken: $0) }, serverKeys: host.serverKeys)
+        self.init(
+            isAdminToken: { host.isAdminToken($0) }, user: { host.user(withToken: $0) }, serverKeys: host.serverKeys,
+            isUser: { name in host.users.contains { $0.name == name } })
+    }
+
+    /// Whether a user of this name exists (for ``reading(as:caller:route:)``).
+    var isUser: @Sendable (String) -> Bool = { _ in false }
+
+    init(
+        isAdminToken: @escaping @Sendable (String) -> Bool, user: @escaping @Sendable (String) -> String?, serverKeys: ServerKeyRing,
+        isUser: @escaping @Sendable (String) -> Bool
+    ) {
+        self.init(isAdminToken: isAdminToken, user: user, serverKeys: serverKeys)
+        self.isUser = isUser
+    }
+
+    /// The caller of a request with `X-SyncScope-Read-As: USER`: the user,
+    /// when the request carries the server admin token and reads one of the
+    /// user's databases (a route under `/database/1/` that only reads). The
+    /// admin reads every user's data already (`admin/export`); this lets an
+    /// inspector on the server ask the user's own questions (zones, changes)
+    /// and nothing more: any write, or another credential, is refused.
+    func reading(as user: String, caller: Identity, route: WebServicesRoute?) throws(CloudError) -> Identity {
+        guard caller == .serverAdmin else {
+            throw CloudError(
+                .permissionFailure, "X-SyncScope-Read-As takes the server's admin token (a user reads their own databases without it).")
+        }
+        guard let route, route.family == .database, route.access == .read else {
+            throw CloudError(
+                .permissionFailure,
+                "X-SyncScope-Read-As reaches the routes under /database/1/ that only read (zones/list, changes/zone, changes/database, records/query, …); it never writes.")
+        }
+        guard isUser(user) else {
+            throw CloudError(.unknownItem, "X-SyncScope-Read-As names '\(user.prefix(80))', who is no user of this server.")
+        }
+        return .user(user)
     }
 
     /// How far a signed date may be from the server's clock, either way: 5 minutes.

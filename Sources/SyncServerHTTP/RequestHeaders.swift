@@ -22,6 +22,8 @@ struct RequestHeaders: Equatable {
     var userAgent: String?
     /// `X-SyncScope-Inspector`: an inspector's read, kept out of the request log.
     var inspector: String?
+    /// `X-SyncScope-Read-As`: with the server admin token, a read of a user's databases made as that user (an inspector's).
+    var readAs: String?
 
     init(device: String? = nil, authorization: String? = nil, contentType: String? = nil, contentLength: String? = nil, transferEncoding: String? = nil) {
         self.device = device
@@ -45,6 +47,7 @@ struct RequestHeaders: Equatable {
             case 36 where name == "x-apple-cloudkit-request-iso8601date": Self.add(field.value, to: &signedDate)
             case 36 where name == "x-apple-cloudkit-request-signaturev1": Self.add(field.value, to: &signature)
             case 21 where name == "x-syncscope-inspector": Self.add(field.value, to: &inspector)
+            case 19 where name == "x-syncscope-read-as": Self.add(field.value, to: &readAs)
             default: break
             }
         }

@@ -63,6 +63,12 @@ extension APIDispatcher {
         return try encodeAnswer(file, prettyPrinted: true, changed: false, tokenIn: nil, tokenOut: nil)
     }
 
+    /// `users`: every user's name, for a watcher (no token leaves the server).
+    package func listUsers(_ call: APICall) throws(CloudError) -> APIAnswer {
+        try Self.requireServerAdmin(call, "users")
+        return try encode(WireServerUsers(users: core.engine.users.map(\.name)), changed: false)
+    }
+
     package func resetState(_ call: APICall) throws(CloudError) -> APIAnswer {
         try Self.requireServerAdmin(call, "reset")
         core.engine.resetState()

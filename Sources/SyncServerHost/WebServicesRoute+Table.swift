@@ -235,6 +235,10 @@ extension WebServicesRoute {
             summary: "Copies the development schema to production, refusing what would lose production data (server admin token).",
             handling: .dispatcher({ (d, call, a) throws(CloudError) in try d.deploySchema(call, a) })),
         WebServicesRoute(
+            .admin, "users", [.get, .post], access: .read,
+            summary: "The server's users by name, without their tokens (server admin token); read a user's databases with X-SyncScope-Read-As.",
+            handling: .dispatcher({ (d, call, _) throws(CloudError) in try d.listUsers(call) })),
+        WebServicesRoute(
             .admin, "faults", .post, body: .decodedByRoute(WireFaultsRequest.self, [Field("operation", .string), Field("rules", .array(.object([])))]), access: .write,
             journaled: false, summary: "Lists, adds, removes or clears fault rules (server admin token; not journaled).",
             handling: .dispatcher({ (d, call, _) throws(CloudError) in try d.faults(call) })),

@@ -1,5 +1,6 @@
 import Foundation
 import SyncCore
+import SyncWire
 
 /// What the inspector reads about the server, whatever the server is: the
 /// in-process simulated server (`InProcessServerObserver` in SyncSimulation,
@@ -56,6 +57,16 @@ public protocol ServerObserver: Sendable {
     /// The container's schema in one environment; `nil` when the observer
     /// cannot read it (over HTTP, where schemas take the server admin token).
     func schema(in environment: ContainerEnvironment) async -> ContainerSchema?
+
+    /// Whether the observer reads the server's event feed and every user's
+    /// data (a `syncscope serve` watched with its admin token): the
+    /// inspector then lists the server's clients instead of its own devices.
+    var readsEventFeed: Bool { get }
+    /// Every user of the server, by name; empty when the observer cannot list them.
+    func userNames() async throws -> [String]
+    /// The feed's events after `after`, waiting up to `timeout` seconds for
+    /// one when there are none yet; `nil` when the observer reads no feed.
+    func eventFeed(after: UInt64, timeout: Double) async throws -> WireServerEvents?
 }
 
 extension ServerObserver {
@@ -63,6 +74,9 @@ extension ServerObserver {
     public func faultRules() async -> [String] { [] }
     public func pushFaultMarks(forDevice deviceID: String) async -> [PushFaultMark] { [] }
     public func schema(in environment: ContainerEnvironment) async -> ContainerSchema? { nil }
+    public var readsEventFeed: Bool { false }
+    public func userNames() async throws -> [String] { [] }
+    public func eventFeed(after: UInt64, timeout: Double) async throws -> WireServerEvents? { nil }
 }
 
 // MARK: - One device's view, in one go

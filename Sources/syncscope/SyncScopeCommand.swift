@@ -10,8 +10,10 @@ struct SyncScopeCommand: AsyncParsableCommand {
         discussion: """
             SyncScope simulates a CloudKit server (databases, zones, change history, \
             signed change tokens) and devices that sync with it. With no subcommand it \
-            opens the inspector. `syncscope help api` prints the reference of the \
-            CloudKit Web Services API that `syncscope serve` answers.
+            opens the inspector. `syncscope inspect --server URL` opens it on a running \
+            `syncscope serve` instead: every client of the server, live, its token history \
+            and the sync doctor's diagnoses. `syncscope help api` prints the reference of \
+            the CloudKit Web Services API that `syncscope serve` answers.
             """,
         version: "0.1.0",
         subcommands: [

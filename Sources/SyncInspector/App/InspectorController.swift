@@ -90,6 +90,11 @@ public final class InspectorController {
         state.realNow = realClock.now()
         if let lesson {
             state.message = InspectorMessage("Lesson: \(lesson.title). Enter runs the next step; p steps back, t lists the steps, b starts again.")
+        } else if shown.serverObserver.readsEventFeed {
+            state.watch.isOn = true
+            state.watch.container = shown.container
+            state.message = InspectorMessage(
+                "Watching \(shown.serverObserver.source): every client, live. Tab moves between panes, Enter opens, d shows diagnoses, ? the keys.")
         } else if !shown.isVirtualTime {
             state.message = InspectorMessage(
                 "\(shown.devices.map(\.name).joined(separator: ", ")) on \(shown.serverObserver.source), live. ? shows every key.")
@@ -97,8 +102,13 @@ public final class InspectorController {
             state.message = InspectorMessage(
                 "alice's iPhone and Mac and bob's iPad sync through a simulated server. ? shows every key.")
         }
-        // How time runs is chosen here, once.
-        if shown.isVirtualTime {
+        // How time runs is chosen here, once. A watched server has no time of
+        // the inspector's to move: the feed's long-poll wakes the loop.
+        if state.watch.isOn {
+            state.clock.isPaused = true
+            state.clock.isLive = true
+            state.timeline = .virtual(.init())
+        } else if shown.isVirtualTime {
             state.timeline = .virtual(.init())
         } else {
             state.clock.isLive = true
@@ -151,7 +161,7 @@ public final class InspectorController {
             logBefore(next)
             let asked = InspectorReducer.reduce(&state, next)
             switch next {
-            case .commandFinished, .serverRead, .worldRead: turn.answered = true
+            case .commandFinished, .serverRead, .worldRead, .feedRead, .watchRead: turn.answered = true
             default: break
             }
             logAfter(next)
@@ -246,7 +256,7 @@ public final class InspectorController {
     /// the mailbox's pipe the rest of the time (for ever while nothing is due).
     public func run(backend: some TerminalBackend) async throws(TerminalError) {
         // Where effects run is chosen here, once.
-        let runner: any EffectRunner = runsEffectsConcurrently ?? state.timeline.isLive
+        let runner: any EffectRunner = runsEffectsConcurrently ?? (state.timeline.isLive || state.watch.isOn)
             ? TaskEffectRunner(world: inspected, mailbox: mailbox, executor: TerminalExecutor(threadName: "syncscope-world"))
             : inline
         var drawnSize: Size?

@@ -12,6 +12,7 @@ public struct InspectorView: Sendable {
     }
 
     public func render(_ state: InspectorState, size: Size) -> CellBuffer {
+        if state.watch.isOn { return ServerWatchView(theme: theme).render(state, size: size) }
         // The presenter layout is made for large fonts: it draws on smaller screens.
         let presenting = state.snapshot.lesson != nil && state.lessonMode.presenting
         guard size.fits(presenting ? Self.presenterMinimumSize : TooSmallScreen.minimumSize) else {

@@ -67,34 +67,9 @@ struct DeviceCommand: AsyncParsableCommand {
     /// the device's commands and server reads run on a thread of their own
     /// while the loop waits for keys (the inspector's `TaskEffectRunner`).
     static func inspect(options: DeviceOptions, logPath: String?) async throws {
-        let log: InspectorLog?
-        do {
-            log = try logPath.map { path throws(TerminalError) in try InspectorLog(path: path) }
-        } catch {
-            InspectorLauncher.printError("syncscope: \(error)")
-            throw ExitCode(1)
-        }
+        let log = try InspectorLauncher.openLog(logPath)
         let world = try await options.connect()
         defer { world.close() }
-        let backend: NcursesBackend
-        do {
-            backend = try NcursesBackend()
-        } catch {
-            InspectorLauncher.printError("syncscope: \(error)")
-            throw ExitCode(1)
-        }
-        // The first line, before the events of the device's first sync (the controller logs those).
-        log?.write("inspector started: device \(world.device.name) on \(world.serverObserver.source)")
-        let controller = await InspectorController(
-            world: world, screenSize: backend.size, theme: backend.environmentTheme(), log: log)
-        do {
-            try await controller.run(backend: backend)
-            backend.restore()
-        } catch {
-            backend.restore()
-            InspectorLauncher.printError("syncscope: \(error)")
-            throw ExitCode(1)
-        }
-        log?.write("inspector ended")
+        try await InspectorLauncher.runLive(world, log: log, started: "device \(world.device.name) on \(world.serverObserver.source)")
     }
 }

@@ -26,13 +26,7 @@ struct DoctorCommand: AsyncParsableCommand {
     @Option(name: .customLong("server"), help: "The server's address (repeat for each node of a shared store).")
     var servers: [String] = ["http://127.0.0.1:8400"]
 
-    @Option(name: .customLong("admin-token"), help: "The server admin token (default: from admin.json in --server-data).")
-    var adminToken: String?
-
-    @Option(
-        name: .customLong("server-data"),
-        help: "The server's data folder, to read admin.json from (default: $XDG_DATA_HOME/syncscope or ~/.local/share/syncscope).")
-    var serverData: String?
+    @OptionGroup var admin: AdminAccessOptions
 
     @Option(help: "Only traffic of the last DURATION: 90s, 10m, 2h (default: all the feed holds).")
     var since: String?
@@ -71,10 +65,10 @@ struct DoctorCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let directory = serverData.map { URL(fileURLWithPath: $0) } ?? ServeOptions.defaultDataDirectory
-        guard let token = adminToken ?? AdminTokenFile.read(in: directory) else {
-            throw Self.failure(
-                "No --admin-token given and \(AdminTokenFile.url(in: directory).path) cannot be read. The feed shows every user's traffic, so it needs the server admin token: pass --admin-token (syncscope serve prints it), or --server-data with the server's data folder.")
+        let token: String
+        switch admin.token() {
+        case .success(let found): token = found
+        case .failure(let missing): throw Self.failure(missing.message)
         }
         var feeds: [[WireServerEvent]] = []
         for server in servers {

@@ -41,25 +41,13 @@ enum InspectorLauncher {
         paused: Bool, speed: Double, logPath: String?, recordPath: String?, title: String, presenting: Bool,
         world: () async throws -> (Simulation, LessonSession?, AnyObject?)
     ) async throws {
-        let log: InspectorLog?
-        do {
-            log = try logPath.map { path throws(TerminalError) in try InspectorLog(path: path) }
-        } catch {
-            printError("syncscope: \(error)")
-            throw ExitCode(1)
-        }
+        let log = try openLog(logPath)
         if let recordPath, !FileManager.default.createFile(atPath: recordPath, contents: nil) {
             printError("syncscope: cannot create the recording \(recordPath): check that its folder exists and can be written.")
             throw ExitCode(1)
         }
         let (simulation, lesson, keepAlive) = try await world()
-        let backend: NcursesBackend
-        do {
-            backend = try NcursesBackend()
-        } catch {
-            printError("syncscope: \(error)")
-            throw ExitCode(1)
-        }
+        let backend = try openTerminal()
         // The first line, before the events of the world's first sync (the controller logs those).
         log?.write("inspector started: \(lesson.map { "lesson \($0.scenario.name)" } ?? "demo world"), speed \(speed), \(paused ? "paused" : "running")")
         let controller = await InspectorController(
@@ -87,6 +75,45 @@ enum InspectorLauncher {
             }
             backend.restore()
             if let recorder { printError("Recorded \(recorder.frames) frames to \(recorder.writer.path) (asciinema v2: play it with `asciinema play`).") }
+        } catch {
+            backend.restore()
+            printError("syncscope: \(error)")
+            throw ExitCode(1)
+        }
+        log?.write("inspector ended")
+    }
+
+    /// Takes the terminal (curses), or says why it cannot and fails.
+    static func openTerminal() throws -> NcursesBackend {
+        do {
+            return try NcursesBackend()
+        } catch {
+            printError("syncscope: \(error)")
+            throw ExitCode(1)
+        }
+    }
+
+    /// Opens the `--log` file, or says why it cannot and fails.
+    static func openLog(_ path: String?) throws -> InspectorLog? {
+        do {
+            return try path.map { path throws(TerminalError) in try InspectorLog(path: path) }
+        } catch {
+            printError("syncscope: \(error)")
+            throw ExitCode(1)
+        }
+    }
+
+    /// Runs the inspector on a live world (a device on a server, a server
+    /// watched whole) until the person quits, and gives the terminal back.
+    /// Call it on the terminal's thread (``TerminalActor``).
+    static func runLive(_ world: SyncWorld, log: InspectorLog?, started: String) async throws {
+        let backend = try openTerminal()
+        // The first line, before the world's first events (the controller logs those).
+        log?.write("inspector started: \(started)")
+        let controller = await InspectorController(world: world, screenSize: backend.size, theme: backend.environmentTheme(), log: log)
+        do {
+            try await controller.run(backend: backend)
+            backend.restore()
         } catch {
             backend.restore()
             printError("syncscope: \(error)")

@@ -4,6 +4,11 @@ import Foundation
 enum AdminTokenFile {
     static func url(in directory: URL) -> URL { directory.appendingPathComponent("admin.json") }
 
+    /// What to say when no `--admin-token` was given and `admin.json` in `directory` cannot be read.
+    static func missing(in directory: URL) -> String {
+        "No --admin-token given and \(url(in: directory).path) cannot be read. The event feed shows every user's traffic, so it needs the server admin token: pass --admin-token (syncscope serve prints it), or --server-data with the server's data folder."
+    }
+
     /// The token, or `nil` when the file is missing or unreadable.
     static func read(in directory: URL) -> String? {
         struct Admin: Decodable { var adminToken: String }

@@ -29,6 +29,13 @@ public enum InspectorEffect: Hashable, Sendable {
     case copy(String, what: String)
     /// Stop the loop (and the effect running, within a grace).
     case quit
+    /// A watched server (`inspect --server`): after `delay` ms, the event
+    /// feed's events after `after`, waiting up to `timeout` s for one.
+    /// Answers ``InspectorMsg/feedRead(_:)``.
+    case readFeed(after: UInt64, timeout: Double, delay: Milliseconds)
+    /// A watched server: every user's zones, a zone's records, the focused
+    /// client's lags. Answers ``InspectorMsg/watchRead(_:)``.
+    case readWatch(ServerWatchRequest)
 
     /// Whether it runs in its turn, after the one before it has answered:
     /// the effects that may change the world or wait for the server. (A
@@ -36,7 +43,8 @@ public enum InspectorEffect: Hashable, Sendable {
     public var runsInTurn: Bool {
         switch self {
         case .command, .readServer, .advance, .advanceLive: true
-        case .readWorld, .repaint, .copy, .quit: false
+        // A watched server's reads touch no world: the feed's long-poll runs beside them.
+        case .readWorld, .repaint, .copy, .quit, .readFeed, .readWatch: false
         }
     }
 }

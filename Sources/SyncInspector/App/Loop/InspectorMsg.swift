@@ -1,4 +1,5 @@
 import SyncCore
+import SyncWire
 import SyncClient
 import SyncWorlds
 
@@ -38,4 +39,8 @@ public enum InspectorMsg: Sendable {
     case advanced(WorldTime)
     /// A lesson built its world again: selections start over with this world.
     case worldReplaced(WorldSnapshot)
+    /// A watched server's event feed answered (or could not be read).
+    case feedRead(Result<WireServerEvents, CloudError>)
+    /// A watched server's users, zones, records and lags were read.
+    case watchRead(Result<ServerWatchReading, CloudError>)
 }

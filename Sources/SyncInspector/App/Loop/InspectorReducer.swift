@@ -15,6 +15,8 @@ import SyncWorlds
 public enum InspectorReducer {
     /// Changes `state` for `message` and returns the effects to start, in order.
     public static func reduce(_ state: inout InspectorState, _ message: InspectorMsg) -> [InspectorEffect] {
+        // A watched server has no devices of the inspector's own: its panes are the watch's.
+        if state.watch.isOn { return ServerWatchReducer.reduce(&state, message) }
         var effects: [InspectorEffect] = []
         switch message {
         case .started(let size, let now, let offKeyPath):
@@ -74,6 +76,9 @@ public enum InspectorReducer {
             if state.world.eventsSinceRead { effects += worldChanged(&state) }
         case .worldReplaced(let world):
             replaceWorld(with: world, state: &state)
+        case .feedRead, .watchRead:
+            // A watched server's (``ServerWatchReducer``).
+            break
         }
         effects += startNext(&state)
         return effects

@@ -80,6 +80,10 @@ public final class InspectorWorld {
         case .advanceLive:
             await world.advance(by: 0)
             return [.advanced(time)]
+        case .readFeed(let after, let timeout, let delay):
+            return [await readFeed(after: after, timeout: timeout, delay: delay)]
+        case .readWatch(let request):
+            return [await readWatch(request)]
         case .repaint, .copy, .quit:
             // The controller's own (the terminal, the loop).
             return []

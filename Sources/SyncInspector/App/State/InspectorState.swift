@@ -83,6 +83,8 @@ public struct InspectorState: Sendable, Equatable {
     public var timeline: InspectorTimeline = .virtual(.init())
     /// Real time at the loop's last wake-up.
     public var realNow: Milliseconds = 0
+    /// A server watched with its admin token (`inspect --server`): its clients, feed and diagnoses.
+    public var watch = ServerWatchState()
 
     public init(clock: ClockStatus, screenSize: Size = Size(width: 80, height: 24)) {
         self.clock = clock

@@ -1,0 +1,20 @@
+/// The panes of the inspector on a server (`syncscope inspect --server`), in Tab order.
+public enum ServerWatchPane: Int, CaseIterable, Hashable, Sendable {
+    case clients
+    case zones
+    case records
+    case tokens
+    case requests
+    case diagnostics
+
+    public var title: String {
+        switch self {
+        case .clients: "Clients"
+        case .zones: "Zones"
+        case .records: "Records"
+        case .tokens: "Token history"
+        case .requests: "Requests and pushes"
+        case .diagnostics: "Diagnostics"
+        }
+    }
+}

@@ -1,0 +1,165 @@
+import SyncCore
+import SyncDoctor
+import SyncWire
+
+/// The update step of the inspector on a server: ``InspectorReducer/reduce(_:_:)``
+/// hands it every message while ``ServerWatchState/isOn``. Pure, as the
+/// reducer it belongs to: the feed's long-poll and the reads of the server
+/// are effects (``InspectorEffect/readFeed(after:timeout:delay:)``,
+/// ``InspectorEffect/readWatch(_:)``) whose answers come back as messages.
+/// One feed read is under way at a time (the next is asked for when it
+/// answers: the loop blocks meanwhile), and one server read, plus one wanted after it.
+public enum ServerWatchReducer {
+    public static func reduce(_ state: inout InspectorState, _ message: InspectorMsg) -> [InspectorEffect] {
+        switch message {
+        case .started(let size, let now, _):
+            state.screenSize = size
+            state.realNow = now
+            state.needsRedraw = true
+            return nextFeedRead(&state, delay: 0) + read(&state)
+        case .refresh:
+            return read(&state)
+        case .tick(let now):
+            state.realNow = now
+            return []
+        case .resized(let size):
+            state.screenSize = size
+            clamp(&state)
+            state.needsRedraw = true
+            return []
+        case .frameDrawn:
+            state.needsRedraw = false
+            return []
+        case .key(let key):
+            return ServerWatchKeys.handle(key, state: &state)
+        case .feedRead(let result):
+            return feedRead(result, state: &state)
+        case .watchRead(let result):
+            return watchRead(result, state: &state)
+        case .command(.quit):
+            return [.quit]
+        case .command, .worldEvent, .effectStarted, .commandFinished, .serverRead, .worldRead, .advanced, .worldReplaced:
+            // The world has no devices of its own: nothing else to show.
+            return []
+        }
+    }
+
+    // MARK: The feed
+
+    static func nextFeedRead(_ state: inout InspectorState, delay: Milliseconds) -> [InspectorEffect] {
+        guard !state.watch.feedWaiting else { return [] }
+        state.watch.feedWaiting = true
+        return [.readFeed(after: state.watch.next, timeout: state.watch.pollTimeout, delay: delay)]
+    }
+
+    static func feedRead(_ result: Result<WireServerEvents, CloudError>, state: inout InspectorState) -> [InspectorEffect] {
+        state.watch.feedWaiting = false
+        switch result {
+        case .success(let page):
+            let hadProblem = state.watch.problem != nil
+            state.watch.problem = nil
+            state.watch.next = page.next
+            state.watch.missed += Int(clamping: page.missed)
+            var effects: [InspectorEffect] = []
+            if !page.events.isEmpty {
+                state.watch.take(page.events)
+                clamp(&state)
+                effects += read(&state)
+            }
+            let diagnoses = diagnose(state)
+            if diagnoses != state.watch.diagnoses || !page.events.isEmpty || hadProblem {
+                state.watch.diagnoses = diagnoses
+                clamp(&state)
+                state.needsRedraw = true
+            }
+            return effects + nextFeedRead(&state, delay: 0)
+        case .failure(let error):
+            state.watch.problem = "The event feed cannot be read: \(error.reason) Trying again every 2 s."
+            state.needsRedraw = true
+            return nextFeedRead(&state, delay: 2000)
+        }
+    }
+
+    /// The doctor's diagnoses of the events kept, as of the later of the
+    /// loop's last wake-up and the last event (a push is ignored only once its window passed).
+    static func diagnose(_ state: InspectorState) -> [Diagnosis] {
+        let now = max(state.realNow, state.watch.events.last?.time ?? 0)
+        return SyncDoctor().diagnose(state.watch.events, now: now)
+    }
+
+    // MARK: Reading the server
+
+    /// What the panes need of the server now: the selected zone's records
+    /// and the focused client's latest token for each place it fetched.
+    static func request(_ state: InspectorState) -> ServerWatchRequest {
+        let watch = state.watch
+        var latest: [String: String] = [:]
+        var order: [String] = []
+        let containers = watch.containers
+        // Only the watched container's tokens can be asked about: the observer reads it alone.
+        for entry in watch.history where containers[entry.seq].map({ $0 == watch.container }) ?? true {
+            guard let token = entry.issued else { continue }
+            if latest[entry.target] == nil { order.append(entry.target) }
+            latest[entry.target] = token
+        }
+        return ServerWatchRequest(
+            zone: watch.selectedZone, client: watch.focusedClient?.key, user: watch.focusedClient?.user,
+            tokens: order.compactMap { place in latest[place].map { ServerWatchRequest.Place(place: place, token: $0) } })
+    }
+
+    /// Asks for a read of the server, or for another once the one under way answers.
+    static func read(_ state: inout InspectorState) -> [InspectorEffect] {
+        if state.watch.readWaiting {
+            state.watch.readAgain = true
+            return []
+        }
+        state.watch.readWaiting = true
+        return [.readWatch(request(state))]
+    }
+
+    static func watchRead(_ result: Result<ServerWatchReading, CloudError>, state: inout InspectorState) -> [InspectorEffect] {
+        state.watch.readWaiting = false
+        state.needsRedraw = true
+        switch result {
+        case .success(let reading):
+            let selected = state.watch.selectedZone
+            state.watch.users = reading.users
+            state.watch.zones = reading.zones
+            // The selection follows its zone where the list moved it; until the
+            // person chooses one, the first custom zone (as the in-process inspector does).
+            let follow = state.watch.zoneChosen ? selected : reading.zones.first { !$0.zoneID.isDefaultZone } ?? selected
+            if let follow, let index = reading.zones.firstIndex(where: { $0.user == follow.user && $0.scope == follow.scope && $0.zoneID == follow.zoneID }) {
+                state.watch.zoneTable.selection = index
+            }
+            if reading.request.zone == state.watch.selectedZone || state.watch.recordsZone == nil {
+                state.watch.recordsZone = reading.request.zone
+                state.watch.records = reading.records
+            }
+            if reading.request.client == state.watch.focusedClient?.key {
+                state.watch.lags = reading.lags
+                state.watch.lagsClient = reading.request.client
+            }
+            if state.watch.problem?.hasPrefix("The server cannot be read") == true { state.watch.problem = nil }
+            clamp(&state)
+            // The selection moved while the read was under way: read what it shows now.
+            if state.watch.readAgain || reading.request != request(state) {
+                state.watch.readAgain = false
+                return read(&state)
+            }
+            return []
+        case .failure(let error):
+            state.watch.readAgain = false
+            state.watch.problem = "The server cannot be read: \(error.reason)"
+            return []
+        }
+    }
+
+    /// Keeps every table's selection inside its rows.
+    static func clamp(_ state: inout InspectorState) {
+        let layout = ServerWatchLayout(size: state.screenSize)
+        state.watch.clientTable.clamp(rowCount: state.watch.clients.count, visibleRows: layout.visibleRows(.clients))
+        state.watch.zoneTable.clamp(rowCount: state.watch.zones.count, visibleRows: layout.visibleRows(.zones))
+        state.watch.recordTable.clamp(rowCount: state.watch.records.count, visibleRows: layout.visibleRows(.records))
+        state.watch.diagnosisTable.clamp(rowCount: state.watch.diagnoses.count, visibleRows: layout.visibleDiagnoses)
+    }
+}

@@ -1,0 +1,183 @@
+import SyncCore
+import SyncDoctor
+import SyncWire
+import SyncWorlds
+import Testing
+@testable import SyncInspector
+
+/// The update step of the inspector on a server, message by message
+/// (TestStore): the feed's long-poll and the server's reads are effects,
+/// their answers messages; one of each under way at a time.
+@Suite struct ServerWatchReducerTests {
+    static let path = "/database/1/iCloud.com.example.SyncScope/development/private/changes/zone"
+
+    /// A watching state, 120×40, as the controller makes it for a server watched with its admin token.
+    static func state() -> InspectorState {
+        var state = HandBuiltWorld.state()
+        state.screenSize = Size(width: 120, height: 40)
+        state.watch.isOn = true
+        state.watch.container = "iCloud.com.example.SyncScope"
+        return state
+    }
+
+    /// A `changes/zone` of zone Z by `client` (`alice · pyicloud`), from `sent` (or no token), given `given`.
+    static func fetch(_ seq: UInt64, client: String = "token:1", name: String = "alice · pyicloud", sent: String?, given: String, more: Bool = false) -> WireServerEvent {
+        var event = WireServerEvent(seq: seq, time: 1_000 + Int64(seq), kind: "request")
+        event.method = "POST"
+        event.operation = "changes/zone"
+        event.path = path
+        event.user = "alice"
+        event.client = client
+        event.clientName = name
+        event.status = 200
+        event.tokenIn = sent
+        event.tokenOut = given
+        var asked: [String: JSONValue] = ["zoneID": .object(["zoneName": .string("Z")])]
+        if let sent { asked["syncToken"] = .string(sent) }
+        event.request = .object(["zones": .array([.object(asked)])])
+        event.answer = .object(["zones": .array([.object([
+            "zoneID": .object(["zoneName": .string("Z")]), "syncToken": .string(given), "moreComing": .bool(more), "records": .array([]),
+        ])])])
+        return event
+    }
+
+    static let zone = WatchedZone(user: "alice", scope: .private, zoneID: RecordZoneID(zoneName: "Z", ownerName: "alice"), recordCount: 2)
+
+    @Test func startingAsksForTheFeedAndTheServerOnce() {
+        var store = TestStore(Self.state())
+        store.send(
+            .started(size: Size(width: 120, height: 40), now: 7_000, offKeyPath: true),
+            effects: [.readFeed(after: 0, timeout: 25, delay: 0), .readWatch(ServerWatchRequest(zone: nil, client: nil, user: nil, tokens: []))]
+        ) {
+            $0.realNow = 7_000
+            $0.watch.feedWaiting = true
+            $0.watch.readWaiting = true
+        }
+        // Keys and time ask for no feed read while one is under way, and the loop is not made to tick.
+        store.send(.tick(now: 7_500)) { $0.realNow = 7_500 }
+    }
+
+    @Test func aPageOfEventsListsItsClientsAndAsksForTheNextPage() {
+        var store = TestStore(Self.state())
+        store.prepare(.started(size: Size(width: 120, height: 40), now: 0, offKeyPath: true))
+        let events = [Self.fetch(1, sent: nil, given: "tokA"), Self.fetch(2, sent: "tokA", given: "tokB")]
+        store.send(
+            .feedRead(.success(WireServerEvents(node: "n", events: events, next: 2, missed: 0))),
+            effects: [.readFeed(after: 2, timeout: 25, delay: 0)]
+        ) {
+            $0.watch.next = 2
+            $0.watch.events = events
+            $0.watch.clients = [WatchedClient(key: "token:1", name: "alice · pyicloud", user: "alice", requests: 2)]
+            $0.watch.clientIndex = ["token:1": 0]
+            $0.watch.clientTable = TableState(selection: 0)
+            $0.watch.zoneTable = TableState(selection: nil)
+            $0.watch.recordTable = TableState(selection: nil)
+            $0.watch.diagnosisTable = TableState(selection: nil)
+            // The server read under way will be followed by another, for what this page changed.
+            $0.watch.readAgain = true
+            $0.needsRedraw = true
+        }
+        let history = store.state.watch.history
+        #expect(history.map(\.presented) == [nil, "tokA"])
+        #expect(history.map(\.cameBack) == [true, false])
+        #expect(TokenLabels(history).label("tokB") == "T2")
+    }
+
+    @Test func aFeedThatCannotBeReadIsSaidAndAskedAgainAfterAPause() {
+        var store = TestStore(Self.state())
+        store.prepare(.started(size: Size(width: 120, height: 40), now: 0, offKeyPath: true))
+        store.send(
+            .feedRead(.failure(CloudError(.networkFailure, "The server at http://127.0.0.1:9 could not be reached."))),
+            effects: [.readFeed(after: 0, timeout: 25, delay: 2000)]
+        ) {
+            $0.watch.problem = "The event feed cannot be read: The server at http://127.0.0.1:9 could not be reached. Trying again every 2 s."
+            $0.needsRedraw = true
+        }
+        // Back: the problem goes (drawn again), with nothing new to show: no table has a row to select.
+        store.send(.feedRead(.success(WireServerEvents(node: "n", events: [], next: 0, missed: 0))), effects: [.readFeed(after: 0, timeout: 25, delay: 0)]) {
+            $0.watch.problem = nil
+            for table in [\ServerWatchState.clientTable, \.zoneTable, \.recordTable, \.diagnosisTable] { $0.watch[keyPath: table] = TableState(selection: nil) }
+        }
+    }
+
+    @Test func aReadOfTheServerFillsZonesRecordsAndLagsThenReadsWhatTheSelectionShowsNow() {
+        var store = TestStore(Self.state())
+        store.prepare(.started(size: Size(width: 120, height: 40), now: 0, offKeyPath: true))
+        store.prepare(.feedRead(.success(WireServerEvents(node: "n", events: [Self.fetch(1, sent: nil, given: "tokA")], next: 1, missed: 0))))
+        let record = Record(recordID: RecordID(recordName: "n1", zoneID: Self.zone.zoneID), recordType: "Note")
+        let asked = ServerWatchRequest(zone: nil, client: nil, user: nil, tokens: [])
+        let reading = ServerWatchReading(
+            request: asked, users: ["alice", "bob"], zones: [Self.zone], records: [],
+            lags: [])
+        // The first read knew no client and no zone: another follows, for alice's script's token and zone Z.
+        let next = ServerWatchRequest(zone: Self.zone, client: "token:1", user: "alice", tokens: [.init(place: "zone private/Z", token: "tokA")])
+        store.send(.watchRead(.success(reading)), effects: [.readWatch(next)]) {
+            $0.watch.users = ["alice", "bob"]
+            $0.watch.zones = [Self.zone]
+            $0.watch.zoneTable = TableState(selection: 0)
+            $0.watch.readAgain = false
+            $0.watch.readWaiting = true
+            $0.needsRedraw = true
+        }
+        let lag = WatchedLag(place: "zone private/Z", token: "tokA", changes: 3)
+        store.send(.watchRead(.success(ServerWatchReading(request: next, users: ["alice", "bob"], zones: [Self.zone], records: [record], lags: [lag])))) {
+            $0.watch.recordsZone = Self.zone
+            $0.watch.records = [record]
+            $0.watch.recordTable = TableState(selection: 0)
+            $0.watch.lags = [lag]
+            $0.watch.lagsClient = "token:1"
+            $0.watch.readWaiting = false
+        }
+        #expect(lag.text == "behind by 3 changes")
+        #expect(WatchedLag(place: "database private", token: "t", changes: 0).text == "up to date")
+    }
+
+    @Test func movingToAnotherClientReadsItsLagsAndEnterOpensARequest() {
+        var store = TestStore(Self.state())
+        store.prepare(.started(size: Size(width: 120, height: 40), now: 0, offKeyPath: true))
+        let events = [Self.fetch(1, sent: nil, given: "tokA"), Self.fetch(2, client: "token:2", name: "alice · curl", sent: nil, given: "tokC")]
+        store.prepare(.feedRead(.success(WireServerEvents(node: "n", events: events, next: 2, missed: 0))))
+        store.prepare(.watchRead(.failure(CloudError(.networkFailure, "gone"))))
+        #expect(store.state.watch.problem == "The server cannot be read: gone")
+        store.send(
+            .key(.down),
+            effects: [.readWatch(ServerWatchRequest(zone: nil, client: "token:2", user: "alice", tokens: [.init(place: "zone private/Z", token: "tokC")]))]
+        ) {
+            $0.watch.clientTable = TableState(selection: 1)
+            $0.watch.readWaiting = true
+            $0.needsRedraw = true
+        }
+        #expect(store.state.watch.focusedClient?.name == "alice · curl")
+        store.send(.key(.character("e"))) {
+            $0.watch.pane = .requests
+            $0.needsRedraw = true
+        }
+        // With no line chosen, Enter opens the newest: the client's fetch.
+        store.send(.key(.enter)) {
+            $0.watch.detail = .event(seq: 2, node: nil)
+        }
+        let lines = ServerWatchView().detailLines(.event(seq: 2, node: nil), watch: store.state.watch, labels: TokenLabels(store.state.watch.history))
+        #expect(lines.first == "POST \(Self.path) → 200")
+        #expect(lines.contains("token given: T1 tokC"))
+        #expect(lines.contains("request:") && lines.contains("answer:"))
+        store.send(.key(.escape)) { $0.watch.detail = nil }
+        store.send(.key(.character("q")), effects: [.quit]) { _ in }
+    }
+
+    @Test func aPushDeliveredIsMarkedByWhetherTheClientFetchedAfterIt() {
+        var push = WireServerEvent(seq: 2, time: 1_002, kind: "push")
+        push.action = "delivered"
+        push.client = "token:1"
+        push.notificationIDs = ["n-1"]
+        var save = Self.fetch(3, sent: nil, given: "x")
+        save.operation = "records/modify"
+        save.status = 409
+        save.errorCode = "CONFLICT"
+        var again = save
+        again.seq = 4
+        let lines = ClientTraffic.of("token:1", in: [Self.fetch(1, sent: nil, given: "tokA"), push, save, again, Self.fetch(5, sent: "tokA", given: "tokB")])
+        #expect(lines.map(\.note) == [nil, "fetched after", nil, "retry", nil])
+        #expect(lines[1].what == "push 1 notification")
+        #expect(ClientTraffic.of("token:1", in: [push]).map(\.note) == ["no fetch after"])
+    }
+}

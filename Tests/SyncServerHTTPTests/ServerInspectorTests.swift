@@ -1,0 +1,159 @@
+import Foundation
+import SyncCore
+import SyncInspector
+import SyncRemoteWorld
+import SyncTestSupport
+import Synchronization
+@testable import SyncServerHost
+@testable import SyncServerHTTP
+import Testing
+
+/// `syncscope inspect --server`: the inspector on a `serve` running in this
+/// process, watched with its admin token through a ``ScreenWaitBackend``,
+/// while scripted raw-HTTP clients talk to it. Whole-frame goldens of the
+/// client list, a client's token history and the Diagnostics pane (under
+/// `Goldens/`; `SYNCSCOPE_UPDATE_GOLDENS=1` writes them again).
+@Suite(.serialized) struct ServerInspectorTests {
+    static let size = Size(width: 120, height: 40)
+
+    func server() async throws -> LiveServer {
+        try await LiveServer(ServeOptions(dataDirectory: nil, coalescingWindow: 0, seed: 24))
+    }
+
+    /// Three apps: alice's Python script (fetches from no token three times,
+    /// then from its token), alice's web page (saves one more note: the
+    /// script is now one change behind), bob's pyicloud (a moreComing it does not follow).
+    func traffic(_ server: LiveServer) async throws {
+        let alice = DoctorTests.Script(server: server, token: server.aliceToken)
+        try await alice.makeZone()
+        #expect(try await alice.save(["n1", "n2", "n3"]).status == 200)
+        let first = try await alice.fetch(from: nil)
+        _ = try await alice.fetch(from: nil)
+        _ = try await alice.fetch(from: nil)
+        _ = try await alice.fetch(from: try #require(first["syncToken"] as? String))
+        let web = DoctorTests.Script(
+            server: server, token: server.aliceToken, userAgent: "Mozilla/5.0 (X11; Linux x86_64; rv:130.0) Gecko/20100101 Firefox/130.0")
+        #expect(try await web.save(["n4"]).status == 200)
+        let bob = DoctorTests.Script(server: server, token: server.bobToken, userAgent: "pyicloud/1.3")
+        try await bob.makeZone()
+        #expect(try await bob.save(["b1", "b2"]).status == 200)
+        let page = try await bob.fetch(from: nil, limit: 1)
+        #expect(page["moreComing"] as? Bool == true)
+        _ = try await bob.fetch(from: nil)
+    }
+
+    /// Runs the inspector on `server` until its steps are done, on a terminal thread of its own as `syncscope` does.
+    func inspect(_ server: LiveServer, steps: [ScreenWaitBackend.Step]) async throws -> [String: [String]] {
+        let url = try #require(URL(string: "http://127.0.0.1:\(server.port)"))
+        let token = server.host.adminToken
+        return try await TerminalActor().run {
+            let world = try await ServerWatchWorld(serverURL: url, adminToken: token, container: EventFeedTests.container)
+            let backend = ScreenWaitBackend(size: Self.size, steps: steps)
+            let controller = await InspectorController(world: world, screenSize: backend.size)
+            do {
+                try await controller.run(backend: backend)
+            } catch {
+                // Said whole (the screen it waited on), not only as a thrown error.
+                Issue.record("\(error)")
+            }
+            return backend.captures
+        }
+    }
+
+    @Test func theClientListTokenHistoryAndDiagnosesOfAServersClients() async throws {
+        let server = try await server()
+        defer { server.stop() }
+        try await traffic(server)
+        let screens = try await inspect(server, steps: [
+            // alice's script, focused first: three fetches from no token, then from T1; one change behind now.
+            .init(
+                waitsFor: "the three clients, alice's lag and both diagnoses",
+                condition: { lines in
+                    let text = lines.joined(separator: "\n")
+                    return text.contains("bob · pyicloud") && text.contains("behind by 1 change") && text.contains("moreComingIgnored")
+                        && text.contains("Records · alice private/Z") && text.contains("n4")
+                },
+                capture: "clients"),
+            .until("3 clients", then: .down),
+            .until("Token history · alice · CloudKit JS · Firefox", then: .down),
+            .until("Token history · bob · pyicloud", then: .character("t")),
+            .init(
+                waitsFor: "bob's lag", condition: { $0.joined(separator: "\n").contains("up to date") && $0[1].contains("┌─ Clients ─") },
+                key: .character("d"), capture: "token-history"),
+            .until("╔═ Diagnostics", capture: "diagnostics", then: .enter),
+            .until("lesson: syncscope lesson", capture: "diagnosis"),
+        ])
+        try Self.expectGolden("inspect-server-clients", screens["clients"], port: server.port)
+        try Self.expectGolden("inspect-server-token-history", screens["token-history"], port: server.port)
+        try Self.expectGolden("inspect-server-diagnostics", screens["diagnostics"], port: server.port)
+        try Self.expectGolden("inspect-server-diagnosis", screens["diagnosis"], port: server.port)
+    }
+
+    /// The client list is live: a client that calls after the inspector opened appears, and its requests with it.
+    @Test func aClientThatCallsWhileTheInspectorIsOpenAppears() async throws {
+        let server = try await server()
+        defer { server.stop() }
+        let called = Mutex(false)
+        let screens = try await inspect(server, steps: [
+            .init(
+                waitsFor: "an empty client list", condition: { $0.joined(separator: "\n").contains("(no client has called yet)") },
+                action: {
+                    let alice = DoctorTests.Script(server: server, token: server.aliceToken)
+                    try await alice.makeZone()
+                    _ = try await alice.fetch(from: nil)
+                    called.withLock { $0 = true }
+                }),
+            .init(
+                waitsFor: "alice's script and its fetch",
+                condition: { lines in
+                    let text = lines.joined(separator: "\n")
+                    return called.withLock { $0 } && text.contains("alice · Python requests") && text.contains("POST changes/zone")
+                },
+                capture: "live"),
+        ])
+        let live = try #require(screens["live"]).joined(separator: "\n")
+        #expect(live.contains("POST zones/modify"))
+        // Its fetch from no token, given its first token.
+        #expect(live.split(separator: "\n").contains { $0.contains("zone private/Z") && $0.contains(" none ") && $0.contains(" T1 ") }, "\(live)")
+    }
+
+    /// A wrong admin token and a server that is not there are said in words, before any screen.
+    @Test func aWrongAdminTokenOrNoServerIsSaidClearly() async throws {
+        let server = try await server()
+        defer { server.stop() }
+        let url = try #require(URL(string: "http://127.0.0.1:\(server.port)"))
+        do {
+            _ = try await ServerWatchWorld(serverURL: url, adminToken: server.aliceToken, container: EventFeedTests.container)
+            Issue.record("a user's token watched the server")
+        } catch {
+            #expect(error.reason.contains("does not take this admin token"), "\(error.reason)")
+            #expect(error.reason.contains("--admin-token"))
+        }
+        server.stop()
+        let gone = try #require(URL(string: "http://127.0.0.1:1"))
+        do {
+            _ = try await ServerWatchWorld(serverURL: gone, adminToken: server.host.adminToken, container: EventFeedTests.container)
+            Issue.record("a closed port was watched")
+        } catch {
+            #expect(error.reason.contains("Cannot reach the SyncScope server at http://127.0.0.1:1"), "\(error.reason)")
+        }
+    }
+
+    // MARK: Goldens
+
+    static let goldens = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Goldens")
+
+    /// The screen, its address's port written `PORT`, against `Goldens/NAME.txt`.
+    static func expectGolden(_ name: String, _ lines: [String]?, port: Int, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let lines = try #require(lines, "the screen '\(name)' was never kept", sourceLocation: sourceLocation)
+        let text = lines.map { $0.replacingOccurrences(of: "127.0.0.1:\(port)", with: "127.0.0.1:PORT") }.joined(separator: "\n") + "\n"
+        let file = goldens.appendingPathComponent("\(name).txt")
+        if ProcessInfo.processInfo.environment["SYNCSCOPE_UPDATE_GOLDENS"] == "1" {
+            try FileManager.default.createDirectory(at: goldens, withIntermediateDirectories: true)
+            try text.write(to: file, atomically: true, encoding: .utf8)
+            return
+        }
+        let expected = try String(contentsOf: file, encoding: .utf8)
+        #expect(text == expected, "the screen differs from Goldens/\(name).txt:\n\(text)", sourceLocation: sourceLocation)
+    }
+}
