@@ -73,6 +73,9 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(help: "Only the inspector's figures: records pane updates, frames and the live loop, on a 100,000-record zone.")
     var inspectorOnly = false
 
+    @Flag(name: .customLong("schema-only"), help: "Only what schema checks cost a save (schema_save_ratio): saves with a deployed schema and without, in process.")
+    var schemaOnly = false
+
     @Option(name: .customLong("live-seconds"), parsing: .unconditional, help: "With --inspector-only: seconds the live loop (and the world alone) runs, 1 to 60.")
     var liveSeconds: Double = 3
 
@@ -92,6 +95,9 @@ struct BenchCommand: AsyncParsableCommand {
         }
         if feedOnly && (!http || server != nil || savesOnly || restartOnly || nodes != nil) {
             throw ValidationError("--feed-only measures the event feed on servers of its own: pass --http, without --server, --saves-only, --restart-only or --nodes.")
+        }
+        if schemaOnly && (http || server != nil || restartOnly || inspectorOnly) {
+            throw ValidationError("--schema-only measures saves in process; it does not go with --http, --server, --restart-only or --inspector-only.")
         }
         if inspectorOnly && (http || server != nil || restartOnly) {
             throw ValidationError("--inspector-only measures the inspector in process; it does not go with --http, --server or --restart-only.")
@@ -140,7 +146,12 @@ struct BenchCommand: AsyncParsableCommand {
         FileHandle.standardError.write(Data("warning: this is a debug build; figures are meaningful only from a release build of syncscope-bench.\n".utf8))
         #endif
         let suite = BenchmarkSuite(largeZoneRecords: records, saveRecords: saveRecords, routingSaves: routingSaves, burstSaves: burstSaves)
-        let results = try await suite.run()
+        var results = BenchmarkResults()
+        if schemaOnly {
+            results.figures = try suite.schemaFigures()
+        } else {
+            results = try await suite.run()
+        }
         print(json ? results.json() : results.table())
     }
 
