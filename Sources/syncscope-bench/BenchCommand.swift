@@ -73,6 +73,9 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(help: "Only the inspector's figures: records pane updates, frames and the live loop, on a 100,000-record zone.")
     var inspectorOnly = false
 
+    @Flag(name: .customLong("signed-only"), help: "With --http: only what a request signed with a server-to-server key costs beside the same request with a web auth token (http_signed_request_ratio).")
+    var signedOnly = false
+
     @Flag(name: .customLong("schema-only"), help: "Only what schema checks cost a save (schema_save_ratio): saves with a deployed schema and without, in process.")
     var schemaOnly = false
 
@@ -95,6 +98,9 @@ struct BenchCommand: AsyncParsableCommand {
         }
         if feedOnly && (!http || server != nil || savesOnly || restartOnly || nodes != nil) {
             throw ValidationError("--feed-only measures the event feed on servers of its own: pass --http, without --server, --saves-only, --restart-only or --nodes.")
+        }
+        if signedOnly && (!http || server != nil || savesOnly || feedOnly || restartOnly || nodes != nil) {
+            throw ValidationError("--signed-only measures signed requests on a server of its own: pass --http, without --server, --saves-only, --feed-only, --restart-only or --nodes.")
         }
         if schemaOnly && (http || server != nil || restartOnly || inspectorOnly) {
             throw ValidationError("--schema-only measures saves in process; it does not go with --http, --server, --restart-only or --inspector-only.")
@@ -211,14 +217,14 @@ struct BenchCommand: AsyncParsableCommand {
         }
         let suite = HTTPBenchmarkSuite(
             baseURL: target.url, webAuthToken: target.token, user: target.user, clients: httpClients, saves: httpSaves, pushSamples: pushSamples,
-            changesZoneRecords: changesRecords, savesOnly: savesOnly, serverKeySigner: signer)
+            changesZoneRecords: changesRecords, savesOnly: savesOnly, signedOnly: signedOnly, serverKeySigner: signer)
         var results: BenchmarkResults
         do {
             results = try await suite.run()
         } catch let error as CloudError {
             throw BenchFailure(error: error)
         }
-        if server == nil, !savesOnly {
+        if server == nil, !savesOnly, !signedOnly {
             results.figures += try await FeedCostBenchmarks(clients: httpClients, saves: httpSaves, timeLimit: 6).run()
             results.figures += try await RestartBenchmarks(records: restartRecords).run()
         }
