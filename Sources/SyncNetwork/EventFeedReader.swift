@@ -22,6 +22,8 @@ public struct EventFeedReader: Sendable {
     }
 
     public var baseURL: URL { connection.baseURL }
+    /// The environment whose feed (and, read as a user, data) it reads.
+    public var environment: ContainerEnvironment { connection.environment }
 
     /// The events after `after`, waiting up to `timeout` seconds for one when there are none yet.
     public func events(after: UInt64, timeout: Double = 0, limit: Int = 1000, bodies: Bool = true) async throws -> WireServerEvents {
@@ -51,12 +53,13 @@ public struct EventFeedReader: Sendable {
         try WireJSON.decode(WireServerUsers.self, from: try await connection.sendRaw("GET", connection.adminPath("users"), body: nil)).users
     }
 
-    /// A connection that reads `user`'s databases as that user, with the
-    /// server admin token (`X-SyncScope-Read-As`), marked as an inspector's.
-    public func connection(readingAs user: String) -> HTTPCloudService {
+    /// A connection that reads `user`'s databases as that user (in
+    /// `environment`, else the reader's), with the server admin token
+    /// (`X-SyncScope-Read-As`), marked as an inspector's.
+    public func connection(readingAs user: String, environment: ContainerEnvironment? = nil) -> HTTPCloudService {
         var reader = HTTPCloudService(
             baseURL: connection.baseURL, webAuthToken: connection.webAuthToken, userRecordName: user, container: connection.container,
-            environment: connection.environment, session: connection.session)
+            environment: environment ?? connection.environment, session: connection.session)
         reader.isInspector = true
         reader.readAs = user
         return reader

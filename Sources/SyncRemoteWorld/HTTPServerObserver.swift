@@ -6,7 +6,8 @@ import SyncWire
 import SyncWorlds
 
 /// Reads a `syncscope serve` through its public HTTP API, as the users it
-/// has connections for: what a client could learn, nothing more.
+/// has connections for, each in its connection's environment: what a client
+/// could learn, nothing more.
 ///
 /// - Zone summaries: `zones/list` (each zone's current token) and, for record
 ///   counts and the server's records, a mirror of each custom zone kept up to
@@ -16,7 +17,7 @@ import SyncWorlds
 /// - Pending counts, token checks and rewinds: `changes/zone` or
 ///   `changes/database` from the token in question (only counting, no fields).
 /// - Removed zones: `changes/database` of the private database from the
-///   observer's own token, taken by ``beginWatching(user:)``: zones removed
+///   observer's own token, taken by ``beginWatching(user:environment:)``: zones removed
 ///   since then, with their reasons (the in-process observer knows every one).
 /// - Shares: a zone whose mirror holds share records (`cloudkit.share`)
 ///   gets them looked up (`records/lookup`) at each summary, for their
@@ -26,10 +27,21 @@ import SyncWorlds
 /// The connections should carry no device ID, so that the observer's
 /// questions are not taken for a device's traffic.
 public final class HTTPServerObserver: ServerObserver {
-    public let connections: [String: HTTPCloudService]
+    /// Whose view: a user in one environment (its connection's).
+    public struct Viewer: Hashable, Sendable {
+        public var user: String
+        public var environment: ContainerEnvironment
+
+        public init(user: String, environment: ContainerEnvironment) {
+            self.user = user
+            self.environment = environment
+        }
+    }
+
+    public let connections: [Viewer: HTTPCloudService]
 
     private struct MirrorKey: Hashable {
-        var user: String
+        var viewer: Viewer
         var scope: DatabaseScope
         var zoneID: RecordZoneID
     }
@@ -43,8 +55,8 @@ public final class HTTPServerObserver: ServerObserver {
 
     private struct State {
         var mirrors: [MirrorKey: Mirror] = [:]
-        var databaseTokens: [String: ServerChangeToken] = [:]
-        var removed: [String: [RecordZoneID: ZoneDeletionReason]] = [:]
+        var databaseTokens: [Viewer: ServerChangeToken] = [:]
+        var removed: [Viewer: [RecordZoneID: ZoneDeletionReason]] = [:]
     }
 
     private let state = Mutex(State())
@@ -52,11 +64,13 @@ public final class HTTPServerObserver: ServerObserver {
     /// read as that user (`X-SyncScope-Read-As`), all marked as an inspector's.
     public let feed: EventFeedReader?
 
-    /// - Parameter connections: one per user the observer may be asked about.
+    /// - Parameter connections: one per user and environment the observer may be asked about.
     public init(connections: [HTTPCloudService]) {
-        var byUser: [String: HTTPCloudService] = [:]
-        for connection in connections { byUser[connection.userRecordName] = connection }
-        self.connections = byUser
+        var byViewer: [Viewer: HTTPCloudService] = [:]
+        for connection in connections {
+            byViewer[Viewer(user: connection.userRecordName, environment: connection.environment)] = connection
+        }
+        self.connections = byViewer
         feed = nil
     }
 
@@ -74,8 +88,10 @@ public final class HTTPServerObserver: ServerObserver {
 
     public var readsEventFeed: Bool { feed != nil }
 
+    public var watchedEnvironment: ContainerEnvironment { feed?.environment ?? .development }
+
     public func userNames() async throws -> [String] {
-        guard let feed else { return connections.keys.sorted() }
+        guard let feed else { return Set(connections.keys.map(\.user)).sorted() }
         return try await feed.userNames()
     }
 
@@ -83,13 +99,14 @@ public final class HTTPServerObserver: ServerObserver {
         try await feed?.events(after: after, timeout: timeout)
     }
 
-    private func connection(for user: String) throws(CloudError) -> HTTPCloudService {
-        if let feed { return connections[user] ?? feed.connection(readingAs: user) }
-        guard let connection = connections[user] else {
-            let known = connections.keys.sorted().joined(separator: ", ")
+    private func connection(for viewer: Viewer) throws(CloudError) -> HTTPCloudService {
+        if let feed { return connections[viewer] ?? feed.connection(readingAs: viewer.user, environment: viewer.environment) }
+        guard let connection = connections[viewer] else {
+            let known = connections.keys.map { "\($0.user) in \($0.environment.rawValue)" }.sorted().joined(separator: ", ")
             throw CloudError(
                 .notAuthenticated,
-                "Over HTTP the observer sees only the users it signed in as (\(known.isEmpty ? "none" : known)), not '\(user)'.")
+                "Over HTTP the observer sees only the users it signed in as (\(known.isEmpty ? "none" : known)), "
+                    + "not '\(viewer.user)' in \(viewer.environment.rawValue).")
         }
         return connection
     }
@@ -112,8 +129,9 @@ public final class HTTPServerObserver: ServerObserver {
 
     // MARK: Zones
 
-    public func zoneSummaries(user: String) async throws -> [ServerZoneSummary] {
-        let service = try connection(for: user)
+    public func zoneSummaries(user: String, environment: ContainerEnvironment) async throws -> [ServerZoneSummary] {
+        let viewer = Viewer(user: user, environment: environment)
+        let service = try connection(for: viewer)
         var summaries: [ServerZoneSummary] = []
         var listed = Set<MirrorKey>()
         for scope in [DatabaseScope.private, .shared] {
@@ -123,7 +141,7 @@ public final class HTTPServerObserver: ServerObserver {
                     summaries.append(ServerZoneSummary(scope: scope, zoneID: zone.zoneID, recordCount: nil, lastSequence: nil, currentToken: nil))
                     continue
                 }
-                let key = MirrorKey(user: user, scope: scope, zoneID: zone.zoneID)
+                let key = MirrorKey(viewer: viewer, scope: scope, zoneID: zone.zoneID)
                 listed.insert(key)
                 let mirror = try? await refreshedMirror(key, service: service).get()
                 summaries.append(ServerZoneSummary(
@@ -132,7 +150,7 @@ public final class HTTPServerObserver: ServerObserver {
             }
         }
         state.withLock { state in
-            for key in state.mirrors.keys where key.user == user && !listed.contains(key) { state.mirrors[key] = nil }
+            for key in state.mirrors.keys where key.viewer == viewer && !listed.contains(key) { state.mirrors[key] = nil }
         }
         return summaries
     }
@@ -147,21 +165,23 @@ public final class HTTPServerObserver: ServerObserver {
         return records.compactMap { ServerShare($0, zoneOwner: zoneID.ownerName) }
     }
 
-    public func publicZoneSummary() async throws -> ServerZoneSummary {
-        var first = connections.keys.min().flatMap({ connections[$0] })
-        if first == nil, let feed, let user = try await feed.userNames().first { first = feed.connection(readingAs: user) }
+    public func publicZoneSummary(environment: ContainerEnvironment) async throws -> ServerZoneSummary {
+        var first = connections.keys.filter({ $0.environment == environment }).map(\.user).min()
+            .flatMap({ connections[Viewer(user: $0, environment: environment)] })
+        if first == nil, let feed, let user = try await feed.userNames().first { first = feed.connection(readingAs: user, environment: environment) }
         guard let service = first else {
-            throw CloudError(.notAuthenticated, "The observer has no connection to the server.")
+            throw CloudError(.notAuthenticated, "The observer has no connection to the server's \(environment.rawValue) environment.")
         }
         let zoneID = try await service.listRecordZones(in: .public).first?.zoneID
             ?? RecordZoneID(zoneName: RecordZoneID.defaultZoneName, ownerName: RecordZoneID.publicOwnerName)
         return ServerZoneSummary(scope: .public, zoneID: zoneID, recordCount: nil, lastSequence: nil, currentToken: nil)
     }
 
-    /// Takes the observer's own private-database token for `user`, so that
-    /// ``removedZones(user:)`` reports zones removed from now on.
-    public func beginWatching(user: String) async throws {
-        let service = try connection(for: user)
+    /// Takes the observer's own private-database token for `user` in
+    /// `environment`, so that ``removedZones(user:environment:)`` reports zones removed from now on.
+    public func beginWatching(user: String, environment: ContainerEnvironment) async throws {
+        let viewer = Viewer(user: user, environment: environment)
+        let service = try connection(for: viewer)
         var token: ServerChangeToken?
         repeat {
             let batch = try await service.fetchDatabaseChanges(in: .private, since: token, resultsLimit: nil)
@@ -170,18 +190,19 @@ public final class HTTPServerObserver: ServerObserver {
         } while true
         let start = token
         state.withLock { state in
-            state.databaseTokens[user] = start
-            state.removed[user] = [:]
+            state.databaseTokens[viewer] = start
+            state.removed[viewer] = [:]
         }
     }
 
-    public func removedZones(user: String) async throws -> [ServerRemovedZone] {
-        let service = try connection(for: user)
-        guard var token = state.withLock({ $0.databaseTokens[user] }) else {
-            try await beginWatching(user: user)
+    public func removedZones(user: String, environment: ContainerEnvironment) async throws -> [ServerRemovedZone] {
+        let viewer = Viewer(user: user, environment: environment)
+        let service = try connection(for: viewer)
+        guard var token = state.withLock({ $0.databaseTokens[viewer] }) else {
+            try await beginWatching(user: user, environment: environment)
             return []
         }
-        var removed = state.withLock { $0.removed[user] ?? [:] }
+        var removed = state.withLock { $0.removed[viewer] ?? [:] }
         while true {
             let batch: DatabaseChangesBatch
             switch try await answer({ try await service.fetchDatabaseChanges(in: .private, since: token, resultsLimit: nil) }) {
@@ -189,7 +210,7 @@ public final class HTTPServerObserver: ServerObserver {
                 batch = answer
             case .failure(let error) where error.code == .changeTokenExpired:
                 // The server's history was replaced (import, reset): watch again from now.
-                try await beginWatching(user: user)
+                try await beginWatching(user: user, environment: environment)
                 return []
             case .failure(let error):
                 throw error
@@ -205,8 +226,8 @@ public final class HTTPServerObserver: ServerObserver {
         }
         let (finalToken, finalRemoved) = (token, removed)
         state.withLock { state in
-            state.databaseTokens[user] = finalToken
-            state.removed[user] = finalRemoved
+            state.databaseTokens[viewer] = finalToken
+            state.removed[viewer] = finalRemoved
         }
         return removed.sorted { $0.key < $1.key }.map { ServerRemovedZone(scope: .private, zoneID: $0.key, reason: $0.value) }
     }
@@ -256,11 +277,14 @@ public final class HTTPServerObserver: ServerObserver {
         }
     }
 
-    public func records(in zoneID: RecordZoneID, scope: DatabaseScope, user: String) async throws -> [Record] {
+    public func records(
+        in zoneID: RecordZoneID, scope: DatabaseScope, user: String, environment: ContainerEnvironment
+    ) async throws -> [Record] {
         guard scope != .public, !zoneID.isDefaultZone else { return [] }
-        let service = try connection(for: user)
+        let viewer = Viewer(user: user, environment: environment)
+        let service = try connection(for: viewer)
         let owner = zoneID.ownerName.isEmpty || zoneID.ownerName == RecordZoneID.currentUserName ? user : zoneID.ownerName
-        let key = MirrorKey(user: user, scope: scope, zoneID: RecordZoneID(zoneName: zoneID.zoneName, ownerName: owner))
+        let key = MirrorKey(viewer: viewer, scope: scope, zoneID: RecordZoneID(zoneName: zoneID.zoneName, ownerName: owner))
         guard case .success(let mirror) = try await refreshedMirror(key, service: service) else { return [] }
         return mirror.records.keys.sorted().compactMap { mirror.records[$0] }
     }
@@ -268,9 +292,9 @@ public final class HTTPServerObserver: ServerObserver {
     // MARK: Tokens
 
     public func pendingChangeCount(
-        since token: ServerChangeToken, zoneID: RecordZoneID, scope: DatabaseScope, user: String
+        since token: ServerChangeToken, zoneID: RecordZoneID, scope: DatabaseScope, user: String, environment: ContainerEnvironment
     ) async throws -> Int? {
-        let service = try connection(for: user)
+        let service = try connection(for: Viewer(user: user, environment: environment))
         var count = 0
         var from = token
         while true {
@@ -298,23 +322,29 @@ public final class HTTPServerObserver: ServerObserver {
         }
     }
 
-    public func validate(_ token: ServerChangeToken, zoneID: RecordZoneID?, scope: DatabaseScope, user: String) async throws -> CloudError? {
-        switch try await rewind(from: token, zoneID: zoneID, scope: scope, user: user, resultsLimit: 1, desiredKeys: []) {
+    public func validate(
+        _ token: ServerChangeToken, zoneID: RecordZoneID?, scope: DatabaseScope, user: String, environment: ContainerEnvironment
+    ) async throws -> CloudError? {
+        switch try await rewind(
+            from: token, zoneID: zoneID, scope: scope, viewer: Viewer(user: user, environment: environment), resultsLimit: 1, desiredKeys: []) {
         case .success: nil
         case .failure(let error): error
         }
     }
 
     public func rewind(
-        from token: ServerChangeToken, zoneID: RecordZoneID?, scope: DatabaseScope, user: String, resultsLimit: Int
+        from token: ServerChangeToken, zoneID: RecordZoneID?, scope: DatabaseScope, user: String, environment: ContainerEnvironment,
+        resultsLimit: Int
     ) async throws -> Result<TokenRewind, CloudError> {
-        try await rewind(from: token, zoneID: zoneID, scope: scope, user: user, resultsLimit: resultsLimit, desiredKeys: nil)
+        try await rewind(
+            from: token, zoneID: zoneID, scope: scope, viewer: Viewer(user: user, environment: environment), resultsLimit: resultsLimit,
+            desiredKeys: nil)
     }
 
     private func rewind(
-        from token: ServerChangeToken, zoneID: RecordZoneID?, scope: DatabaseScope, user: String, resultsLimit: Int, desiredKeys: [String]?
+        from token: ServerChangeToken, zoneID: RecordZoneID?, scope: DatabaseScope, viewer: Viewer, resultsLimit: Int, desiredKeys: [String]?
     ) async throws -> Result<TokenRewind, CloudError> {
-        let service = try connection(for: user)
+        let service = try connection(for: viewer)
         if let zoneID {
             let request = ZoneChangesRequest(zoneID: zoneID, previousServerChangeToken: token, resultsLimit: resultsLimit, desiredKeys: desiredKeys)
             return try await zoneBatch(request, scope: scope, service: service).map(TokenRewind.zone)
@@ -329,8 +359,11 @@ public final class HTTPServerObserver: ServerObserver {
 
     public func pendingNotifications(forDevice deviceID: String) async -> [PendingNotification] { [] }
 
-    public func databaseChanged(since token: ServerChangeToken, scope: DatabaseScope, user: String) async throws -> Bool {
-        switch try await rewind(from: token, zoneID: nil, scope: scope, user: user, resultsLimit: 1, desiredKeys: nil) {
+    public func databaseChanged(
+        since token: ServerChangeToken, scope: DatabaseScope, user: String, environment: ContainerEnvironment
+    ) async throws -> Bool {
+        switch try await rewind(
+            from: token, zoneID: nil, scope: scope, viewer: Viewer(user: user, environment: environment), resultsLimit: 1, desiredKeys: nil) {
         case .success(.database(let batch)): !batch.changes.isEmpty || batch.moreComing
         case .success(.zone), .failure: true
         }

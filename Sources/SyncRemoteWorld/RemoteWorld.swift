@@ -140,7 +140,7 @@ public final class RemoteWorld: SyncWorld {
         var inspecting = signedIn
         inspecting.isInspector = true
         let observer = HTTPServerObserver(connections: [inspecting])
-        try await observer.beginWatching(user: setup.user)
+        try await observer.beginWatching(user: setup.user, environment: setup.environment)
 
         let relay = EventRelay()
         let clock = SystemClock()
@@ -148,7 +148,7 @@ public final class RemoteWorld: SyncWorld {
         // device knows the type from its cache.
         let typedConnection = CacheTypedCloudService(base: deviceConnection, store: store)
         device = SyncDevice(
-            name: setup.name, user: setup.user, deviceID: deviceID,
+            name: setup.name, user: setup.user, deviceID: deviceID, environment: setup.environment,
             connection: setup.connectionWrapper.map { $0(typedConnection, setup.name) } ?? typedConnection,
             store: store, clock: clock, autoFetchOnPush: setup.autoFetchOnPush
         ) { device, event in

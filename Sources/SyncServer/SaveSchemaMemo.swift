@@ -9,20 +9,41 @@ struct SaveSchemaMemo {
     /// The fields of the last record that fitted ``type``.
     var fitted: RecordFields?
 
+    /// Whether a save of `recordType` with `fields` fits as the last record
+    /// that fitted did: the same type, and fields of the same shape. The
+    /// fast path of every save but the first of a request's type and shape:
+    /// no lookup, no string built, nothing retained.
+    func admits(_ recordType: String, _ fields: RecordFields) -> Bool {
+        guard let name = type?.name, name == recordType, let fitted else { return false }
+        return Self.sameShape(fitted, fields)
+    }
+
     /// Whether two records have the same field names, in order, with values
     /// of the same types (so one fits a record type exactly when the other does).
     static func sameShape(_ a: RecordFields, _ b: RecordFields) -> Bool {
-        guard a.count == b.count else { return false }
-        for index in a.indices {
-            let x = a[index]
-            let y = b[index]
-            guard x.name == y.name, x.value.elementType == y.value.elementType else { return false }
-            if case .list = x.value {
-                guard case .list = y.value else { return false }
-            } else if case .list = y.value {
-                return false
+        a.storage.withUnsafeBufferPointer { x in
+            b.storage.withUnsafeBufferPointer { y in
+                guard x.count == y.count else { return false }
+                for index in x.indices {
+                    guard x[index].value.hasSameType(as: y[index].value), x[index].name == y[index].name else { return false }
+                }
+                return true
             }
         }
-        return true
+    }
+}
+
+extension FieldValue {
+    /// The same CloudKit type: the same scalar type, or lists of the same element type.
+    func hasSameType(as other: FieldValue) -> Bool {
+        switch (self, other) {
+        case (.string, .string), (.int64, .int64), (.double, .double), (.bytes, .bytes), (.encryptedBytes, .encryptedBytes),
+            (.timestamp, .timestamp), (.reference, .reference), (.location, .location), (.asset, .asset):
+            true
+        case (.list(let a, _), .list(let b, _)):
+            a == b
+        default:
+            false
+        }
     }
 }

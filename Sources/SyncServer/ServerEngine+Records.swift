@@ -232,8 +232,8 @@ extension ServerEngine {
             type = names.intern(record.recordType)
         }
         let typeName = record.recordType.isEmpty ? names[type] : record.recordType
-        // `cloudkit.share` is a system type, in every schema as in Apple's.
-        if let container, typeName != ZoneShare.recordType {
+        // A record of the type and shape the request's last one fitted needs no check.
+        if let container, !schemaMemo.admits(typeName, record.fields) {
             try admitSave(
                 recordType: typeName, fields: record.fields, container: container,
                 environment: database.environment, draft: &schemaDraft, memo: &schemaMemo, recordName: name, zoneID: zoneID)

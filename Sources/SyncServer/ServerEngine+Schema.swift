@@ -60,17 +60,19 @@ extension ServerEngine {
     /// `memo` keeps what the request's previous save found (a request's
     /// records are mostly of one type and one shape): its record type, and
     /// the fields of the last record that fitted it. A record with the same
-    /// field names and value types fits too, with no lookup; another is
-    /// checked field by field.
+    /// field names and value types fits too, with no lookup: the caller asks
+    /// ``SaveSchemaMemo/admits(_:_:)`` first, and calls this for the others,
+    /// which are checked field by field.
     func admitSave(
         recordType: String, fields: RecordFields, container: ContainerState, environment: ContainerEnvironment,
         draft: inout ContainerSchema?, memo: inout SaveSchemaMemo, recordName: String, zoneID: RecordZoneID
     ) throws(CloudError) {
+        // `cloudkit.share` is a system type, in every schema as in Apple's (never memoized, so it always comes here).
+        guard recordType != ZoneShare.recordType else { return }
         if memo.type?.name != recordType {
             memo.type = if let draft { draft.recordTypes[recordType] } else { container.schema.recordTypes[recordType] }
             memo.fitted = nil
         }
-        if let fitted = memo.fitted, SaveSchemaMemo.sameShape(fitted, fields) { return }
         let check = if let type = memo.type { ContainerSchema.check(fields, against: type) } else { ContainerSchema.missingType(recordType) }
         switch check {
         case .fits:

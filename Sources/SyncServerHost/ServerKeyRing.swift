@@ -7,9 +7,22 @@ import SyncCore
 /// and the admin route `serverKeys`): a key's ID and its ECDSA P-256 public
 /// key. A request signed with one reaches the public database, acting as the
 /// key's user (``userName(ofKey:)``). Read without the state lock.
+///
+/// Each key is kept parsed, as taken: a signed request costs its signature's
+/// verification, not a new public key built from bytes every time.
 package final class ServerKeyRing: Sendable {
-    /// Key ID → the public key's x9.63 bytes (swift-crypto's keys are not `Sendable`).
-    private let keys = Mutex<[String: Data]>([:])
+    /// A public key as swift-crypto parsed it. Its keys are not `Sendable`, but
+    /// one is never changed once made, and verifying a signature only reads it
+    /// (BoringSSL's `ECDSA_do_verify` takes a `const EC_KEY *`), so requests
+    /// on several threads may verify with the same one.
+    private final class TakenKey: @unchecked Sendable {
+        let key: P256.Signing.PublicKey
+
+        init(_ key: P256.Signing.PublicKey) { self.key = key }
+    }
+
+    /// Key ID → its public key.
+    private let keys = Mutex<[String: TakenKey]>([:])
 
     package init() {}
 
@@ -31,13 +44,12 @@ package final class ServerKeyRing: Sendable {
     }
 
     package func add(_ keyID: String, _ key: P256.Signing.PublicKey) {
-        let bytes = key.x963Representation
-        keys.withLock { $0[keyID] = bytes }
+        let taken = TakenKey(key)
+        keys.withLock { $0[keyID] = taken }
     }
 
     package func key(_ keyID: String) -> P256.Signing.PublicKey? {
-        guard let bytes = keys.withLock({ $0[keyID] }) else { return nil }
-        return try? P256.Signing.PublicKey(x963Representation: bytes)
+        keys.withLock { $0[keyID] }?.key
     }
 
     package var keyIDs: [String] { keys.withLock { $0.keys.sorted() } }

@@ -3,26 +3,26 @@ import SyncServer
 import SyncWorlds
 
 /// Reads a `SimulatedServer`'s engine directly: exact, and never suspends.
+/// One container; each question names the environment it is about (the
+/// asking device's), so development and production devices each see their own data.
 public struct InProcessServerObserver: ServerObserver {
     public let server: SimulatedServer
     public let container: String
-    public let environment: ContainerEnvironment
 
-    public init(server: SimulatedServer, container: String, environment: ContainerEnvironment = .development) {
+    public init(server: SimulatedServer, container: String) {
         self.server = server
         self.container = container
-        self.environment = environment
     }
 
     public var source: String { "in-process server" }
     public var seesServerInternals: Bool { true }
 
-    private func database(_ scope: DatabaseScope) -> DatabaseID {
+    private func database(_ scope: DatabaseScope, _ environment: ContainerEnvironment) -> DatabaseID {
         DatabaseID(container: container, environment: environment, scope: scope)
     }
 
-    public func zoneSummaries(user: String) async throws -> [ServerZoneSummary] {
-        let (container, environment) = (container, environment)
+    public func zoneSummaries(user: String, environment: ContainerEnvironment) async throws -> [ServerZoneSummary] {
+        let container = container
         return server.withEngine { engine in
             engine.zoneSummaries(user: user, container: container, environment: environment).map { summary in
                 var zone = ServerZoneSummary(summary)
@@ -37,8 +37,8 @@ public struct InProcessServerObserver: ServerObserver {
         }
     }
 
-    public func removedZones(user: String) async throws -> [ServerRemovedZone] {
-        let (container, environment) = (container, environment)
+    public func removedZones(user: String, environment: ContainerEnvironment) async throws -> [ServerRemovedZone] {
+        let container = container
         return server.withEngine { engine in
             engine.removedZones(user: user, container: container, environment: environment).map {
                 ServerRemovedZone(scope: $0.scope, zoneID: $0.zoneID, reason: $0.reason)
@@ -46,38 +46,43 @@ public struct InProcessServerObserver: ServerObserver {
         }
     }
 
-    public func publicZoneSummary() async throws -> ServerZoneSummary {
-        let (container, environment) = (container, environment)
+    public func publicZoneSummary(environment: ContainerEnvironment) async throws -> ServerZoneSummary {
+        let container = container
         return server.withEngine { engine in ServerZoneSummary(engine.publicZoneSummary(container: container, environment: environment)) }
     }
 
     public func pendingChangeCount(
-        since token: ServerChangeToken, zoneID: RecordZoneID, scope: DatabaseScope, user: String
+        since token: ServerChangeToken, zoneID: RecordZoneID, scope: DatabaseScope, user: String, environment: ContainerEnvironment
     ) async throws -> Int? {
-        let (container, environment) = (container, environment)
+        let container = container
         return server.withEngine { engine in
             engine.pendingChangeCount(since: token, zoneID: zoneID, user: user, scope: scope, container: container, environment: environment)
         }
     }
 
-    public func records(in zoneID: RecordZoneID, scope: DatabaseScope, user: String) async throws -> [Record] {
-        let (container, environment) = (container, environment)
+    public func records(
+        in zoneID: RecordZoneID, scope: DatabaseScope, user: String, environment: ContainerEnvironment
+    ) async throws -> [Record] {
+        let container = container
         return server.withEngine { engine in
             engine.records(in: zoneID, scope: scope, user: user, container: container, environment: environment)
         }
     }
 
-    public func validate(_ token: ServerChangeToken, zoneID: RecordZoneID?, scope: DatabaseScope, user: String) async throws -> CloudError? {
-        let (container, environment) = (container, environment)
+    public func validate(
+        _ token: ServerChangeToken, zoneID: RecordZoneID?, scope: DatabaseScope, user: String, environment: ContainerEnvironment
+    ) async throws -> CloudError? {
+        let container = container
         return server.withEngine { engine in
             engine.validate(token, zoneID: zoneID, user: user, scope: scope, container: container, environment: environment)
         }
     }
 
     public func rewind(
-        from token: ServerChangeToken, zoneID: RecordZoneID?, scope: DatabaseScope, user: String, resultsLimit: Int
+        from token: ServerChangeToken, zoneID: RecordZoneID?, scope: DatabaseScope, user: String, environment: ContainerEnvironment,
+        resultsLimit: Int
     ) async throws -> Result<TokenRewind, CloudError> {
-        let database = database(scope)
+        let database = database(scope, environment)
         let caller = Caller(user: user)
         return server.withEngine { engine in
             Result { () throws(CloudError) -> TokenRewind in
@@ -120,8 +125,10 @@ public struct InProcessServerObserver: ServerObserver {
         return server.withEngine { engine in engine.schema(container: container, environment: environment) }
     }
 
-    public func databaseChanged(since token: ServerChangeToken, scope: DatabaseScope, user: String) async throws -> Bool {
-        let database = database(scope)
+    public func databaseChanged(
+        since token: ServerChangeToken, scope: DatabaseScope, user: String, environment: ContainerEnvironment
+    ) async throws -> Bool {
+        let database = database(scope, environment)
         let caller = Caller(user: user)
         return server.withEngine { engine in
             guard let batch = try? engine.fetchDatabaseChanges(caller: caller, database: database, since: token, resultsLimit: 1) else {
@@ -141,12 +148,12 @@ extension ServerZoneSummary {
 }
 
 extension InProcessServerObserver {
-    /// `ServerObserver/recordChanges(in:scope:user:since:)` without
+    /// `ServerObserver/recordChanges(in:scope:user:environment:since:)` without
     /// suspending: the engine's change log, walked under one lock.
     public func recordChangesNow(
-        in zoneID: RecordZoneID, scope: DatabaseScope, user: String, since position: ServerChangeToken
+        in zoneID: RecordZoneID, scope: DatabaseScope, user: String, environment: ContainerEnvironment, since position: ServerChangeToken
     ) -> Result<ZoneRecordChanges, CloudError> {
-        let database = DatabaseID(container: container, environment: environment, scope: scope)
+        let database = database(scope, environment)
         let caller = Caller(user: user)
         return server.withEngine { engine in
             Result { () throws(CloudError) -> ZoneRecordChanges in
@@ -167,10 +174,12 @@ extension InProcessServerObserver {
         }
     }
 
-    /// `ServerObserver/recordsAtPosition(in:scope:user:)` without
+    /// `ServerObserver/recordsAtPosition(in:scope:user:environment:)` without
     /// suspending: the records and the zone's current token, read under one lock.
-    public func recordsAtPositionNow(in zoneID: RecordZoneID, scope: DatabaseScope, user: String) -> ZoneRecordsAtPosition {
-        let (container, environment) = (container, environment)
+    public func recordsAtPositionNow(
+        in zoneID: RecordZoneID, scope: DatabaseScope, user: String, environment: ContainerEnvironment
+    ) -> ZoneRecordsAtPosition {
+        let container = container
         return server.withEngine { engine in
             let records = engine.records(in: zoneID, scope: scope, user: user, container: container, environment: environment)
             var position: ServerChangeToken?

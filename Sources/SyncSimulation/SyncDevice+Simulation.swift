@@ -14,7 +14,7 @@ extension SyncDevice {
         try server.registerDevice(user: setup.user, deviceID: deviceID, container: container, environment: setup.environment)
         let store: any LocalStore = try setup.storePath.map { try SQLiteLocalStore(path: $0) } ?? InMemoryLocalStore()
         self.init(
-            name: setup.name, user: setup.user, deviceID: deviceID, connection: wrapper.map { $0(service, setup.name) } ?? service,
+            name: setup.name, user: setup.user, deviceID: deviceID, environment: setup.environment, connection: wrapper.map { $0(service, setup.name) } ?? service,
             store: store, clock: clock, autoFetchOnPush: setup.autoFetchOnPush,
             configuration: DeviceSyncEngine.Configuration(retry: setup.retry, retrySeed: seed), onEvent: onEvent)
     }

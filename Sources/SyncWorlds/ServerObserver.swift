@@ -18,27 +18,37 @@ public protocol ServerObserver: Sendable {
     /// a token stands for, notifications on their way to devices. Over HTTP it does not.
     var seesServerInternals: Bool { get }
 
-    /// The zones `user` sees in the private and shared databases, the private
-    /// default zone included, sorted by scope (private first) and zone.
-    func zoneSummaries(user: String) async throws -> [ServerZoneSummary]
-    /// Private zones of `user` that were deleted, purged or reset, until created again, sorted by zone.
-    func removedZones(user: String) async throws -> [ServerRemovedZone]
-    /// The public database's default zone.
-    func publicZoneSummary() async throws -> ServerZoneSummary
+    /// The zones `user` sees in the private and shared databases of
+    /// `environment`, the private default zone included, sorted by scope
+    /// (private first) and zone.
+    ///
+    /// Every question about what the server holds names the environment, as
+    /// CloudKit's databases do: development and production hold separate data,
+    /// and each device reads the one its app uses (``SyncDevice/environment``).
+    func zoneSummaries(user: String, environment: ContainerEnvironment) async throws -> [ServerZoneSummary]
+    /// Private zones of `user` in `environment` that were deleted, purged or reset, until created again, sorted by zone.
+    func removedZones(user: String, environment: ContainerEnvironment) async throws -> [ServerRemovedZone]
+    /// The public database's default zone in `environment`.
+    func publicZoneSummary(environment: ContainerEnvironment) async throws -> ServerZoneSummary
     /// How many changes a fetch from `token` would bring now in `zoneID`
     /// (records changed since, plus deletions since), or `nil` when the token
-    /// cannot be used (see ``validate(_:zoneID:scope:user:)`` for why).
-    func pendingChangeCount(since token: ServerChangeToken, zoneID: RecordZoneID, scope: DatabaseScope, user: String) async throws -> Int?
+    /// cannot be used (see ``validate(_:zoneID:scope:user:environment:)`` for why).
+    func pendingChangeCount(
+        since token: ServerChangeToken, zoneID: RecordZoneID, scope: DatabaseScope, user: String, environment: ContainerEnvironment
+    ) async throws -> Int?
     /// The live records of a zone as the server has them, sorted by name
     /// (empty when the zone is gone or cannot be read).
-    func records(in zoneID: RecordZoneID, scope: DatabaseScope, user: String) async throws -> [Record]
+    func records(in zoneID: RecordZoneID, scope: DatabaseScope, user: String, environment: ContainerEnvironment) async throws -> [Record]
     /// `nil` if a fetch from `token` would work now, otherwise the error it would get.
     /// `zoneID` `nil`: a database token.
-    func validate(_ token: ServerChangeToken, zoneID: RecordZoneID?, scope: DatabaseScope, user: String) async throws -> CloudError?
+    func validate(
+        _ token: ServerChangeToken, zoneID: RecordZoneID?, scope: DatabaseScope, user: String, environment: ContainerEnvironment
+    ) async throws -> CloudError?
     /// The first batch (at most `resultsLimit` changes) a fetch from `token`
     /// would return now, or the error it would get. `zoneID` `nil`: a database token.
     func rewind(
-        from token: ServerChangeToken, zoneID: RecordZoneID?, scope: DatabaseScope, user: String, resultsLimit: Int
+        from token: ServerChangeToken, zoneID: RecordZoneID?, scope: DatabaseScope, user: String, environment: ContainerEnvironment,
+        resultsLimit: Int
     ) async throws -> Result<TokenRewind, CloudError>
     /// What a token stands for, in words (over HTTP a token is opaque: only its short form).
     func describe(_ token: ServerChangeToken) async -> String
@@ -46,7 +56,9 @@ public protocol ServerObserver: Sendable {
     func pendingNotifications(forDevice deviceID: String) async -> [PendingNotification]
     /// Whether a database fetch from `token` would bring anything now (true
     /// when the token cannot be used: the fetch then starts over).
-    func databaseChanged(since token: ServerChangeToken, scope: DatabaseScope, user: String) async throws -> Bool
+    func databaseChanged(
+        since token: ServerChangeToken, scope: DatabaseScope, user: String, environment: ContainerEnvironment
+    ) async throws -> Bool
     /// The change a token stands through ("through change 41"), when the
     /// observer can read tokens (in process); `nil` over HTTP, where a token is opaque.
     func position(of token: ServerChangeToken) async -> Int64?
@@ -62,6 +74,9 @@ public protocol ServerObserver: Sendable {
     /// data (a `syncscope serve` watched with its admin token): the
     /// inspector then lists the server's clients instead of its own devices.
     var readsEventFeed: Bool { get }
+    /// The environment whose feed and data the observer watches (when it
+    /// ``readsEventFeed``): every user's data is read in it.
+    var watchedEnvironment: ContainerEnvironment { get }
     /// Every user of the server, by name; empty when the observer cannot list them.
     func userNames() async throws -> [String]
     /// The feed's events after `after`, waiting up to `timeout` seconds for
@@ -75,6 +90,7 @@ extension ServerObserver {
     public func pushFaultMarks(forDevice deviceID: String) async -> [PushFaultMark] { [] }
     public func schema(in environment: ContainerEnvironment) async -> ContainerSchema? { nil }
     public var readsEventFeed: Bool { false }
+    public var watchedEnvironment: ContainerEnvironment { .development }
     public func userNames() async throws -> [String] { [] }
     public func eventFeed(after: UInt64, timeout: Double) async throws -> WireServerEvents? { nil }
 }
@@ -82,23 +98,25 @@ extension ServerObserver {
 // MARK: - One device's view, in one go
 
 extension ServerObserver {
-    /// Reads what the server holds for `device`'s user, and how each of the
-    /// device's cached zone tokens stands.
+    /// Reads what the server holds for `device`'s user in the device's
+    /// environment, and how each of the device's cached zone tokens stands.
     public func snapshot(of device: SyncDevice) async throws -> ServerSnapshot {
-        let user = device.user
-        let zones = try await zoneSummaries(user: user)
+        let (user, environment) = (device.user, device.environment)
+        let zones = try await zoneSummaries(user: user, environment: environment)
         var tokens: [RecordZoneID: ZoneTokenState] = [:]
         for zone in zones where !zone.zoneID.isDefaultZone {
             guard let token = device.cachedZoneToken(for: zone.zoneID) else { continue }
-            if let pending = try await pendingChangeCount(since: token, zoneID: zone.zoneID, scope: zone.scope, user: user) {
+            if let pending = try await pendingChangeCount(
+                since: token, zoneID: zone.zoneID, scope: zone.scope, user: user, environment: environment) {
                 tokens[zone.zoneID] = .behind(pending)
             } else {
-                let problem = try await validate(token, zoneID: zone.zoneID, scope: zone.scope, user: user)
+                let problem = try await validate(token, zoneID: zone.zoneID, scope: zone.scope, user: user, environment: environment)
                 tokens[zone.zoneID] = .refused(problem ?? CloudError(.invalidArguments, "The server does not accept this token."))
             }
         }
         return ServerSnapshot(
-            user: user, zones: zones, removedZones: try await removedZones(user: user), publicZone: try? await publicZoneSummary(),
+            user: user, zones: zones, removedZones: try await removedZones(user: user, environment: environment),
+            publicZone: try? await publicZoneSummary(environment: environment),
             zoneTokens: tokens, pendingNotifications: await pendingNotifications(forDevice: device.deviceID))
     }
 }

@@ -5,7 +5,7 @@ import SyncCore
 /// device, read together: one `await` per refresh, over HTTP as in process.
 public struct ServerSnapshot: Sendable, Hashable {
     public var user: String
-    /// Private zones first, then shared, as ``ServerObserver/zoneSummaries(user:)``.
+    /// Private zones first, then shared, as ``ServerObserver/zoneSummaries(user:environment:)``.
     public var zones: [ServerZoneSummary]
     public var removedZones: [ServerRemovedZone]
     public var publicZone: ServerZoneSummary?

@@ -10,6 +10,10 @@ public final class SyncDevice {
     public let user: String
     /// The push token / device ID the server knows it by.
     public let deviceID: String
+    /// The container environment its app talks to (Xcode builds development,
+    /// TestFlight and App Store builds production): the inspector reads this
+    /// environment's zones and records for it.
+    public let environment: ContainerEnvironment
     /// The connection the device's sync engine and the world's actions use
     /// (passed through `SimulationSetup.connectionWrapper` when one is set).
     public let connection: any CloudService
@@ -25,19 +29,20 @@ public final class SyncDevice {
 
     /// A device over any connection.
     /// - Parameters:
+    ///   - environment: the environment `connection` talks to.
     ///   - connection: what its engine talks to (already wrapped, if it is to be observed).
     ///   - onEvent: called with each of the engine's events, after the device recorded it.
     public convenience init(
-        name: String, user: String, deviceID: String, connection: any CloudService, store: any LocalStore, clock: any SyncClock,
-        autoFetchOnPush: Bool = true, onEvent: @escaping (SyncDevice, SyncEvent) -> Void = { _, _ in }
+        name: String, user: String, deviceID: String, environment: ContainerEnvironment, connection: any CloudService, store: any LocalStore,
+        clock: any SyncClock, autoFetchOnPush: Bool = true, onEvent: @escaping (SyncDevice, SyncEvent) -> Void = { _, _ in }
     ) {
         self.init(
-            name: name, user: user, deviceID: deviceID, connection: connection, store: store, clock: clock,
+            name: name, user: user, deviceID: deviceID, environment: environment, connection: connection, store: store, clock: clock,
             autoFetchOnPush: autoFetchOnPush, configuration: DeviceSyncEngine.Configuration(), onEvent: onEvent)
     }
 
     package init(
-        name: String, user: String, deviceID: String, connection: any CloudService,
+        name: String, user: String, deviceID: String, environment: ContainerEnvironment, connection: any CloudService,
         store: any LocalStore, clock: any SyncClock, autoFetchOnPush: Bool,
         configuration: DeviceSyncEngine.Configuration = DeviceSyncEngine.Configuration(),
         onEvent: @escaping (SyncDevice, SyncEvent) -> Void
@@ -45,6 +50,7 @@ public final class SyncDevice {
         self.name = name
         self.user = user
         self.deviceID = deviceID
+        self.environment = environment
         self.connection = connection
         self.store = store
         engine = DeviceSyncEngine(service: connection, store: store, clock: clock, configuration: configuration) { [unowned self] event in

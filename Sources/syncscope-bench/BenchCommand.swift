@@ -73,6 +73,12 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(help: "Only the inspector's figures: records pane updates, frames and the live loop, on a 100,000-record zone.")
     var inspectorOnly = false
 
+    @Flag(name: .customLong("signed-only"), help: "With --http: only what a request signed with a server-to-server key costs beside the same request with a web auth token (http_signed_request_ratio).")
+    var signedOnly = false
+
+    @Flag(name: .customLong("schema-only"), help: "Only what schema checks cost a save (schema_save_ratio): saves with a deployed schema and without, in process.")
+    var schemaOnly = false
+
     @Option(name: .customLong("live-seconds"), parsing: .unconditional, help: "With --inspector-only: seconds the live loop (and the world alone) runs, 1 to 60.")
     var liveSeconds: Double = 3
 
@@ -92,6 +98,12 @@ struct BenchCommand: AsyncParsableCommand {
         }
         if feedOnly && (!http || server != nil || savesOnly || restartOnly || nodes != nil) {
             throw ValidationError("--feed-only measures the event feed on servers of its own: pass --http, without --server, --saves-only, --restart-only or --nodes.")
+        }
+        if signedOnly && (!http || server != nil || savesOnly || feedOnly || restartOnly || nodes != nil) {
+            throw ValidationError("--signed-only measures signed requests on a server of its own: pass --http, without --server, --saves-only, --feed-only, --restart-only or --nodes.")
+        }
+        if schemaOnly && (http || server != nil || restartOnly || inspectorOnly) {
+            throw ValidationError("--schema-only measures saves in process; it does not go with --http, --server, --restart-only or --inspector-only.")
         }
         if inspectorOnly && (http || server != nil || restartOnly) {
             throw ValidationError("--inspector-only measures the inspector in process; it does not go with --http, --server or --restart-only.")
@@ -140,7 +152,12 @@ struct BenchCommand: AsyncParsableCommand {
         FileHandle.standardError.write(Data("warning: this is a debug build; figures are meaningful only from a release build of syncscope-bench.\n".utf8))
         #endif
         let suite = BenchmarkSuite(largeZoneRecords: records, saveRecords: saveRecords, routingSaves: routingSaves, burstSaves: burstSaves)
-        let results = try await suite.run()
+        var results = BenchmarkResults()
+        if schemaOnly {
+            results.figures = try suite.schemaFigures()
+        } else {
+            results = try await suite.run()
+        }
         print(json ? results.json() : results.table())
     }
 
@@ -200,14 +217,14 @@ struct BenchCommand: AsyncParsableCommand {
         }
         let suite = HTTPBenchmarkSuite(
             baseURL: target.url, webAuthToken: target.token, user: target.user, clients: httpClients, saves: httpSaves, pushSamples: pushSamples,
-            changesZoneRecords: changesRecords, savesOnly: savesOnly, serverKeySigner: signer)
+            changesZoneRecords: changesRecords, savesOnly: savesOnly, signedOnly: signedOnly, serverKeySigner: signer)
         var results: BenchmarkResults
         do {
             results = try await suite.run()
         } catch let error as CloudError {
             throw BenchFailure(error: error)
         }
-        if server == nil, !savesOnly {
+        if server == nil, !savesOnly, !signedOnly {
             results.figures += try await FeedCostBenchmarks(clients: httpClients, saves: httpSaves, timeLimit: 6).run()
             results.figures += try await RestartBenchmarks(records: restartRecords).run()
         }

@@ -30,10 +30,18 @@ struct HTTPBenchmarkSuite {
     var changesZoneRecords = 100_000
     /// `--saves-only`: only the saves figures (for before/after pairs of the save path).
     var savesOnly = false
+    /// `--signed-only`: only the signed-request figures.
+    var signedOnly = false
     /// A server-to-server key the server takes, for the signed-request figure; `nil`: not measured.
     var serverKeySigner: ServerKeySigner? = nil
 
     func run() async throws -> BenchmarkResults {
+        if signedOnly {
+            guard let serverKeySigner else { throw BenchmarkError("--signed-only needs the in-process server's server-to-server key (--http).") }
+            var results = BenchmarkResults()
+            results.figures = signedFigures(try await measureSignedRequests(serverKeySigner))
+            return results
+        }
         let zone = RecordZoneID(zoneName: "Bench-\(UInt32.random(in: 0...UInt32.max))", ownerName: user)
         for result in try await service().modifyRecordZones(in: .private, saving: [zone], deleting: []) { _ = try result.get() }
 

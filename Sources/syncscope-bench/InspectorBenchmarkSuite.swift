@@ -203,7 +203,7 @@ struct InspectorBenchmarkSuite {
                 &list, of: RecordRowsModel.Source(zone: key, device: mac.name),
                 mark: RecordRowsModel.ServerMark(token: summary?.currentToken, lastSequence: summary?.lastSequence, recordCount: summary?.recordCount),
                 deviceToken: mac.cachedZoneToken(for: zone), device: SyncDeviceRecords(device: mac, zone: key)
-            ) { observer.answerNow($0, zone: key, user: "bench") }
+            ) { observer.answerNow($0, zone: key, user: "bench", environment: mac.environment) }
             rebuilds.append(ContinuousClock.now.seconds(since: start) * 1000)
             guard list.count == controller.state.snapshot.records.count else {
                 throw BenchmarkError("a rebuild gave \(list.count) rows, the updated pane \(controller.state.snapshot.records.count)")

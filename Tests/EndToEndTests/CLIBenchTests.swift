@@ -31,6 +31,24 @@ import Testing
         #expect(goalColumns.first == header.distance(from: header.startIndex, to: try #require(header.range(of: "goal")).lowerBound))
     }
 
+    @Test func schemaOnlyAndSignedOnlyGiveOnlyTheirFigures() throws {
+        let schema = try BinaryRunner.runBench(["--json", "--schema-only", "--save-records", "1000"])
+        #expect(schema.status == 0, "\(schema.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(schema.stdout.utf8)) as? [String: Double])
+        #expect(Set(object.keys) == ["schema_save_records_per_s", "no_schema_save_records_per_s", "schema_save_ratio"])
+        #expect((object["schema_save_ratio"] ?? 0) > 0)
+
+        let signed = try BinaryRunner.runBench(["--json", "--http", "--signed-only", "--http-saves", "100"])
+        #expect(signed.status == 0, "\(signed.stderr)")
+        let figures = try #require(try JSONSerialization.jsonObject(with: Data(signed.stdout.utf8)) as? [String: Double])
+        #expect(Set(figures.keys) == ["http_unsigned_lookups_per_s", "http_signed_lookups_per_s", "http_signed_p50_extra_ms", "http_signed_request_ratio"])
+        #expect((figures["http_signed_request_ratio"] ?? 0) > 0)
+
+        let alone = try BinaryRunner.runBench(["--signed-only"])
+        #expect(alone.status != 0)
+        #expect(alone.stderr.contains("--signed-only measures signed requests on a server of its own: pass --http"), "\(alone.stderr)")
+    }
+
     @Test func anUnreachableServerIsAnErrorSentenceWithStatus1() throws {
         let server = try ServerProcess()
         let address = server.baseURL.absoluteString

@@ -53,29 +53,29 @@ import Testing
     }
 
     func view(of observer: any ServerObserver, tokens: (zone: ServerChangeToken, database: ServerChangeToken)) async throws -> View {
-        let summaries = try await observer.zoneSummaries(user: "alice")
+        let summaries = try await observer.zoneSummaries(user: "alice", environment: .development)
         let current = try #require(summaries.first { $0.zoneID == notes }?.currentToken)
-        let rewind = try await observer.rewind(from: tokens.zone, zoneID: notes, scope: .private, user: "alice", resultsLimit: 2)
+        let rewind = try await observer.rewind(from: tokens.zone, zoneID: notes, scope: .private, user: "alice", environment: .development, resultsLimit: 2)
         guard case .success(.zone(let batch)) = rewind else { throw TestFailure("no rewind: \(rewind)") }
         return View(
             zones: summaries.map { summary in
                 let count = summary.zoneID.isDefaultZone ? "" : " \(summary.recordCount.map(String.init) ?? "?")"
                 return "\(summary.scope.rawValue) \(summary.zoneID.zoneName)@\(summary.zoneID.ownerName)\(count) token:\(summary.currentToken != nil)"
             },
-            removed: try await observer.removedZones(user: "alice"),
-            pendingSinceMiddle: try await observer.pendingChangeCount(since: tokens.zone, zoneID: notes, scope: .private, user: "alice"),
+            removed: try await observer.removedZones(user: "alice", environment: .development),
+            pendingSinceMiddle: try await observer.pendingChangeCount(since: tokens.zone, zoneID: notes, scope: .private, user: "alice", environment: .development),
             rewindFromMiddle: batch.changes.map {
                 switch $0 {
                 case .changed(let record): "\(record.recordID.recordName)=\(record["title"].map { "\($0)" } ?? "")"
                 case .deleted(let id, _): "-\(id.recordName)"
                 }
             },
-            records: try await observer.records(in: notes, scope: .private, user: "alice").map {
+            records: try await observer.records(in: notes, scope: .private, user: "alice", environment: .development).map {
                 "\($0.recordID.recordName)=\($0["title"].map { "\($0)" } ?? "")"
             },
-            databaseChangedSinceMiddle: try await observer.databaseChanged(since: tokens.database, scope: .private, user: "alice"),
-            tokenProblem: try await observer.validate(tokens.zone, zoneID: notes, scope: .private, user: "alice")?.code,
-            pendingForCurrentToken: try await observer.pendingChangeCount(since: current, zoneID: notes, scope: .private, user: "alice"))
+            databaseChangedSinceMiddle: try await observer.databaseChanged(since: tokens.database, scope: .private, user: "alice", environment: .development),
+            tokenProblem: try await observer.validate(tokens.zone, zoneID: notes, scope: .private, user: "alice", environment: .development)?.code,
+            pendingForCurrentToken: try await observer.pendingChangeCount(since: current, zoneID: notes, scope: .private, user: "alice", environment: .development))
     }
 
     @Test func inProcessAndHTTPObserversTellTheSameStoryForTheSameHistory() async throws {
@@ -123,11 +123,28 @@ import Testing
         let tokens = try await history(remote)
         await remote.compact(on: remote.device)
         let observer = remote.serverObserver
-        #expect(try await observer.validate(tokens.zone, zoneID: notes, scope: .private, user: "alice")?.code == .changeTokenExpired)
-        #expect(try await observer.pendingChangeCount(since: tokens.zone, zoneID: notes, scope: .private, user: "alice") == nil)
+        #expect(try await observer.validate(tokens.zone, zoneID: notes, scope: .private, user: "alice", environment: .development)?.code == .changeTokenExpired)
+        #expect(try await observer.pendingChangeCount(since: tokens.zone, zoneID: notes, scope: .private, user: "alice", environment: .development) == nil)
         #expect(await observer.describe(tokens.zone).contains(tokens.zone.shortForm))
         #expect(await observer.pendingNotifications(forDevice: remote.device.deviceID).isEmpty)
-        // It sees only the users it signed in as.
-        await #expect(throws: CloudError.self) { _ = try await observer.zoneSummaries(user: "bob") }
+        // It sees only the users it signed in as, in its device's environment.
+        await #expect(throws: CloudError.self) { _ = try await observer.zoneSummaries(user: "bob", environment: .development) }
+        await #expect(throws: CloudError.self) { _ = try await observer.zoneSummaries(user: "alice", environment: .production) }
+    }
+
+    @Test func overHTTPAProductionDeviceSeesProductionsZonesNotDevelopments() async throws {
+        let server = try await ServerProcess.start()
+        defer { server.stop(); server.removeData() }
+        let simulator = try await server.remoteDevice("Simulator")
+        defer { simulator.close() }
+        let testFlight = try await server.remoteDevice("TestFlight", environment: .production)
+        defer { testFlight.close() }
+        #expect(testFlight.device.environment == .production)
+        #expect(await simulator.createZone("Notes", on: simulator.device).error == nil)
+        #expect(await testFlight.createZone("Drafts", on: testFlight.device).error == nil)
+        let inDevelopment = try await simulator.serverObserver.snapshot(of: simulator.device).zones.map(\.zoneID.zoneName)
+        let inProduction = try await testFlight.serverObserver.snapshot(of: testFlight.device).zones.map(\.zoneID.zoneName)
+        #expect(inDevelopment.contains("Notes") && !inDevelopment.contains("Drafts"), "\(inDevelopment)")
+        #expect(inProduction.contains("Drafts") && !inProduction.contains("Notes"), "\(inProduction)")
     }
 }

@@ -79,11 +79,13 @@ struct LoggingConnection: CloudService {
 extension ServerProcess {
     /// A device of `user` on this server (in memory unless given a folder), started.
     func remoteDevice(
-        _ name: String, user: String = "alice", data: URL? = nil, log: FetchLog? = nil, subscribe: Bool = true
+        _ name: String, user: String = "alice", data: URL? = nil, log: FetchLog? = nil, subscribe: Bool = true,
+        environment: ContainerEnvironment = .development
     ) async throws -> RemoteWorld {
         try await RemoteWorld.connect(RemoteDeviceSetup(
             serverURL: baseURL, webAuthToken: try #require(tokens[user]), user: user, name: name, dataDirectory: data,
-            container: ServerProcess.container, subscribeToDatabases: subscribe, pollTimeout: 5, connectionWrapper: log?.wrapper))
+            container: ServerProcess.container, environment: environment, subscribeToDatabases: subscribe, pollTimeout: 5,
+            connectionWrapper: log?.wrapper))
     }
 }
 

@@ -46,7 +46,7 @@ import Testing
         #expect(await phone.tick { $0.device.cachedRecords(in: self.notes).first?["title"] == .string("Oat milk") })
 
         // The observer sees the server through the API.
-        let summary = try await mac.serverObserver.zoneSummaries(user: "alice").first { $0.zoneID == notes }
+        let summary = try await mac.serverObserver.zoneSummaries(user: "alice", environment: .development).first { $0.zoneID == notes }
         #expect(summary?.recordCount == 1)
         #expect(summary?.lastSequence == nil)
         #expect(mac.serverObserver.seesServerInternals == false)

@@ -31,14 +31,14 @@ import Testing
         let observer = world.serverObserver
         #expect(await world.createZone("Notes", on: device).error == nil)
         for name in ["n1", "n2", "n3"] { #expect(await world.save(note(name, "first \(name)"), on: device).error == nil) }
-        let start = try await observer.recordsAtPosition(in: notes, scope: .private, user: "alice")
+        let start = try await observer.recordsAtPosition(in: notes, scope: .private, user: "alice", environment: .development)
         var told = ["records " + start.records.map(\.recordID.recordName).sorted().joined(separator: ",")]
         let position = try #require(start.position)
 
         #expect(await world.save(note("n4", "new"), on: device).error == nil)
         #expect(await world.save(note("n1", "edited"), on: device).error == nil)
         #expect(await world.delete(RecordID(recordName: "n2", zoneID: notes), on: device).error == nil)
-        guard case .success(let changes) = try await observer.recordChanges(in: notes, scope: .private, user: "alice", since: position) else {
+        guard case .success(let changes) = try await observer.recordChanges(in: notes, scope: .private, user: "alice", environment: .development, since: position) else {
             throw TestFailure("no changes since the position")
         }
         told += describe(changes.changes)
@@ -50,18 +50,18 @@ import Testing
                 if case .failure(let error) = result { throw error }
             }
         }
-        guard case .success(let paged) = try await observer.recordChanges(in: notes, scope: .private, user: "alice", since: changes.position) else {
+        guard case .success(let paged) = try await observer.recordChanges(in: notes, scope: .private, user: "alice", environment: .development, since: changes.position) else {
             throw TestFailure("no changes over pages")
         }
         told.append("paged \(paged.changes.count), last \(describe(Array(paged.changes.suffix(1))))")
-        guard case .success(let none) = try await observer.recordChanges(in: notes, scope: .private, user: "alice", since: paged.position) else {
+        guard case .success(let none) = try await observer.recordChanges(in: notes, scope: .private, user: "alice", environment: .development, since: paged.position) else {
             throw TestFailure("no answer from the end")
         }
         told.append("since the end \(none.changes.count)")
 
         #expect(await world.save(note("n5", "after"), on: device).error == nil)
         #expect(await world.compact(on: device).error == nil)
-        switch try await observer.recordChanges(in: notes, scope: .private, user: "alice", since: position) {
+        switch try await observer.recordChanges(in: notes, scope: .private, user: "alice", environment: .development, since: position) {
         case .success: told.append("old position still usable")
         case .failure(let error): told.append("old position: \(error.code)")
         }

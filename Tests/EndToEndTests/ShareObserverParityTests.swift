@@ -42,8 +42,8 @@ import Testing
             let sharedDatabase = DatabaseID(container: ServerProcess.container, environment: .development, scope: .shared)
             _ = try engine.acceptShare(caller: Caller(user: "bob"), database: sharedDatabase, shortGUID: share.shortGUID)
         }
-        #expect(try view(try await simulation.serverObserver.zoneSummaries(user: "alice"), scope: .private) == expected)
-        #expect(try view(try await simulation.serverObserver.zoneSummaries(user: "bob"), scope: .shared) == expected)
+        #expect(try view(try await simulation.serverObserver.zoneSummaries(user: "alice", environment: .development), scope: .private) == expected)
+        #expect(try view(try await simulation.serverObserver.zoneSummaries(user: "bob", environment: .development), scope: .shared) == expected)
 
         // Over HTTP: the share record saved with records/modify, accepted with records/accept.
         let server = try await ServerProcess.start()
@@ -64,9 +64,9 @@ import Testing
         defer { alice.close() }
         let bob = try await server.remoteDevice("iPad", user: "bob")
         defer { bob.close() }
-        let ownerSummaries = try await alice.serverObserver.zoneSummaries(user: "alice")
+        let ownerSummaries = try await alice.serverObserver.zoneSummaries(user: "alice", environment: .development)
         #expect(try view(ownerSummaries, scope: .private) == expected)
-        #expect(try view(try await bob.serverObserver.zoneSummaries(user: "bob"), scope: .shared) == expected)
+        #expect(try view(try await bob.serverObserver.zoneSummaries(user: "bob", environment: .development), scope: .shared) == expected)
         let share = try #require(ownerSummaries.first { $0.zoneID == notes }?.shares.first)
         #expect(share.shortGUID == guid)
         #expect(share.url?.hasSuffix("/share/\(guid)") == true)

@@ -81,6 +81,50 @@ struct InspectorLessonTests {
         #expect(inspector.state.snapshot.records.rows.map(\.name) == ["note-1"])
     }
 
+    /// In lesson works-in-development the Simulator talks to development and
+    /// the TestFlight build to production: each device's panes show its own
+    /// environment's zones and records (the two never share data), and the
+    /// `✗prod` mark only on what that environment holds.
+    @Test func eachDeviceShowsItsOwnEnvironmentsRecords() async throws {
+        let lesson = try LessonSession(scenario: try ScenarioLocator.load("18-works-in-development"))
+        let inspector = await InspectorController(
+            simulation: lesson.simulation, lesson: lesson, paused: true, screenSize: Size(width: 120, height: 40), realClock: FakeRealClock())
+        func play(to stepsRun: Int) async {
+            for _ in 0..<100 where lesson.stepsRun < stepsRun { await inspector.press(.enter) }
+            #expect(lesson.stepsRun == stepsRun)
+        }
+        func rows(of device: String) async throws -> [String] {
+            try await inspector.focus(device)
+            try await inspector.selectZone("Notes")
+            func title(_ record: Record?) -> String {
+                guard case .string(let title)? = record?.fields["title"] else { return "—" }
+                return "\"\(title)\""
+            }
+            return inspector.state.snapshot.records.rows.map { "\($0.name) srv \(title($0.server)) dev \(title($0.device))" }
+        }
+        func productionMarks() -> [String] {
+            inspector.pane(.records).filter { $0.contains("✗p") }  // "✗prod", cut to "✗p…" in a narrow type column
+        }
+
+        // TestFlight saved note-2 but could not send it: production's Notes is
+        // empty, development's holds the Simulator's note-1.
+        await play(to: 10)
+        #expect(try await rows(of: "TestFlight") == [#"note-2 srv — dev "Milk""#])
+        #expect(try await rows(of: "Simulator") == [#"note-1 srv "Groceries" dev "Groceries""#])
+
+        // Deployed and sent: production holds note-2, and only that.
+        await play(to: 16)
+        #expect(try await rows(of: "TestFlight") == [#"note-2 srv "Milk" dev "Milk""#])
+
+        // The Simulator saves done in development, which production's Note
+        // lacks: its note-1 is marked, the TestFlight build's note-2 is not.
+        await play(to: 21)
+        #expect(try await rows(of: "Simulator") == [#"note-1 srv "Groceries" dev "Groceries""#])
+        #expect(productionMarks().count == 1 && productionMarks().first?.contains("note-1") == true, "\(inspector.lines.joined(separator: "\n"))")
+        #expect(try await rows(of: "TestFlight") == [#"note-2 srv "Milk" dev "Milk""#])
+        #expect(productionMarks().isEmpty, "\(inspector.lines.joined(separator: "\n"))")
+    }
+
     @Test func everyShippedLessonPlaysToItsEndInTheInspector() async throws {
         let lessons = AssetCatalog.lessons()
         #expect(!lessons.isEmpty)

@@ -50,32 +50,43 @@ struct StallingObserver: ServerObserver {
 
     var source: String { base.source }
     var seesServerInternals: Bool { base.seesServerInternals }
-    func zoneSummaries(user: String) async throws -> [ServerZoneSummary] {
+    func zoneSummaries(user: String, environment: ContainerEnvironment) async throws -> [ServerZoneSummary] {
         await gate.wait()
-        return try await base.zoneSummaries(user: user)
+        return try await base.zoneSummaries(user: user, environment: environment)
     }
-    func removedZones(user: String) async throws -> [ServerRemovedZone] { try await base.removedZones(user: user) }
-    func publicZoneSummary() async throws -> ServerZoneSummary { try await base.publicZoneSummary() }
-    func pendingChangeCount(since token: ServerChangeToken, zoneID: RecordZoneID, scope: DatabaseScope, user: String) async throws -> Int? {
-        try await base.pendingChangeCount(since: token, zoneID: zoneID, scope: scope, user: user)
+    func removedZones(user: String, environment: ContainerEnvironment) async throws -> [ServerRemovedZone] {
+        try await base.removedZones(user: user, environment: environment)
     }
-    func records(in zoneID: RecordZoneID, scope: DatabaseScope, user: String) async throws -> [Record] {
-        try await base.records(in: zoneID, scope: scope, user: user)
+    func publicZoneSummary(environment: ContainerEnvironment) async throws -> ServerZoneSummary {
+        try await base.publicZoneSummary(environment: environment)
     }
-    func validate(_ token: ServerChangeToken, zoneID: RecordZoneID?, scope: DatabaseScope, user: String) async throws -> CloudError? {
-        try await base.validate(token, zoneID: zoneID, scope: scope, user: user)
+    func pendingChangeCount(
+        since token: ServerChangeToken, zoneID: RecordZoneID, scope: DatabaseScope, user: String, environment: ContainerEnvironment
+    ) async throws -> Int? {
+        try await base.pendingChangeCount(since: token, zoneID: zoneID, scope: scope, user: user, environment: environment)
+    }
+    func records(in zoneID: RecordZoneID, scope: DatabaseScope, user: String, environment: ContainerEnvironment) async throws -> [Record] {
+        try await base.records(in: zoneID, scope: scope, user: user, environment: environment)
+    }
+    func validate(
+        _ token: ServerChangeToken, zoneID: RecordZoneID?, scope: DatabaseScope, user: String, environment: ContainerEnvironment
+    ) async throws -> CloudError? {
+        try await base.validate(token, zoneID: zoneID, scope: scope, user: user, environment: environment)
     }
     func rewind(
-        from token: ServerChangeToken, zoneID: RecordZoneID?, scope: DatabaseScope, user: String, resultsLimit: Int
+        from token: ServerChangeToken, zoneID: RecordZoneID?, scope: DatabaseScope, user: String, environment: ContainerEnvironment,
+        resultsLimit: Int
     ) async throws -> Result<TokenRewind, CloudError> {
-        try await base.rewind(from: token, zoneID: zoneID, scope: scope, user: user, resultsLimit: resultsLimit)
+        try await base.rewind(from: token, zoneID: zoneID, scope: scope, user: user, environment: environment, resultsLimit: resultsLimit)
     }
     func describe(_ token: ServerChangeToken) async -> String { await base.describe(token) }
     func pendingNotifications(forDevice deviceID: String) async -> [PendingNotification] {
         await base.pendingNotifications(forDevice: deviceID)
     }
-    func databaseChanged(since token: ServerChangeToken, scope: DatabaseScope, user: String) async throws -> Bool {
-        try await base.databaseChanged(since: token, scope: scope, user: user)
+    func databaseChanged(
+        since token: ServerChangeToken, scope: DatabaseScope, user: String, environment: ContainerEnvironment
+    ) async throws -> Bool {
+        try await base.databaseChanged(since: token, scope: scope, user: user, environment: environment)
     }
     func position(of token: ServerChangeToken) async -> Int64? { await base.position(of: token) }
     func faultRules() async -> [String] { await base.faultRules() }

@@ -401,7 +401,7 @@ private final class FakeDevice: RecordRowsDevice {
             &list, of: RecordRowsModel.Source(zone: zone.key, device: device.name),
             mark: RecordRowsModel.ServerMark(token: zone.serverToken, lastSequence: zone.lastSequence, recordCount: zone.recordCount),
             deviceToken: zone.deviceToken, device: SyncDeviceRecords(device: device, zone: zone.key)
-        ) { observer.answerNow($0, zone: zone.key, user: device.user) }
+        ) { observer.answerNow($0, zone: zone.key, user: device.user, environment: device.environment) }
         #expect(inspector.state.snapshot.records.rows == list.rows)
         #expect(inspector.state.snapshot.records.counts == list.counts)
         #expect(inspector.state.snapshot.records.unsent == list.unsent)

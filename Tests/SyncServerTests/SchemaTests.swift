@@ -56,6 +56,29 @@ import Testing
         #expect(refused == [nil, "n2", "n3", nil])
     }
 
+    /// The request's memo admits a record like the last one that fitted
+    /// without a lookup: "like" must mean the same field names and the same
+    /// types, a list's element type included, or production takes what it lacks.
+    @Test func productionChecksEachRecordsFieldNamesAndListTypesInARequestOfOneShape() throws {
+        let f = try Fixture()
+        let prod = f.db(.private, environment: .production)
+        try f.engine.importSchema(
+            try SchemaLanguage.parse("DEFINE SCHEMA RECORD TYPE Note (title STRING, tags LIST<STRING>);"), container: f.container, environment: .production)
+        let zone = try productionZone(f)
+        let results = try f.modify(
+            [
+                .save(f.record("n1", in: zone, ["title": .string("a"), "tags": .list(.string, [])])),
+                .save(f.record("n2", in: zone, ["titel": .string("b"), "tags": .list(.string, [])])),
+                .save(f.record("n3", in: zone, ["title": .string("c"), "tags": .list(.int64, [])])),
+                .save(f.record("n4", in: zone, ["title": .string("d"), "tags": .string("not a list")])),
+                .save(f.record("n5", in: zone, ["title": .string("e")])),
+                .save(f.record("n6", in: zone, ["title": .string("f"), "tags": .list(.string, [.string("x")])])),
+            ],
+            in: zone, database: prod, atomic: false)
+        let refused = results.map { result -> String? in if case .failure(let error) = result { error.recordName } else { nil } }
+        #expect(refused == [nil, "n2", "n3", "n4", nil, nil])
+    }
+
     @Test func anAtomicRequestThatFailsAddsNothingToTheSchema() throws {
         let f = try Fixture()
         let zone = try f.createZone("Notes")

@@ -24,7 +24,7 @@ import Testing
         #expect(simulation.isVirtualTime)
         #expect(simulation.serverObserver.seesServerInternals)
         await simulation.save(note("n1"), on: iPhone)
-        let summaries = try await simulation.serverObserver.zoneSummaries(user: "alice")
+        let summaries = try await simulation.serverObserver.zoneSummaries(user: "alice", environment: .development)
         #expect(summaries.map(\.zoneID.zoneName) == ["Notes", "_defaultZone"])
         #expect(summaries.first?.recordCount == 1)
         #expect(summaries.first?.lastSequence != nil)
@@ -38,19 +38,19 @@ import Testing
         await simulation.fetch(on: iPhone)
         let token = try #require(iPhone.cachedZoneToken(for: notes))
         let observer = simulation.serverObserver
-        #expect(try await observer.pendingChangeCount(since: token, zoneID: notes, scope: .private, user: "alice") == 0)
+        #expect(try await observer.pendingChangeCount(since: token, zoneID: notes, scope: .private, user: "alice", environment: .development) == 0)
         await simulation.save(note("n2"), on: iPhone)
         await simulation.save(note("n3"), on: iPhone)
         await simulation.delete(RecordID(recordName: "n1", zoneID: notes), on: iPhone)
-        #expect(try await observer.pendingChangeCount(since: token, zoneID: notes, scope: .private, user: "alice") == 3)
-        #expect(try await observer.validate(token, zoneID: notes, scope: .private, user: "alice") == nil)
+        #expect(try await observer.pendingChangeCount(since: token, zoneID: notes, scope: .private, user: "alice", environment: .development) == 3)
+        #expect(try await observer.validate(token, zoneID: notes, scope: .private, user: "alice", environment: .development) == nil)
         guard case .success(.zone(let batch)) = try await observer.rewind(
-            from: token, zoneID: notes, scope: .private, user: "alice", resultsLimit: 2)
+            from: token, zoneID: notes, scope: .private, user: "alice", environment: .development, resultsLimit: 2)
         else { throw TestFailure("expected a zone batch") }
         #expect(batch.changes.map(\.recordID.recordName) == ["n2", "n3"])
         #expect(batch.moreComing)
         #expect(await observer.describe(token).contains("zone Notes"))
-        #expect(try await observer.records(in: notes, scope: .private, user: "alice").map(\.recordID.recordName) == ["n2", "n3"])
+        #expect(try await observer.records(in: notes, scope: .private, user: "alice", environment: .development).map(\.recordID.recordName) == ["n2", "n3"])
     }
 
     @Test func anExpiredTokenIsAnAnswerNotAThrow() async throws {
@@ -62,12 +62,12 @@ import Testing
         await simulation.save(note("n2"), on: iPhone)
         await simulation.compact(on: iPhone)
         let observer = simulation.serverObserver
-        #expect(try await observer.pendingChangeCount(since: zoneToken, zoneID: notes, scope: .private, user: "alice") == nil)
-        #expect(try await observer.validate(zoneToken, zoneID: notes, scope: .private, user: "alice")?.code == .changeTokenExpired)
-        let rewind = try await observer.rewind(from: zoneToken, zoneID: notes, scope: .private, user: "alice", resultsLimit: 5)
+        #expect(try await observer.pendingChangeCount(since: zoneToken, zoneID: notes, scope: .private, user: "alice", environment: .development) == nil)
+        #expect(try await observer.validate(zoneToken, zoneID: notes, scope: .private, user: "alice", environment: .development)?.code == .changeTokenExpired)
+        let rewind = try await observer.rewind(from: zoneToken, zoneID: notes, scope: .private, user: "alice", environment: .development, resultsLimit: 5)
         guard case .failure(let error) = rewind else { throw TestFailure("an expired token should not rewind") }
         #expect(error.code == .changeTokenExpired)
-        #expect(try await observer.databaseChanged(since: databaseToken, scope: .private, user: "alice"))
+        #expect(try await observer.databaseChanged(since: databaseToken, scope: .private, user: "alice", environment: .development))
     }
 
     @Test func aSnapshotSaysHowEachCachedTokenStands() async throws {
@@ -87,10 +87,10 @@ import Testing
     @Test func removedZonesKeepTheirReasonUntilCreatedAgain() async throws {
         let (simulation, iPhone) = try await world()
         await simulation.purgeZone(notes, on: iPhone)
-        #expect(try await simulation.serverObserver.removedZones(user: "alice")
+        #expect(try await simulation.serverObserver.removedZones(user: "alice", environment: .development)
             == [ServerRemovedZone(scope: .private, zoneID: notes, reason: .purged)])
         await simulation.createZone("Notes", on: iPhone)
-        #expect(try await simulation.serverObserver.removedZones(user: "alice").isEmpty)
+        #expect(try await simulation.serverObserver.removedZones(user: "alice", environment: .development).isEmpty)
     }
 
     @Test func pendingNotificationsShowWhatIsOnItsWayToADevice() async throws {

@@ -3,19 +3,22 @@ import SyncClient
 import SyncWorlds
 
 extension ServerObserver {
-    /// Reads what `read` asks for in `zone`, as `user`.
-    public func answer(_ read: RecordRowsRead, zone: ZoneKey, user: String) async throws -> RecordRowsServerAnswer {
+    /// Reads what `read` asks for in `zone`, as `user` in `environment`.
+    public func answer(
+        _ read: RecordRowsRead, zone: ZoneKey, user: String, environment: ContainerEnvironment
+    ) async throws -> RecordRowsServerAnswer {
         switch read {
         case .everything:
-            return .everything(try await recordsAtPosition(in: zone.zoneID, scope: zone.scope, user: user))
+            return .everything(try await recordsAtPosition(in: zone.zoneID, scope: zone.scope, user: user, environment: environment))
         case .changes(let since, let deviceSince):
             let server: ZoneRecordChanges
-            switch try await recordChanges(in: zone.zoneID, scope: zone.scope, user: user, since: since) {
+            switch try await recordChanges(in: zone.zoneID, scope: zone.scope, user: user, environment: environment, since: since) {
             case .success(let changes): server = changes
             case .failure(let error): return .refused(error)
             }
             guard let deviceSince else { return .changes(server: server, device: nil) }
-            switch try await recordChanges(in: zone.zoneID, scope: zone.scope, user: user, since: deviceSince) {
+            switch try await recordChanges(
+                in: zone.zoneID, scope: zone.scope, user: user, environment: environment, since: deviceSince) {
             case .success(let changes): return .changes(server: server, device: changes)
             case .failure(let error): return .refused(error)
             }

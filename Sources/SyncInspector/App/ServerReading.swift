@@ -72,7 +72,8 @@ extension ServerReading {
     /// The most changes a rewind shows.
     static let rewindLimit = 50
 
-    /// Asks `observer` what the panes show for `device`: its user's zones and
+    /// Asks `observer` what the panes show for `device`, in the device's
+    /// environment (a production device sees production's data): its user's zones and
     /// how each cached token stands, what `recordRows` needs of `zone` (the
     /// changes since it last looked, or nothing when the zone did not change), what
     /// a fetch from `receipt`'s token would return, and notifications on their way.
@@ -91,11 +92,11 @@ extension ServerReading {
     private static func readOrThrow(
         _ observer: any ServerObserver, device: SyncDevice, zone: ZoneKey?, rewind receipt: TokenReceipt?, recordRows: RecordRowsModel
     ) async throws -> ServerReading {
-        let user = device.user
+        let (user, environment) = (device.user, device.environment)
         var next = ServerReading()
-        next.zones = try await observer.zoneSummaries(user: user)
-        next.removed = try await observer.removedZones(user: user)
-        next.publicZone = try await observer.publicZoneSummary()
+        next.zones = try await observer.zoneSummaries(user: user, environment: environment)
+        next.removed = try await observer.removedZones(user: user, environment: environment)
+        next.publicZone = try await observer.publicZoneSummary(environment: environment)
         for summary in next.zones where !summary.zoneID.isDefaultZone {
             if let current = summary.currentToken, let position = await observer.position(of: current) {
                 next.positions[current] = position
@@ -103,10 +104,12 @@ extension ServerReading {
             guard let token = device.cachedZoneToken(for: summary.zoneID) else { continue }
             if let position = await observer.position(of: token) { next.positions[token] = position }
             let key = TokenKey(scope: summary.scope, zoneID: summary.zoneID, token: token)
-            if let pending = try await observer.pendingChangeCount(since: token, zoneID: summary.zoneID, scope: summary.scope, user: user) {
+            if let pending = try await observer.pendingChangeCount(
+                since: token, zoneID: summary.zoneID, scope: summary.scope, user: user, environment: environment) {
                 next.pending[key] = pending
             } else {
-                next.problems[key] = try await observer.validate(token, zoneID: summary.zoneID, scope: summary.scope, user: user)
+                next.problems[key] = try await observer.validate(
+                    token, zoneID: summary.zoneID, scope: summary.scope, user: user, environment: environment)
                     ?? CloudError(.invalidArguments, "The server does not accept this token.")
             }
         }
@@ -119,9 +122,9 @@ extension ServerReading {
                 token: summary.currentToken, lastSequence: summary.lastSequence, recordCount: summary.recordCount)
             let deviceToken = summary.zoneID.isDefaultZone ? nil : device.cachedZoneToken(for: summary.zoneID)
             if let read = recordRows.serverRead(for: source, mark: mark, deviceToken: deviceToken) {
-                var answers = [read: try await observer.answer(read, zone: zone, user: user)]
+                var answers = [read: try await observer.answer(read, zone: zone, user: user, environment: environment)]
                 if case .refused? = answers[read], read != .everything {
-                    answers[.everything] = try await observer.answer(.everything, zone: zone, user: user)
+                    answers[.everything] = try await observer.answer(.everything, zone: zone, user: user, environment: environment)
                 }
                 next.records = RecordRowsReading(source: source, answers: answers)
             }
@@ -130,7 +133,8 @@ extension ServerReading {
             next.rewind = RewindReading(
                 receipt: receipt, meaning: await observer.describe(receipt.token),
                 result: try await observer.rewind(
-                    from: receipt.token, zoneID: receipt.zoneID, scope: receipt.scope, user: user, resultsLimit: rewindLimit))
+                    from: receipt.token, zoneID: receipt.zoneID, scope: receipt.scope, user: user, environment: environment,
+                    resultsLimit: rewindLimit))
         }
         next.pendingNotifications = await observer.pendingNotifications(forDevice: device.deviceID)
         next.pushFaultMarks = await observer.pushFaultMarks(forDevice: device.deviceID)

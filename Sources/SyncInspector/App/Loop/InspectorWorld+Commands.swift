@@ -189,10 +189,11 @@ extension InspectorWorld {
             // device in sync keeps a token the server still accepts.
             var expired: [(device: String, zone: String)] = []
             for other in world.devices {
-                guard let zones = try? await observer.zoneSummaries(user: other.user) else { continue }
+                guard let zones = try? await observer.zoneSummaries(user: other.user, environment: other.environment) else { continue }
                 for zone in zones where !zone.zoneID.isDefaultZone {
                     guard let token = other.cachedZoneToken(for: zone.zoneID),
-                          let problem = try? await observer.validate(token, zoneID: zone.zoneID, scope: zone.scope, user: other.user),
+                          let problem = try? await observer.validate(
+                              token, zoneID: zone.zoneID, scope: zone.scope, user: other.user, environment: other.environment),
                           problem.code == .changeTokenExpired else { continue }
                     let place = zone.zoneID.ownerName == other.user ? zone.zoneID.zoneName : "\(zone.zoneID.zoneName)@\(zone.zoneID.ownerName)"
                     expired.append((other.name, place))

@@ -22,17 +22,18 @@ extension InspectorWorld {
     /// Every user's zones, the records of the zone asked for, the lags of the client's tokens.
     func readWatch(_ request: ServerWatchRequest) async -> InspectorMsg {
         let observer = self.observer
+        let environment = observer.watchedEnvironment
         do {
             let users = try await observer.userNames()
             var zones: [WatchedZone] = []
             for user in users {
-                for zone in try await observer.zoneSummaries(user: user) {
+                for zone in try await observer.zoneSummaries(user: user, environment: environment) {
                     zones.append(WatchedZone(user: user, scope: zone.scope, zoneID: zone.zoneID, recordCount: zone.recordCount))
                 }
             }
             var records: [Record] = []
             if let zone = request.zone {
-                records = try await observer.records(in: zone.zoneID, scope: zone.scope, user: zone.user)
+                records = try await observer.records(in: zone.zoneID, scope: zone.scope, user: zone.user, environment: environment)
             }
             var lags: [WatchedLag] = []
             if let user = request.user {
@@ -40,7 +41,7 @@ extension InspectorWorld {
                     guard let target = place.target else { continue }
                     let zoneID = target.zoneName.map { RecordZoneID(zoneName: $0, ownerName: user) }
                     let token = ServerChangeToken(rawValue: place.token)
-                    switch try await observer.rewind(from: token, zoneID: zoneID, scope: target.scope, user: user, resultsLimit: 200) {
+                    switch try await observer.rewind(from: token, zoneID: zoneID, scope: target.scope, user: user, environment: environment, resultsLimit: 200) {
                     case .success(.zone(let batch)):
                         lags.append(WatchedLag(place: place.place, token: place.token, changes: batch.changes.count, more: batch.moreComing))
                     case .success(.database(let batch)):
