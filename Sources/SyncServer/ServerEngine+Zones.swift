@@ -73,6 +73,7 @@ extension ServerEngine {
         }
         dbs.privateZones[id.zoneName] = nil
         if let share = zone.share { containerState(database).sharesByGUID[share.shortGUID] = nil }
+        for share in zone.recordShares.values { containerState(database).sharesByGUID[share.shortGUID] = nil }
         dbs.removedZoneReasons[id.zoneName] = reason
         dbs.privateLog.zoneRemoved(id, reason: reason)
         applyRetention(to: &dbs.privateLog)
