@@ -195,6 +195,19 @@ extension ServerEngine {
         return containerState(privateDatabase).users[id.ownerName]?.privateZones[id.zoneName]?.hasShares ?? false
     }
 
+    /// The share a short GUID names, in whichever container holds it (what
+    /// the share URL's page shows, before anyone signs in); nil when none.
+    public func findShare(shortGUID: String) -> (container: String, environment: ContainerEnvironment, resolution: ShareResolution)? {
+        for key in containers.keys.sorted(by: { ($0.container, $0.environment.rawValue) < ($1.container, $1.environment.rawValue) }) {
+            let database = DatabaseID(container: key.container, environment: key.environment, scope: .private)
+            guard containerState(database).sharesByGUID[shortGUID] != nil, let (zone, name, share) = try? sharedRecord(shortGUID, database: database) else {
+                continue
+            }
+            return (key.container, key.environment, resolution(zone, name, share, rootRecordDesiredKeys: nil))
+        }
+        return nil
+    }
+
     /// `records/resolve`: the share a short GUID names, for its owner, a
     /// participant not removed, or anyone when the share is public; with a
     /// record share's root record when `rootRecordDesiredKeys` is given

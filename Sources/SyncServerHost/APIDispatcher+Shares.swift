@@ -194,6 +194,32 @@ extension APIDispatcher {
     /// GUID is what `records/resolve` and `records/accept` take.
     func shareURL(_ shortGUID: String) -> String { "\(baseURL)/share/\(shortGUID)" }
 
+    // MARK: The share URL
+
+    /// `GET /share/{shortGUID}` (our extension; Apple's share URL opens the
+    /// app): which share the URL is and how to accept it, to anyone holding it.
+    package func sharePage(shortGUID: String) -> APIAnswer {
+        guard let (container, environment, resolution) = core.engine.findShare(shortGUID: shortGUID) else {
+            return .notFound("No share has the short GUID '\(shortGUID)'.")
+        }
+        let base = "/database/1/\(container)/\(environment.rawValue)/public/records/"
+        let owner = resolution.zoneID.ownerName
+        let page = WireSharePage(
+            shortGUID: shortGUID, url: shareURL(shortGUID), containerIdentifier: container, environment: environment.rawValue,
+            zoneID: WireZoneID(resolution.zoneID), kind: resolution.share.rootRecordName == nil ? "zone" : "record",
+            rootRecordName: resolution.share.rootRecordName, ownerIdentity: Self.identity(owner), publicPermission: resolution.share.publicPermission.rawValue,
+            resolvePath: base + "resolve", acceptPath: base + "accept",
+            requestBody: WireShareGUIDsRequest(shortGUIDs: [.init(value: shortGUID, shouldFetchRootRecord: resolution.share.rootRecordName == nil ? nil : true)]),
+            howToAccept: resolution.share.publicPermission == .none
+                ? "\(owner) shares this with invited users: signed in as one of them, POST requestBody to acceptPath (resolvePath first to see the share)."
+                : "Anyone signed in may accept: POST requestBody to acceptPath (resolvePath first to see the share).")
+        do {
+            return APIAnswer(body: try WireJSON.encode(page))
+        } catch {
+            return .error(error)
+        }
+    }
+
     // MARK: records/resolve and records/accept
 
     /// `records/resolve` (`accepting` false) and `records/accept`.

@@ -103,7 +103,7 @@ package struct APIDispatcher {
             return "There is no admin operation '\(operation)'. Known: \(known(.admin))."
         case .serverCall:
             return "There is no internal call '\(call.path)'."
-        case .assetFiles, .webcourier, .document:
+        case .assetFiles, .webcourier, .document, .sharePage:
             return "There is no '\(call.path)'; asset URLs come from assets/upload and from ASSET fields' downloadURL."
         }
     }

@@ -177,6 +177,38 @@ import Testing
         #expect(loop.status == 400 || list(loop, "records").first?["serverErrorCode"] as? String == "BAD_REQUEST", "\(loop.text)")
     }
 
+    @Test func theShareURLAnswersWhatItIsAndHowToAcceptWithNoToken() async throws {
+        let server = try await LiveServer(ServeOptions(dataDirectory: nil, coalescingWindow: 0, seed: 14))
+        defer { server.stop() }
+        try await makeLists(server)
+        let saved = try await post(server, Self.db("records/modify"), Self.modify([Self.share("share-groceries", root: "groceries", participants: [("bob", "READ_ONLY")])]), token: server.aliceToken)
+        let share = try #require(list(saved, "records").first)
+        let url = try #require((share["url"] as? String).flatMap(URLComponents.init(string:)), "\(saved.text)")
+        // The URL itself, fetched with no credentials.
+        let page = try await server.raw.exchange(RawHTTP.request("GET", url.percentEncodedPath))
+        #expect(page.status == 200, "\(page.text)")
+        #expect(page.json["shortGUID"] as? String == share["shortGUID"] as? String && page.json["kind"] as? String == "record")
+        #expect(page.json["rootRecordName"] as? String == "groceries" && page.json["publicPermission"] as? String == "NONE")
+        #expect((page.json["zoneID"] as? [String: Any])?["ownerRecordName"] as? String == "alice")
+        #expect((page.json["ownerIdentity"] as? [String: Any])?["userRecordName"] as? String == "alice")
+        #expect(page.json["participants"] == nil && !page.text.contains("bob") && !page.text.contains(server.aliceToken), "\(page.text)")
+        let acceptPath = try #require(page.json["acceptPath"] as? String)
+        #expect(acceptPath == "/database/1/\(Self.container)/development/public/records/accept")
+        // What the page says to send, sent by the invitee, accepts the share.
+        let body = try JSONSerialization.data(withJSONObject: try #require(page.json["requestBody"]))
+        let accepted = try await post(server, acceptPath, String(decoding: body, as: UTF8.self), token: server.bobToken)
+        #expect(list(accepted, "results").first?["participantStatus"] as? String == "ACCEPTED", "\(accepted.text)")
+        #expect((list(accepted, "results").first?["rootRecord"] as? [String: Any])?["recordName"] as? String == "groceries")
+        // A zone-wide share's page; an unknown short GUID is 404.
+        #expect(try await post(server, Self.db("zones/modify"), #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Other"}}}]}"#, token: server.aliceToken).status == 200)
+        let zoneShare = #"{"zoneID":{"zoneName":"Other"},"operations":[\#(Self.share("cloudkit.zoneshare", root: nil, participants: [], publicPermission: "READ_ONLY"))]}"#
+        let zoneURL = try #require((list(try await post(server, Self.db("records/modify"), zoneShare, token: server.aliceToken), "records").first?["url"] as? String).flatMap(URLComponents.init(string:)))
+        let zonePage = try await server.raw.exchange(RawHTTP.request("GET", zoneURL.percentEncodedPath))
+        #expect(zonePage.json["kind"] as? String == "zone" && zonePage.json["rootRecordName"] == nil && zonePage.json["publicPermission"] as? String == "READ_ONLY", "\(zonePage.text)")
+        let unknown = try await server.raw.exchange(RawHTTP.request("GET", "/share/nope"))
+        #expect(unknown.status == 404 && unknown.json["serverErrorCode"] as? String == "NOT_FOUND", "\(unknown.text)")
+    }
+
     @Test func aRecordShareSurvivesARestartFromTheJournalAndFromACheckpoint() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("record-shares-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
