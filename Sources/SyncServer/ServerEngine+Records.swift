@@ -86,12 +86,16 @@ extension ServerEngine {
         results.reserveCapacity(plans.count)
         var anyApplied = false
         var deletedShares: [String] = []
+        // Only in a zone with record-share participants: what this commit touched, to tell who sees it.
+        let tracksNames = !zone.limitedParticipants.isEmpty
+        var touched: [String] = []
         for plan in plans {
             guard case .success(let plan) = plan else {
                 if case .failure(let error) = plan { results.append(.failure(error)) }
                 continue
             }
             anyApplied = true
+            if tracksNames { touched.append(plan.name) }
             switch plan {
             case .save(let name, let type, let fields, let existing, let parent):
                 if let parent {
@@ -142,7 +146,7 @@ extension ServerEngine {
                 let ownerDatabases = databases(of: zoneID.ownerName, in: database)
                 ownerDatabases.privateLog.zoneChanged(zoneID)
                 applyRetention(to: &ownerDatabases.privateLog)
-                for participant in zone.participants.sorted() {
+                for participant in zone.participants(seeing: touched).sorted() {
                     let other = databases(of: participant, in: database)
                     other.sharedLog.zoneChanged(zoneID)
                     applyRetention(to: &other.sharedLog)
@@ -152,7 +156,7 @@ extension ServerEngine {
                 let commit = Commit(
                     container: database.container, environment: database.environment,
                     ownerScope: database.scope == .public ? .public : .private, zoneID: zoneID,
-                    participants: zone.participants, caller: caller, changes: committed, time: now)
+                    participants: zone.participants(seeing: touched), caller: caller, changes: committed, time: now)
                 for observer in commitObservers { observer(commit) }
             }
         }

@@ -81,7 +81,9 @@ extension ServerEngine {
         func alreadyShared(_ why: String) -> CloudError {
             CloudError(.alreadyExists, "Record '\(root)' cannot be shared: \(why). A record is in one share at most (CKError.alreadyShared).", recordName: root, zoneID: id)
         }
-        if zone.share != nil { throw alreadyShared("its zone '\(id.zoneName)' has a zone-wide share") }
+        if zone.share != nil || zone.participants.contains(where: { zone.limitedParticipants[$0] == nil }) {
+            throw alreadyShared("its zone '\(id.zoneName)' is shared whole (a zone-wide share or zones/share)")
+        }
         if let other = zone.shareOfRoot[root] { throw alreadyShared("it already has the share '\(other)'") }
         if let other = zone.recordShareName(containing: root) { throw alreadyShared("its parent chain is in the share '\(other)'") }
         for (otherRoot, other) in zone.shareOfRoot.sorted(by: { $0.key < $1.key }) where isAncestor(root, of: otherRoot, in: zone) {

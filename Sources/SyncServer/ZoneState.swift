@@ -52,6 +52,16 @@ final class ZoneState {
         return nil
     }
 
+    /// The participants a change of the records `names` reaches: everyone
+    /// who sees the whole zone, and each record-share participant who sees
+    /// one of them.
+    func participants(seeing names: [String]) -> Set<String> {
+        guard !limitedParticipants.isEmpty else { return participants }
+        return participants.filter { user in
+            limitedParticipants[user] == nil || names.contains { isVisible($0, to: user) }
+        }
+    }
+
     /// Whether `user` (a participant) may see record `name`.
     func isVisible(_ name: String, to user: String) -> Bool {
         guard let shares = limitedParticipants[user] else { return true }

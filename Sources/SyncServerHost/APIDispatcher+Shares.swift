@@ -111,11 +111,17 @@ extension APIDispatcher {
                 caller: plan.caller, database: db, zoneID: plan.zoneID, shareName: change.shareName, rootRecordName: change.rootRecordName,
                 rootsSavedAlongside: saved, change.save)
         }
-        let results = try records()
+        var results = try records()
         for change in plan.shares {
             guard change.index < results.count, case .success = results[change.index] else { continue }
-            try core.engine.saveShare(
+            let share = try core.engine.saveShare(
                 caller: plan.caller, database: db, zoneID: plan.zoneID, shareName: change.shareName, rootRecordName: change.rootRecordName, change.save)
+            // A root saved in the same request answers its new share reference.
+            for (index, result) in results.enumerated() {
+                guard case .success(.saved(var root)) = result, root.recordID.recordName == share.rootRecordName else { continue }
+                root.share = RecordReference(recordName: change.shareName)
+                results[index] = .success(.saved(root))
+            }
         }
         return results
     }

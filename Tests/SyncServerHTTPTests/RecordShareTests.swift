@@ -119,7 +119,11 @@ import Testing
         let bobShares = try await post(server, Self.db("records/modify", scope: "shared"), Self.modify([Self.share("share-groceries", root: nil, participants: [])], owner: false), token: bob)
         #expect(bobShares.status == 403 || list(bobShares, "records").first?["serverErrorCode"] as? String == "ACCESS_DENIED", "\(bobShares.text)")
         // Bob's next zone changes bring his own item; Alice's new record outside the share does not reach him.
+        let quiet = try #require(try await post(server, Self.db("changes/database", scope: "shared"), "{}", token: bob).json["syncToken"] as? String)
         _ = try await post(server, Self.db("records/modify"), Self.modify([Self.record("secret", "List")]), token: alice)
+        // A change outside his hierarchy does not mark the zone changed in Bob's shared database.
+        let untouched = try await post(server, Self.db("changes/database", scope: "shared"), #"{"syncToken":"\#(quiet)"}"#, token: bob)
+        #expect(list(untouched, "zones").isEmpty, "\(untouched.text)")
         let next = try await post(server, Self.db("changes/zone", scope: "shared"), #"{"zones":[{\#(Self.inZone),"syncToken":"\#(zoneToken)"}]}"#, token: bob)
         #expect(names((list(next, "zones").first?["records"] as? [[String: Any]]) ?? []) == ["bread"], "\(next.text)")
 
@@ -137,6 +141,8 @@ import Testing
         }
         let zoneWide = try await post(server, Self.db("records/modify"), Self.modify([Self.share("cloudkit.zoneshare", root: nil, participants: [])]), token: alice)
         #expect(zoneWide.status == 409 && refused(zoneWide, "EXISTS"), "\(zoneWide.text)")
+        let shorthand = try await post(server, Self.db("zones/share"), #"{"zoneID":{"zoneName":"Lists"},"operationType":"share","participants":["carol"]}"#, token: alice)
+        #expect(shorthand.status == 409 && refused(shorthand, "EXISTS"), "\(shorthand.text)")
         let noRoot = try await post(server, Self.db("records/modify"), Self.modify([Self.share("share-nothing", root: nil, participants: [])]), token: alice)
         #expect(noRoot.status == 400, "\(noRoot.text)")
 
@@ -168,6 +174,7 @@ import Testing
         let saved = try await post(server, Self.db("records/modify"), Self.modify([root, Self.record("tent", parent: "trip"), Self.share("share-trip", root: nil, participants: [("bob", "READ_ONLY")])]), token: server.aliceToken)
         #expect(saved.status == 200, "\(saved.text)")
         let guid = try #require(list(saved, "records").last?["shortGUID"] as? String, "\(saved.text)")
+        #expect((list(saved, "records").first?["share"] as? [String: Any])?["recordName"] as? String == "share-trip", "\(saved.text)")
         let accepted = try await post(server, Self.db("records/accept", scope: "public"), #"{"shortGUIDs":[{"value":"\#(guid)","shouldFetchRootRecord":true}]}"#, token: server.bobToken)
         #expect((list(accepted, "results").first?["rootRecord"] as? [String: Any])?["recordName"] as? String == "trip", "\(accepted.text)")
         let tent = try await post(server, Self.db("records/lookup", scope: "shared"), #"{\#(Self.inZone),"records":[{"recordName":"tent"}]}"#, token: server.bobToken)
@@ -207,6 +214,34 @@ import Testing
         #expect(zonePage.json["kind"] as? String == "zone" && zonePage.json["rootRecordName"] == nil && zonePage.json["publicPermission"] as? String == "READ_ONLY", "\(zonePage.text)")
         let unknown = try await server.raw.exchange(RawHTTP.request("GET", "/share/nope"))
         #expect(unknown.status == 404 && unknown.json["serverErrorCode"] as? String == "NOT_FOUND", "\(unknown.text)")
+    }
+
+    @Test func aRecordShareSavedOnOneNodeHoldsOnAnotherOfTheSameJournal() async throws {
+        let journal = InMemorySharedJournal()
+        let options = ServeOptions(port: 0, dataDirectory: nil, users: ["alice", "bob"], coalescingWindow: 0, seed: 15, quiet: true)
+        let a = try await ServerHost.start(options: options, on: SharedJournalStore(journal: journal, options: options))
+        let b = try await ServerHost.start(options: options, on: SharedJournalStore(journal: journal, options: options))
+        func call(_ operation: String, _ json: String, user: String = "alice", scope: String = "private") -> APICall {
+            APICall(method: "POST", path: Self.db(operation, scope: scope), body: Data(json.utf8), user: user)
+        }
+        func items(_ answer: APIAnswer, _ key: String) -> [[String: Any]] {
+            (((try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any])?[key] as? [[String: Any]]) ?? []
+        }
+        #expect(await a.perform(call("zones/modify", Self.makeZone)).status == 200)
+        #expect(await a.perform(call("records/modify", Self.modify([Self.record("groceries", "List"), Self.record("milk", parent: "groceries"), Self.record("diary", "List")]))).status == 200)
+        let saved = await a.perform(call("records/modify", Self.modify([Self.share("share-groceries", root: "groceries", participants: [("bob", "READ_WRITE")])])))
+        let guid = try #require(items(saved, "records").first?["shortGUID"] as? String)
+        // The rows with parents and the share are JSON in the shared journal; node b applies them the same way.
+        try await b.waitUntilApplied(try await journal.tail())
+        let accepted = await b.perform(call("records/accept", #"{"shortGUIDs":[{"value":"\#(guid)"}]}"#, user: "bob", scope: "public"))
+        #expect(items(accepted, "results").first?["participantStatus"] as? String == "ACCEPTED")
+        #expect(await b.perform(call("records/modify", Self.modify([Self.record("bread", parent: "milk")], owner: false), user: "bob", scope: "shared")).status == 200)
+        try await a.waitUntilApplied(try await journal.tail())
+        let seen = await a.perform(call("changes/zone", #"{"zones":[{\#(Self.inZone)}]}"#, user: "bob", scope: "shared"))
+        #expect(names((items(seen, "zones").first?["records"] as? [[String: Any]]) ?? []) == ["groceries", "milk", "bread", "share-groceries"])
+        let export = { (host: ServerHost) in host.state.withLock { try? CheckpointFormat.encode($0.core.engine.exportState()) } }
+        #expect(export(a) != nil && export(a) == export(b))
+        for host in [a, b] { await host.stop() }
     }
 
     @Test func aRecordShareSurvivesARestartFromTheJournalAndFromACheckpoint() async throws {
