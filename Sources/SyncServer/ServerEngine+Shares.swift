@@ -190,6 +190,9 @@ extension ServerEngine {
         return containerState(privateDatabase).users[id.ownerName]?.privateZones[id.zoneName]?.storedShare(named: name)
     }
 
+    /// Whether any share exists: until one does, no answer needs its share records filled.
+    public var hasShares: Bool { containers.values.contains { !$0.sharesByGUID.isEmpty } }
+
     /// Whether a zone has any share: what tells an answer that it may hold share records.
     public func zoneHasShares(caller: Caller, database: DatabaseID, zoneID: RecordZoneID) -> Bool {
         let id = normalize(zoneID, caller: caller, scope: database.scope)

@@ -26,9 +26,9 @@ extension APIDispatcher {
     /// The share saves of a request's operations (deleting a share record
     /// is an ordinary delete: the engine drops its share); throws for a
     /// malformed share record or participant.
-    static func shareChanges(_ operations: [WireRecordsModifyRequest.Operation], types: [RecordOperationType]) throws(CloudError) -> [ShareChange] {
+    static func shareChanges(_ operations: [WireRecordsModifyRequest.Operation], _ planned: [RecordOperation]) throws(CloudError) -> [ShareChange] {
         var changes: [ShareChange] = []
-        for (index, operation) in operations.enumerated() where !types[index].isDelete {
+        for (index, operation) in operations.enumerated() where !planned[index].type.isDelete {
             guard let change = try shareChange(operation, index: index, operations: operations) else { continue }
             changes.append(change)
         }
@@ -141,6 +141,7 @@ extension APIDispatcher {
     /// any zones): the shares are read now (under the lock), and added when
     /// the answer is worded; an answer without share records is left as it is.
     package func shareKeysFill(_ records: [Record], caller: Caller, _ db: DatabaseID) -> @Sendable (WireRecord) -> WireRecord {
+        guard core.engine.hasShares else { return { $0 } }
         var filled: [String: WireRecord] = [:]
         for record in records where record.recordType == WireRecord.shareRecordType {
             guard let tag = record.recordChangeTag else { continue }
@@ -157,11 +158,13 @@ extension APIDispatcher {
 
     /// ``shareKeysFill(_:caller:_:)`` for the records of a `records/lookup`.
     package func shareKeysFill(_ results: [Result<Record, CloudError>], caller: Caller, _ db: DatabaseID) -> @Sendable (WireRecord) -> WireRecord {
-        shareKeysFill(results.compactMap { if case .success(let record) = $0 { record } else { nil } }, caller: caller, db)
+        guard core.engine.hasShares else { return { $0 } }
+        return shareKeysFill(results.compactMap { if case .success(let record) = $0 { record } else { nil } }, caller: caller, db)
     }
 
     /// ``shareKeysFill(_:caller:_:)`` for the records of a `changes/zone`.
     package func shareKeysFill(_ results: [Result<ZoneChangesBatch, CloudError>], caller: Caller, _ db: DatabaseID) -> @Sendable (WireRecord) -> WireRecord {
+        guard core.engine.hasShares else { return { $0 } }
         var records: [Record] = []
         for case .success(let batch) in results {
             for case .changed(let record) in batch.changes where record.recordType == WireRecord.shareRecordType { records.append(record) }

@@ -211,8 +211,6 @@ package struct APIDispatcher {
         let zoneID = request.zoneID.map(RecordZoneID.init) ?? RecordZoneID(zoneName: RecordZoneID.defaultZoneName, ownerName: "")
         var operations: [RecordOperation] = []
         operations.reserveCapacity(request.operations.count)
-        var types: [RecordOperationType] = []
-        types.reserveCapacity(request.operations.count)
         var hasSystemReferences = false
         for (index, operation) in request.operations.enumerated() {
             guard let type = RecordOperationType(rawValue: operation.operationType) else {
@@ -228,10 +226,9 @@ package struct APIDispatcher {
                 throw CloudError(.invalidArguments, "operations[\(index)]: \(error.reason) Nothing was applied.", recordName: operation.record.recordName)
             }
             operations.append(RecordOperation(type: type, record: record, removedFieldNames: operation.record.fieldNamesWithoutValue))
-            types.append(type)
             if record.parent != nil || record.share != nil { hasSystemReferences = true }
         }
-        let shares = try shareChanges(request.operations, types: types)
+        let shares = try shareChanges(request.operations, operations)
         var clientToken: Data?
         if let text = request.clientChangeTokenData {
             guard let data = Data(base64Encoded: text) else {
