@@ -213,6 +213,7 @@ extension ServerEngine {
             }
         }
         let limited = scope == .shared && zone.limitedParticipants[caller.user] != nil
+        // Shares are the owner's: no participant saves or deletes a share record.
         if scope == .shared, record.recordType == ZoneShare.recordType || existing.map({ names[$0.type] == ZoneShare.recordType }) == true {
             throw CloudError(
                 .permissionFailure, "Only \(zoneID.ownerName), the owner, saves or deletes the shares of zone '\(zoneID.zoneName)'.", recordName: name, zoneID: zoneID)
@@ -221,16 +222,11 @@ extension ServerEngine {
             guard let existing else {
                 throw CloudError(.unknownItem, "Record '\(name)' does not exist, so it cannot be deleted.", recordName: name, zoneID: zoneID)
             }
-            if limited {
-                try checkLimitedWrite(zone, caller: caller, name: name, parent: nil, isShareRecord: names[existing.type] == ZoneShare.recordType)
-            }
+            if limited { try checkLimitedWrite(zone, caller: caller, name: name, parent: nil) }
             return .delete(name: name, existing: existing)
         }
         let parent = try plannedParent(record, name: name, zone: zone, existing: existing)
-        if limited {
-            let isShare = record.recordType == ZoneShare.recordType || existing.map { names[$0.type] == ZoneShare.recordType } == true
-            try checkLimitedWrite(zone, caller: caller, name: name, parent: parent, isShareRecord: isShare)
-        }
+        if limited { try checkLimitedWrite(zone, caller: caller, name: name, parent: parent) }
         if operation.type == .create, let existing {
             throw CloudError(
                 .alreadyExists, "Record '\(name)' already exists; use update to change it.",

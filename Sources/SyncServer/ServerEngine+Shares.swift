@@ -275,13 +275,10 @@ extension ServerEngine {
 
     /// Whether a record share's participant may save or delete record `name`
     /// (whose parent, for a new record, is `parent`): it is in a share they
-    /// accepted with `READ_WRITE`, and it is not a share record.
-    func checkLimitedWrite(_ zone: ZoneState, caller: Caller, name: String, parent: String?, isShareRecord: Bool) throws(CloudError) {
+    /// accepted with `READ_WRITE`.
+    func checkLimitedWrite(_ zone: ZoneState, caller: Caller, name: String, parent: String?) throws(CloudError) {
         guard let shares = zone.limitedParticipants[caller.user] else { return }
         let owner = zone.zoneID.ownerName
-        guard !isShareRecord else {
-            throw CloudError(.permissionFailure, "Only \(owner), the owner, changes the shares of zone '\(zone.zoneID.zoneName)'.", recordName: name, zoneID: zone.zoneID)
-        }
         let shareName = zone.records[name] != nil || zone.tombstones[name] != nil
             ? zone.recordShareName(containing: name) : parent.flatMap { zone.recordShareName(containing: $0) }
         guard let shareName, shares.contains(shareName) else {
