@@ -2,8 +2,8 @@ import SyncCore
 
 /// What `GET /share/{shortGUID}` (a share's `url`, our extension) answers,
 /// to anyone holding the URL: which share it is, whose, of what, and how to
-/// accept it. It shows nothing the URL's holder could not learn by
-/// resolving it: no participants, no record fields.
+/// accept it. It names the owner, the zone and the root record, as a share
+/// link names what it shares, and nothing more: no participants, no record fields.
 public struct WireSharePage: Codable, Sendable, Hashable {
     public var shortGUID: String
     public var url: String
