@@ -186,7 +186,7 @@ let package = Package(
         // push, an SQLite cache), and the server read through its HTTP API. Never links the server.
         .target(
             name: "SyncRemoteWorld",
-            dependencies: ["SyncCore", "SyncClient", "SyncWorlds", "SyncNetwork", "SyncSQLiteStore"],
+            dependencies: ["SyncCore", "SyncClient", "SyncWorlds", "SyncNetwork", "SyncWire", "SyncSQLiteStore"],
             swiftSettings: swiftSettings
         ),
         // Runs scenarios and lessons on a simulation, step by step, checking their expectations and

@@ -25,9 +25,13 @@ public struct EventFeedReader: Sendable {
 
     /// The events after `after`, waiting up to `timeout` seconds for one when there are none yet.
     public func events(after: UInt64, timeout: Double = 0, limit: Int = 1000, bodies: Bool = true) async throws -> WireServerEvents {
+        try WireJSON.decode(WireServerEvents.self, from: try await eventsJSON(after: after, timeout: timeout, limit: limit, bodies: bodies))
+    }
+
+    /// ``events(after:timeout:limit:bodies:)``'s page as the server wrote it (a ``WireServerEvents`` in JSON), not decoded.
+    public func eventsJSON(after: UInt64, timeout: Double = 0, limit: Int = 1000, bodies: Bool = true) async throws -> Data {
         let query = "after=\(after)&timeout=\(timeout)&limit=\(limit)&bodies=\(bodies)"
-        let data = try await connection.sendRaw("GET", connection.adminPath("events") + "?" + query, body: nil, timeout: timeout + 30)
-        return try WireJSON.decode(WireServerEvents.self, from: data)
+        return try await connection.sendRaw("GET", connection.adminPath("events") + "?" + query, body: nil, timeout: timeout + 30)
     }
 
     /// Every event the feed holds now, in pages.

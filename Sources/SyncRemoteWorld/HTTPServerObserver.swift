@@ -17,6 +17,9 @@ import SyncWorlds
 /// - Removed zones: `changes/database` of the private database from the
 ///   observer's own token, taken by ``beginWatching(user:)``: zones removed
 ///   since then, with their reasons (the in-process observer knows every one).
+/// - Shares: a zone whose mirror holds share records (`cloudkit.share`)
+///   gets them looked up (`records/lookup`) at each summary, for their
+///   participants and URL (an acceptance changes them without changing the record).
 /// - Tokens are opaque and notifications on their way are invisible.
 ///
 /// The connections should carry no device ID, so that the observer's
@@ -33,6 +36,8 @@ public final class HTTPServerObserver: ServerObserver {
     private struct Mirror {
         var token: ServerChangeToken
         var records: [String: Record]
+        /// The names of the zone's share records (`cloudkit.share`), kept as changes come.
+        var shareNames: Set<String> = []
     }
 
     private struct State {
@@ -99,13 +104,24 @@ public final class HTTPServerObserver: ServerObserver {
                 listed.insert(key)
                 let mirror = try? await refreshedMirror(key, service: service).get()
                 summaries.append(ServerZoneSummary(
-                    scope: scope, zoneID: zone.zoneID, recordCount: mirror?.records.count, lastSequence: nil, currentToken: zone.syncToken))
+                    scope: scope, zoneID: zone.zoneID, recordCount: mirror?.records.count, lastSequence: nil, currentToken: zone.syncToken,
+                    shares: await shares(in: zone.zoneID, scope: scope, names: mirror?.shareNames ?? [], service: service)))
             }
         }
         state.withLock { state in
             for key in state.mirrors.keys where key.user == user && !listed.contains(key) { state.mirrors[key] = nil }
         }
         return summaries
+    }
+
+    /// The zone's shares with their participants: a `records/lookup` of its
+    /// share records (their share keys change without the record changing,
+    /// when someone accepts), only for a zone that has any.
+    private func shares(in zoneID: RecordZoneID, scope: DatabaseScope, names: Set<String>, service: HTTPCloudService) async -> [ServerShare] {
+        guard !names.isEmpty,
+              let records = try? await service.lookupShareRecords(in: scope, zoneID: zoneID, recordNames: names.sorted())
+        else { return [] }
+        return records.compactMap { ServerShare($0, zoneOwner: zoneID.ownerName) }
     }
 
     public func publicZoneSummary() async throws -> ServerZoneSummary {
@@ -192,8 +208,12 @@ public final class HTTPServerObserver: ServerObserver {
                 var next = mirror ?? Mirror(token: batch.serverChangeToken, records: [:])
                 for change in batch.changes {
                     switch change {
-                    case .changed(let record): next.records[record.recordID.recordName] = record
-                    case .deleted(let id, _): next.records[id.recordName] = nil
+                    case .changed(let record):
+                        next.records[record.recordID.recordName] = record
+                        if record.recordType == ServerShare.recordType { next.shareNames.insert(record.recordID.recordName) }
+                    case .deleted(let id, _):
+                        next.records[id.recordName] = nil
+                        next.shareNames.remove(id.recordName)
                     }
                 }
                 next.token = batch.serverChangeToken

@@ -46,6 +46,20 @@ extension ScenarioRunner {
                     }
                     self.record(.note(device: device.name, "zone \(zoneID.zoneName) \(revoke ? "no longer shared with" : "shared with") \(action.participants.joined(separator: ", "))"))
                 }
+            case .saveShare(let action):
+                return try await onDevice(action.device, "save the CKShare of zone \(action.zone)") { device in
+                    try await self.saveShare(action, on: device)
+                }
+            case .removeParticipant(let action):
+                let names = action.participants.map(\.user).joined(separator: ", ")
+                return try await onDevice(action.device, "remove \(names) from the CKShare of zone \(action.zone)") { device in
+                    try await self.removeParticipants(action, on: device)
+                }
+            case .resolveShare(let action), .acceptShare(let action):
+                let accepting: Bool = if case .acceptShare = kind { true } else { false }
+                return try await onDevice(action.device, "\(accepting ? "accept" : "resolve") the share of zone \(action.zone)") { device in
+                    try await self.resolveShare(action, on: device, accepting: accepting)
+                }
             case .save(let action):
                 return try await onDevice(action.device, "save \(action.recordName) in \(action.zone) (not sent yet)") { device in
                     try await self.save(action, on: device)

@@ -21,6 +21,15 @@ extension ScenarioRunner {
             return "\(a.device) shares zone \(a.zone) with \(a.participants.joined(separator: ", "))"
         case .revokeShare(let a):
             return "\(a.device) stops sharing zone \(a.zone) with \(a.participants.joined(separator: ", "))"
+        case .saveShare(let a):
+            let invited = a.participants.map { "\($0.user) \($0.permission)" }.joined(separator: ", ")
+            return "\(a.device) saves a CKShare of zone \(a.zone) for \(invited.isEmpty ? "no one" : invited), public \(a.publicPermission)"
+        case .resolveShare(let a):
+            return "\(a.device) resolves the share of zone \(a.zone) from its URL (records/resolve)"
+        case .acceptShare(let a):
+            return "\(a.device) accepts the share of zone \(a.zone) (records/accept)"
+        case .removeParticipant(let a):
+            return "\(a.device) removes \(a.participants.map(\.user).joined(separator: ", ")) from the CKShare of zone \(a.zone)"
         case .save(let a):
             var changes = a.fields.sorted { $0.name < $1.name }.map { "\($0.name)=\($0.value.displayString)" }
             changes += a.removedFields.map { "\($0) removed" }

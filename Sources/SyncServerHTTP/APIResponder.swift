@@ -129,7 +129,9 @@ struct APIResponder: HTTPResponder {
         }
         if let started {
             // A webcourierURL is a credential: the log and the feed show it without its secret part, whatever the answer.
-            if shownPath.contains("/webcourier/") { shownPath = Self.withoutSecret(shownPath) }
+            // (The search is for a path no route took; a resolved route says itself whether it is the long-poll.)
+            let isCourierPath = route.map { $0.handling.isLongPoll } ?? shownPath.contains("/webcourier/")
+            if isCourierPath { shownPath = Self.withoutSecret(shownPath) }
             let elapsed = ContinuousClock.now - started
             // A watcher's reads of the feed are an inspector's, and never events of their own.
             let isInspector = requestHeaders.inspector != nil || route?.handling.isEventFeed == true
@@ -144,7 +146,8 @@ struct APIResponder: HTTPResponder {
                 host.events.record(ServerEvent(time: SystemClock().now(), kind: .request(RequestEvent(
                     method: method, path: shownPath, operation: route?.operation, user: caller.user, isServerAdmin: caller == .serverAdmin, device: device,
                     userAgent: requestHeaders.userAgent, isInspector: isInspector, tokenIn: answer.tokenIn, tokenOut: answer.tokenOut,
-                    status: answer.status, latency: elapsed, fault: faulted?.note, requestBody: body, answerBody: answer.body))))
+                    status: answer.status, latency: elapsed, fault: faulted?.note, requestBody: body, answerBody: answer.body,
+                    bodyIsJSON: route?.body.map { !$0.isRaw } ?? false, changes: answer.changes))))
             }
         }
         if let dropped = FaultLayer.response(for: faulted) { return dropped }

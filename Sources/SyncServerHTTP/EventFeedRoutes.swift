@@ -14,6 +14,11 @@ import SyncWire
 struct EventFeedRoutes: Sendable {
     let feed: ServerEventFeed
 
+    /// How long a long-poll's short page waits to fill after its first event: a
+    /// human watching sees no delay, and a busy server answers a watcher tens of
+    /// times a second rather than once per event.
+    static let gather = Duration.milliseconds(20)
+
     static let adminOnly = CloudError(
         .permissionFailure,
         "The event feed shows every user's requests, so it needs the server's admin token (printed by syncscope serve at start-up and kept in admin.json in its data folder), sent as 'Authorization: Bearer ADMIN_TOKEN'.")
@@ -30,10 +35,14 @@ struct EventFeedRoutes: Sendable {
             let bodies = flag(query, "bodies")
             let inspectorReads = flag(query, "inspectorReads")
             let sequence = UInt64(after)
-            if timeout > 0, feed.newest <= sequence {
-                await feed.wait(after: sequence, until: ContinuousClock.now + .milliseconds(Int64(timeout * 1000)))
+            if timeout > 0 {
+                let deadline = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
+                if feed.newest <= sequence { await feed.wait(after: sequence, until: deadline) }
+                // A short page of a busy feed waits a moment to fill (a watcher reads pages, not single events).
+                let gather = feed.gatherWait(after: sequence, limit: limit, gather: Self.gather)
+                if gather > .zero { try? await Task.sleep(until: min(deadline, ContinuousClock.now + gather)) }
             }
-            return APIAnswer(body: try WireJSON.encode(feed.read(after: sequence, limit: limit, bodies: bodies, inspectorReads: inspectorReads)))
+            return APIAnswer(body: try feed.readJSON(after: sequence, limit: limit, bodies: bodies, inspectorReads: inspectorReads))
         default:
             // The names are learned from the feed: catch up first (a client just seen can be renamed).
             feed.learnClients()
@@ -62,6 +71,11 @@ struct EventFeedRoutes: Sendable {
 extension WebServicesRoute.Handling {
     var isEventFeed: Bool {
         if case .eventFeed = self { return true }
+        return false
+    }
+
+    var isLongPoll: Bool {
+        if case .longPoll = self { return true }
         return false
     }
 }

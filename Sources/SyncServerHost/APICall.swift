@@ -64,6 +64,9 @@ public struct APIAnswer: Sendable {
     /// The change token the call came with and the one it got, for the request log.
     public var tokenIn: ServerChangeToken?
     public var tokenOut: ServerChangeToken?
+    /// The zones and records the call changed (for the event feed): set by
+    /// `records/modify` and `zones/modify`, from the engine's results.
+    package var changes: [CallChange] = []
 
     package init(status: Int = 200, body: Data, changedState: Bool = false, tokenIn: ServerChangeToken? = nil, tokenOut: ServerChangeToken? = nil) {
         self.status = status

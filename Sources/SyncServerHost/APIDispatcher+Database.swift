@@ -56,7 +56,12 @@ extension APIDispatcher {
             }
         }
         let changed = results.contains { if case .success = $0 { true } else { false } }
-        return try encode(WireZonesResponse(zones: ordered.compactMap { $0 }), changed: changed)
+        var answer = try encode(WireZonesResponse(zones: ordered.compactMap { $0 }), changed: changed)
+        answer.changes = ordered.compactMap { item in
+            guard case .success(let zone)? = item else { return nil }
+            return CallChange(zone.deleted == true ? .zoneDeleted : .zoneCreated, zone: zone.zoneID.zoneName)
+        }
+        return answer
     }
 
     package func shareZone(_ call: APICall, _ arguments: RouteArguments) throws(CloudError) -> APIAnswer {

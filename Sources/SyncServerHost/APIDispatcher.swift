@@ -272,7 +272,12 @@ package struct APIDispatcher {
             }
         }
         do {
-            return APIAnswer(body: try WireJSON.encode(WireRecordsResponse(records: items)), changedState: modifyRecordsChanged(results, plan))
+            var answer = APIAnswer(body: try WireJSON.encode(WireRecordsResponse(records: items)), changedState: modifyRecordsChanged(results, plan))
+            answer.changes = items.compactMap { item in
+                guard case .success(let record) = item else { return nil }
+                return CallChange(record.isDeleted ? .deleted : .saved, zone: plan.zoneID.zoneName, recordName: record.recordName)
+            }
+            return answer
         } catch {
             return .error(error)
         }

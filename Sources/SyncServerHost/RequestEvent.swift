@@ -27,11 +27,16 @@ package struct RequestEvent: Sendable {
     /// The request's body and the answer's, kept by reference (empty once the feed's body budget is spent).
     package var requestBody: Data
     package var answerBody: Data
+    /// The route reads a JSON body (not raw bytes): a POST it answered 200 had
+    /// a body that parsed, so a watcher is given that body as it came.
+    package var bodyIsJSON: Bool
+    /// The zones and records the request changed (``APIAnswer/changes``).
+    package var changes: [CallChange]
 
     package init(
         method: String, path: String, operation: String?, user: String?, isServerAdmin: Bool, device: String?, userAgent: String?,
         isInspector: Bool, tokenIn: ServerChangeToken?, tokenOut: ServerChangeToken?, status: Int, latency: Duration, fault: String?,
-        requestBody: Data, answerBody: Data
+        requestBody: Data, answerBody: Data, bodyIsJSON: Bool = false, changes: [CallChange] = []
     ) {
         self.method = method
         self.path = path
@@ -48,6 +53,8 @@ package struct RequestEvent: Sendable {
         self.fault = fault
         self.requestBody = requestBody
         self.answerBody = answerBody
+        self.bodyIsJSON = bodyIsJSON
+        self.changes = changes
     }
 
     /// The web courier token a long-poll's path names (`…/webcourier/{token}.{secret}`):

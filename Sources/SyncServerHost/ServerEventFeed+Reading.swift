@@ -8,12 +8,31 @@ extension ServerEventFeed {
     /// with the request and answer bodies when `bodies`. Inspector requests
     /// are left out unless `inspectorReads`.
     package func read(after sequence: UInt64, limit: Int, bodies: Bool, inspectorReads: Bool = false) -> WireServerEvents {
+        readPage(after: sequence, limit: limit, bodies: bodies, inspectorReads: inspectorReads).events
+    }
+
+    /// ``read(after:limit:bodies:inspectorReads:)`` as the route answers it:
+    /// JSON, a body that is known to be JSON written as it came (never parsed
+    /// and encoded again).
+    package func readJSON(after sequence: UInt64, limit: Int, bodies: Bool, inspectorReads: Bool = false) throws -> Data {
+        let page = readPage(after: sequence, limit: limit, bodies: bodies, inspectorReads: inspectorReads, raw: true)
+        return try page.events.json(raw: page.raw)
+    }
+
+    private func readPage(
+        after sequence: UInt64, limit: Int, bodies: Bool, inspectorReads: Bool, raw: Bool = false
+    ) -> (events: WireServerEvents, raw: [WireServerEvents.RawBodies?]) {
         learnClients()
         let page = events(after: sequence, limit: limit)
         var wire: [WireServerEvent] = []
+        // Beside `wire`, index for index, when bodies go as bytes.
+        var rawBodies: [WireServerEvents.RawBodies?]? = raw ? [] : nil
         wire.reserveCapacity(page.events.count)
-        for event in page.events { append(event, bodies: bodies, inspectorReads: inspectorReads, to: &wire) }
-        return WireServerEvents(node: node, events: wire, next: page.next, missed: page.missed)
+        for event in page.events {
+            append(event, bodies: bodies, inspectorReads: inspectorReads, raw: &rawBodies, to: &wire)
+            if let count = rawBodies?.count, count < wire.count { rawBodies?.append(contentsOf: repeatElement(nil, count: wire.count - count)) }
+        }
+        return (WireServerEvents(node: node, events: wire, next: page.next, missed: page.missed), rawBodies ?? [])
     }
 
     /// Lets the client directory learn every event it has not yet, in order, whatever page a watcher reads.
@@ -22,7 +41,13 @@ extension ServerEventFeed {
         if through < newest { clients.observe(events(after: through, limit: capacity).events) }
     }
 
-    private func append(_ event: ServerEvent, bodies: Bool, inspectorReads: Bool, to wire: inout [WireServerEvent]) {
+    /// Appends `event` in its wire shape (a request that changed zones or
+    /// records with one `change` event each). With `raw` (kept index for
+    /// index with `wire`), the bodies of a request known to be JSON go there
+    /// as bytes instead of parsed into the event.
+    private func append(
+        _ event: ServerEvent, bodies: Bool, inspectorReads: Bool, raw: inout [WireServerEvents.RawBodies?]?, to wire: inout [WireServerEvent]
+    ) {
         var base = WireServerEvent(seq: event.sequence, node: node, position: event.position, time: event.time, kind: "request")
         switch event.kind {
         case .request(let request):
@@ -47,23 +72,30 @@ extension ServerEventFeed {
             let parts = request.latency.components
             out.latencyMs = Double(parts.seconds) * 1000 + Double(parts.attoseconds) / 1e15
             out.fault = request.fault
-            // Bodies are parsed only when the answer shows them or a write's changes are read from them.
-            let derivesChanges = request.status == 200 && Self.changingOperations.contains(request.operation ?? "")
-            let requestJSON = bodies || derivesChanges ? Self.json(request.requestBody) : nil
-            let answerJSON = bodies || derivesChanges ? Self.json(request.answerBody) : nil
-            if bodies {
+            // Bodies are parsed only when the answer shows them (and are not known to be JSON).
+            // A POST to a JSON route answered 200 had a body that parsed, and the answer is the server's own JSON.
+            let rawBodies = bodies && raw != nil && request.status == 200 && request.method == "POST" && request.bodyIsJSON
+            let parsesBodies = bodies && !rawBodies
+            let requestJSON = parsesBodies ? Self.json(request.requestBody) : nil
+            let answerJSON = parsesBodies ? Self.json(request.answerBody) : nil
+            if rawBodies {
+                raw?.append(WireServerEvents.RawBodies(
+                    request: request.requestBody.isEmpty ? nil : request.requestBody, answer: request.answerBody.isEmpty ? nil : request.answerBody))
+            } else if bodies {
                 out.request = requestJSON
                 out.answer = answerJSON
             }
             wire.append(out)
-            if derivesChanges {
-                for change in Self.changes(request.operation, requestJSON, answerJSON) {
+            if request.status == 200 {
+                for change in request.changes {
                     var item = base
                     item.kind = "change"
                     item.user = request.user
                     item.client = client?.key
                     item.clientName = client?.name
-                    (item.change, item.zone, item.recordName) = change
+                    item.change = change.kind.rawValue
+                    item.zone = change.zone
+                    item.recordName = change.recordName
                     wire.append(item)
                 }
             }
@@ -96,34 +128,6 @@ extension ServerEventFeed {
     private static func json(_ body: Data) -> JSONValue? {
         guard !body.isEmpty, let first = body.first, first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return nil }
         return try? WireJSON.decode(JSONValue.self, from: body)
-    }
-
-    /// The operations whose successful answers ``changes(_:_:_:)`` reads changes from.
-    static let changingOperations: Set<String> = ["records/modify", "zones/modify"]
-
-    /// The zones and records a successful write changed: (change, zone, record name).
-    static func changes(_ operation: String?, _ request: JSONValue?, _ answer: JSONValue?) -> [(String, String?, String?)] {
-        guard case .object(let asked)? = request, case .object(let answered)? = answer else { return [] }
-        switch operation {
-        case "records/modify":
-            var zone = "_defaultZone"
-            if case .object(let id)? = asked["zoneID"], case .string(let name)? = id["zoneName"] { zone = name }
-            guard case .array(let records)? = answered["records"] else { return [] }
-            return records.compactMap { item in
-                guard case .object(let record) = item, record["serverErrorCode"] == nil, case .string(let name)? = record["recordName"] else { return nil }
-                return (record["deleted"] == .bool(true) ? "deleted" : "saved", zone, name)
-            }
-        case "zones/modify":
-            guard case .array(let operations)? = asked["operations"], case .array(let zones)? = answered["zones"] else { return [] }
-            return zip(operations, zones).compactMap { operation, zone in
-                guard case .object(let op) = operation, case .object(let result) = zone, result["serverErrorCode"] == nil,
-                      case .string(let type)? = op["operationType"], case .object(let id)? = result["zoneID"], case .string(let name)? = id["zoneName"]
-                else { return nil }
-                return (type == "delete" ? "zoneDeleted" : "zoneCreated", name, nil)
-            }
-        default:
-            return []
-        }
     }
 
     /// A push event in words: (action, device, notifications, user, detail); `nil` for those a watcher has no use for.

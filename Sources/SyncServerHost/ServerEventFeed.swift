@@ -103,6 +103,26 @@ package final class ServerEventFeed: Sendable {
         }
     }
 
+    /// How long a long-poll that found fewer than `limit` events after
+    /// `sequence` still waits for more before it answers: until `gather`
+    /// after the first of them happened. A watcher of a busy server then
+    /// reads a page per poll, not an event per poll (each poll costs the
+    /// server a request of its own); a watcher that is behind, or a quiet
+    /// server's, is answered at once. Zero: answer now.
+    package func gatherWait(after sequence: UInt64, limit: Int, gather: Duration, now: Milliseconds = SystemClock().now()) -> Duration {
+        guard capacity > 0, gather > .zero else { return .zero }
+        let firstTime = ring.withLock { ring -> Milliseconds? in
+            let last = ring.next - 1
+            let oldest = ring.next > UInt64(capacity) ? ring.next - UInt64(capacity) : 1
+            let from = max(sequence + 1, oldest)
+            guard from <= last, last - from + 1 < UInt64(max(1, limit)) else { return nil }
+            return ring.slots[Int(from % UInt64(capacity))]?.time
+        }
+        guard let firstTime else { return .zero }
+        let waited = Duration.milliseconds(max(0, now - firstTime))
+        return waited >= gather ? .zero : gather - waited
+    }
+
     /// The sequence of the newest event (0: none yet).
     package var newest: UInt64 { ring.withLock { $0.next - 1 } }
 

@@ -24,7 +24,16 @@ public struct InProcessServerObserver: ServerObserver {
     public func zoneSummaries(user: String) async throws -> [ServerZoneSummary] {
         let (container, environment) = (container, environment)
         return server.withEngine { engine in
-            engine.zoneSummaries(user: user, container: container, environment: environment).map(ServerZoneSummary.init)
+            engine.zoneSummaries(user: user, container: container, environment: environment).map { summary in
+                var zone = ServerZoneSummary(summary)
+                if !summary.zoneID.isDefaultZone,
+                   let share = engine.zoneShare(
+                       caller: Caller(user: user), database: DatabaseID(container: container, environment: environment, scope: summary.scope),
+                       zoneID: summary.zoneID) {
+                    zone.shares = [ServerShare(share, owner: summary.zoneID.ownerName)]
+                }
+                return zone
+            }
         }
     }
 

@@ -13,14 +13,20 @@ public struct ServerZoneSummary: Sendable, Hashable {
     public var lastSequence: Int64?
     /// The token for "now", as a fetch that caught up would receive (custom zones only).
     public var currentToken: ServerChangeToken?
+    /// The zone's `CKShare`s as the user can see them: the zone-wide share
+    /// and record shares, on the owner's zone and on the zone in a
+    /// participant's shared database alike (empty: not shared by a share).
+    public var shares: [ServerShare]
 
     public init(
-        scope: DatabaseScope, zoneID: RecordZoneID, recordCount: Int?, lastSequence: Int64?, currentToken: ServerChangeToken?
+        scope: DatabaseScope, zoneID: RecordZoneID, recordCount: Int?, lastSequence: Int64?, currentToken: ServerChangeToken?,
+        shares: [ServerShare] = []
     ) {
         self.scope = scope
         self.zoneID = zoneID
         self.recordCount = recordCount
         self.lastSequence = lastSequence
         self.currentToken = currentToken
+        self.shares = shares
     }
 }

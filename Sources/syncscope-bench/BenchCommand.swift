@@ -67,7 +67,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(help: "Only the saves figures of --http or --server: saves over HTTP beside the bare Hummingbird ceiling, in alternating rounds.")
     var savesOnly = false
 
-    @Flag(name: .customLong("feed-only"), help: "Only the event feed's cost: saves with the feed off, on with no watcher, and on with one watcher, in alternating rounds.")
+    @Flag(name: .customLong("feed-only"), help: "Only the event feed's cost: saves with the feed off, on with no watcher, on with one watcher, and on with a watcher that decodes every page, in alternating rounds.")
     var feedOnly = false
 
     @Flag(help: "Only the inspector's figures: records pane updates, frames and the live loop, on a 100,000-record zone.")

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Whole transcripts of two lessons, compared byte for byte with files kept
+/// Whole transcripts of some lessons, compared byte for byte with files kept
 /// next to this one. After a deliberate change, regenerate them with
 /// `SYNCSCOPE_UPDATE_GOLDENS=1 swift test --filter GoldenTranscriptTests` and
 /// read the difference before committing it.
@@ -39,6 +39,10 @@ import Testing
 
     @Test func theWorksInDevelopmentLessonPrintsItsGoldenTranscript() throws {
         try Self.check(["run", "works-in-development"], golden: "18-works-in-development.txt")
+    }
+
+    @Test func theSharingLessonPrintsItsGoldenTranscript() throws {
+        try Self.check(["run", "sharing"], golden: "22-sharing.txt")
     }
 
     @Test func theCoalescedNotificationsLessonPrintsItsGoldenJSON() throws {

@@ -8,7 +8,7 @@ import Testing
         "06-expired-token", "07-coalesced-notifications", "08-query-subscriptions", "09-conflicts", "10-shared-database",
         "11-token-before-data", "12-zone-gone", "13-over-400", "14-default-zone", "15-account-change",
         "16-rate-limiting", "17-lost-and-early-pushes", "18-works-in-development", "19-query-indexes",
-        "20-duplicates-after-reinstall", "21-sync-engine-events",
+        "20-duplicates-after-reinstall", "21-sync-engine-events", "22-sharing",
     ]
 
     @Test(arguments: lessons)
@@ -36,7 +36,7 @@ import Testing
         #expect(lines.count == Self.lessons.count)
         #expect(lines.first?.hasPrefix(" 1  first-fetch ") == true)
         #expect(lines.first?.hasSuffix("First fetch: no token, then only what changed") == true)
-        #expect(lines.last?.hasPrefix("21  sync-engine-events ") == true)
+        #expect(lines.last?.hasPrefix("22  sharing ") == true)
         for (line, lesson) in zip(lines, Self.lessons) {
             let shortName = String(lesson.drop { $0 != "-" }.dropFirst())
             #expect(line.contains(" \(shortName) "), "\(line)")

@@ -392,3 +392,56 @@ struct TranscriptWordingTests {
         }
     }
 }
+
+/// The `CKShare` steps' refusals, as Apple's codes: a READ_ONLY participant
+/// cannot write, an invitee cannot accept a share that does not exist, the
+/// owner cannot remove someone who is not a participant.
+@Suite("CKShare steps running")
+struct ShareStepRunnerTests {
+    static let prelude = """
+        seed: 3
+        users: [alice, bob, carol]
+        devices:
+          - {name: iPhone, user: alice}
+          - {name: iPad, user: bob}
+          - {name: Pixel, user: carol}
+        steps:
+          - createZone: {device: iPhone, zone: Trip}
+        """
+
+    @Test func aReadOnlyParticipantCannotWriteAndStrangersCannotAccept() async throws {
+        let (text, failure) = await textTranscript(try runner(Self.prelude + """
+
+              - acceptShare: {device: iPad, zone: Trip@alice}
+              - expect: {error: {code: unknownItem, reasonContains: has no share}}
+              - saveShare: {device: iPhone, zone: Trip, participants: {bob: READ_ONLY}}
+              - acceptShare: {device: iPad, zone: Trip@alice}
+              - save: {device: iPad, database: shared, zone: Trip@alice, record: item-1, type: Item, fields: {title: Hat}}
+              - send: iPad
+              - expect: {error: {code: permissionFailure, reasonContains: read-only}}
+              - acceptShare: {device: Pixel, zone: Trip@alice}
+              - expect: {error: {code: permissionFailure, reasonContains: not shared with you}}
+              - removeParticipant: {device: iPhone, zone: Trip, participants: [carol]}
+              - expect: {error: {code: invalidArguments, reasonContains: not a participant}}
+              - resolveShare: {device: Pixel, zone: Trip@alice}
+              - expect: {error: permissionFailure}
+            """))
+        #expect(failure == nil, "\(String(describing: failure))\n\(text)")
+        #expect(text.contains("records/accept"))
+        #expect(text.contains("bob is ACCEPTED with READ_ONLY"))
+    }
+
+    @Test func aPublicShareLetsAnyoneWithTheURLAccept() async throws {
+        let (text, failure) = await textTranscript(try runner(Self.prelude + """
+
+              - saveShare: {device: iPhone, zone: Trip, participants: {bob: READ_WRITE}, publicPermission: READ_ONLY}
+              - resolveShare: {device: Pixel, zone: Trip@alice}
+              - acceptShare: {device: Pixel, zone: Trip@alice}
+              - fetch: {device: Pixel, database: shared, token: nil}
+              - expect: {lastFetch: {zones: [Trip@alice]}}
+            """))
+        #expect(failure == nil, "\(String(describing: failure))\n\(text)")
+        #expect(text.contains("carol is not a participant (public READ_ONLY)"))
+        #expect(text.contains("carol is ACCEPTED with READ_ONLY"))
+    }
+}

@@ -5,10 +5,10 @@ import Testing
 
 @Suite("The lessons and the demo world that SyncScope ships")
 struct AssetTests {
-    @Test func thereAreTwentyOneLessonsNumberedOneToTwentyOne() {
+    @Test func thereAreTwentyTwoLessonsNumberedOneToTwentyTwo() {
         let lessons = AssetCatalog.lessons()
-        #expect(lessons.count == 21)
-        #expect(lessons.map { AssetCatalog.lessonNumber(of: $0.name) } == Array(1...21).map { Optional($0) })
+        #expect(lessons.count == 22)
+        #expect(lessons.map { AssetCatalog.lessonNumber(of: $0.name) } == Array(1...22).map { Optional($0) })
     }
 
     @Test func everyLessonParsesWithoutWarningsAndTellsAStory() throws {

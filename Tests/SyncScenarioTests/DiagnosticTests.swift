@@ -99,7 +99,7 @@ struct DiagnosticTests {
               - wait: 2s
             """) == [
             "steps.yaml:8:5: error: unknown step 'fecth'; did you mean 'fetch'?",
-            "steps.yaml:9:5: error: unknown step 'jump'; steps are say, ask, createZone, deleteZone, purgeZone, encryptedDataReset, shareZone, revokeShare, save, delete, send, fetch, sync, subscribe, unsubscribe, online, offline, advance, compact, burst, modifyRecords, signIn, checkAccount, fault, clearFaults, deploySchema, importSchema, query or expect",
+            "steps.yaml:9:5: error: unknown step 'jump'; steps are say, ask, createZone, deleteZone, purgeZone, encryptedDataReset, shareZone, revokeShare, saveShare, resolveShare, acceptShare, removeParticipant, save, delete, send, fetch, sync, subscribe, unsubscribe, online, offline, advance, compact, burst, modifyRecords, signIn, checkAccount, fault, clearFaults, deploySchema, importSchema, query or expect",
             "steps.yaml:10:5: error: unknown step 'wait'; did you mean 'advance'?",
         ])
     }

@@ -148,7 +148,7 @@ public struct InspectorView: Sendable {
         let (kept, columns) = ColumnSpec.fit(specs, width: inner.width)
         let rows = ClosureRowProvider(count: items.count) { index in
             switch items[index] {
-            case .header:
+            case .header, .share:
                 return TableRow([])
             case .zone(let zone):
                 let cells = [
@@ -175,11 +175,19 @@ public struct InspectorView: Sendable {
         let visible = table.visibleRows(in: tableArea)
         let first = state.zoneTable.visibleOffset(rowCount: items.count, visibleRows: visible)
         for line in 0..<max(0, min(visible, items.count - first)) {
-            guard case .header(let scope) = items[first + line] else { continue }
             let y = inner.y + 1 + line
             let row = Rect(x: inner.x, y: y, width: inner.width, height: 1)
-            buffer.fill(row, style: theme.normal)
-            buffer.write("\(scope.rawValue) database", x: inner.x, y: y, style: theme.title, clip: row)
+            switch items[first + line] {
+            case .header(let scope):
+                buffer.fill(row, style: theme.normal)
+                buffer.write("\(scope.rawValue) database", x: inner.x, y: y, style: theme.title, clip: row)
+            case .share(let share):
+                // A share line spans the row too (ZoneShareLine).
+                buffer.fill(row, style: theme.normal)
+                buffer.write(share.text, x: inner.x, y: y, style: share.isPending ? theme.warning : theme.muted, clip: row)
+            case .zone:
+                continue
+            }
         }
     }
 

@@ -197,7 +197,8 @@ public enum LessonMode {
     public static func touchedPanes(stepName: String, eventKinds: [String]) -> Set<LessonPane> {
         var panes: Set<LessonPane> = []
         switch stepName {
-        case "createZone", "deleteZone", "purgeZone", "encryptedDataReset", "shareZone", "revokeShare": panes.insert(.zones)
+        case "createZone", "deleteZone", "purgeZone", "encryptedDataReset", "shareZone", "revokeShare",
+             "saveShare", "resolveShare", "acceptShare", "removeParticipant": panes.insert(.zones)
         case "save", "delete", "burst", "modifyRecords", "send", "cache", "pending", "lastSend": panes.insert(.records)
         case "tokens": panes.insert(.tokens)
         case "lastFetch": panes.formUnion([.records, .tokens])

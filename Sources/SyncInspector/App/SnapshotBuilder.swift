@@ -24,7 +24,7 @@ enum SnapshotBuilder {
             let deviceToken = summary.zoneID.isDefaultZone ? nil : device.cachedZoneToken(for: summary.zoneID)
             var entry = ZoneEntry(
                 scope: summary.scope, zoneID: summary.zoneID, recordCount: summary.recordCount, lastSequence: summary.lastSequence,
-                serverToken: summary.currentToken, deviceToken: deviceToken, state: .inSync)
+                serverToken: summary.currentToken, deviceToken: deviceToken, state: .inSync, shares: summary.shares)
             entry.state = syncState(of: summary, deviceToken: deviceToken, reading: reading)
             (entry.serverThrough, entry.deviceThrough) = positions(of: summary, deviceToken: deviceToken, reading: reading)
             if summary.scope == .private { privateZones.append(entry) } else { sharedZones.append(entry) }
@@ -56,10 +56,12 @@ enum SnapshotBuilder {
             if a.zoneID.isDefaultZone != b.zoneID.isDefaultZone { return !a.zoneID.isDefaultZone }
             return a.zoneID < b.zoneID
         }
+        // Each zone, then the lines of its shares.
+        func rows(_ entry: ZoneEntry) -> [ZoneListItem] { [.zone(entry)] + ZoneShareLine.lines(of: entry, viewer: user).map(ZoneListItem.share) }
         var items: [ZoneListItem] = [.header(.private)]
-        items += privateZones.sorted(by: order).map(ZoneListItem.zone)
+        items += privateZones.sorted(by: order).flatMap(rows)
         items.append(.header(.shared))
-        items += sharedZones.sorted(by: order).map(ZoneListItem.zone)
+        items += sharedZones.sorted(by: order).flatMap(rows)
         items.append(.header(.public))
         items.append(.zone(ZoneEntry(
             scope: .public, zoneID: publicZone.zoneID, recordCount: publicZone.recordCount, lastSequence: publicZone.lastSequence,

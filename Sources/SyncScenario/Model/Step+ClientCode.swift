@@ -93,6 +93,48 @@ extension StepKind {
                 }
                 container.privateCloudDatabase.add(CKModifyRecordsOperation(recordsToSave: [share], recordIDsToDelete: nil))
                 """)
+        case .saveShare(let a):
+            return StepCode(title: "CKShare of a whole zone, with participants", fixed: ([
+                "let share = CKShare(recordZoneID: \(Self.zoneID(a.zone)))",
+                "share.publicPermission = \(Self.sharePermission(a.publicPermission))",
+            ] + a.participants.flatMap { p in [
+                "let \(p.user) = try await container.shareParticipant(",
+                "    forUserRecordID: CKRecord.ID(recordName: \(Self.quoted(p.user))))",
+                "\(p.user).permission = \(Self.sharePermission(p.permission))",
+                "share.addParticipant(\(p.user))",
+            ] } + [
+                "_ = try await container.privateCloudDatabase",
+                "    .modifyRecords(saving: [share], deleting: [])",
+                "// Send share.url to the participants (Messages, Mail,",
+                "// UICloudSharingController).",
+            ]).joined(separator: "\n"))
+        case .resolveShare:
+            return StepCode(title: "CKFetchShareMetadataOperation", fixed: """
+                // The invitee opens the share's URL; the system hands the app its metadata:
+                let metadata = try await container.shareMetadata(
+                    for: shareURL, shouldFetchRootRecord: false)
+                // metadata.share.owner: who shares it; metadata.participantStatus:
+                // .pending until accepted, metadata.participantPermission: .readWrite
+                """)
+        case .acceptShare:
+            return StepCode(title: "CKAcceptSharesOperation", fixed: """
+                // In the scene delegate: windowScene(_:userDidAcceptCloudKitShareWith:)
+                _ = try await container.accept(metadata)
+                // The zone is now in the invitee's sharedCloudDatabase: fetch its
+                // database changes to find it, then the zone's changes.
+                """)
+        case .removeParticipant(let a):
+            return StepCode(title: "CKShare: removing participants", fixed: """
+                let removed: Set = [\(a.participants.map { Self.quoted($0.user) }.joined(separator: ", "))]
+                for participant in share.participants {
+                    let name = participant.userIdentity.userRecordID?.recordName ?? ""
+                    if removed.contains(name) { share.removeParticipant(participant) }
+                }
+                _ = try await container.privateCloudDatabase
+                    .modifyRecords(saving: [share], deleting: [])
+                // Their next fetch of sharedCloudDatabase's changes reports
+                // the zone deleted.
+                """)
         case .save(let a):
             let fields = a.fields.prefix(3).map { "record[\(Self.quoted($0.name))] = \(Self.literal($0.value))" }
             return StepCode(title: "CKSyncEngine: a change to send", fixed: ([
@@ -265,6 +307,15 @@ extension StepKind {
                 """)
         case .clearFaults:
             return nil
+        }
+    }
+
+    /// `.readWrite` for `READ_WRITE`: CKShare.ParticipantPermission's case.
+    static func sharePermission(_ name: String) -> String {
+        switch name {
+        case "READ_WRITE": ".readWrite"
+        case "READ_ONLY": ".readOnly"
+        default: ".none"
         }
     }
 

@@ -28,6 +28,16 @@ public enum StepKind: Sendable, Equatable {
     case shareZone(ShareAction)
     /// The zone's owner stops sharing it with some users.
     case revokeShare(ShareAction)
+    /// The zone's owner saves a zone-wide `CKShare` (`cloudkit.zoneshare`)
+    /// inviting participants, each with a permission; participants left out are removed.
+    case saveShare(ZoneShareAction)
+    /// An invitee looks the share up by its URL (`records/resolve`): who
+    /// owns it, and their own place in it (`PENDING` until they accept).
+    case resolveShare(ZoneShareAction)
+    /// An invitee accepts the share (`records/accept`): the zone appears in their shared database.
+    case acceptShare(ZoneShareAction)
+    /// The owner removes participants from the share: the zone leaves their shared database.
+    case removeParticipant(ZoneShareAction)
 
     // MARK: Records
 
@@ -113,6 +123,10 @@ public enum StepKind: Sendable, Equatable {
         case .encryptedDataReset: "encryptedDataReset"
         case .shareZone: "shareZone"
         case .revokeShare: "revokeShare"
+        case .saveShare: "saveShare"
+        case .resolveShare: "resolveShare"
+        case .acceptShare: "acceptShare"
+        case .removeParticipant: "removeParticipant"
         case .save: "save"
         case .delete: "delete"
         case .send: "send"
@@ -143,6 +157,7 @@ public enum StepKind: Sendable, Equatable {
         case .say, .ask, .advance, .expect, .fault, .clearFaults, .deploySchema, .importSchema: nil
         case .createZone(let a), .deleteZone(let a), .purgeZone(let a): a.device
         case .shareZone(let a), .revokeShare(let a): a.device
+        case .saveShare(let a), .resolveShare(let a), .acceptShare(let a), .removeParticipant(let a): a.device
         case .encryptedDataReset(let d), .sync(let d), .online(let d), .offline(let d): d
         case .send(let d, _): d
         case .save(let a): a.device

@@ -4,7 +4,8 @@ import Yams
 
 extension ScenarioReader {
     static let stepNames = [
-        "say", "ask", "createZone", "deleteZone", "purgeZone", "encryptedDataReset", "shareZone", "revokeShare", "save",
+        "say", "ask", "createZone", "deleteZone", "purgeZone", "encryptedDataReset", "shareZone", "revokeShare",
+        "saveShare", "resolveShare", "acceptShare", "removeParticipant", "save",
         "delete", "send", "fetch", "sync", "subscribe", "unsubscribe", "online", "offline", "advance", "compact",
         "burst", "modifyRecords", "signIn", "checkAccount", "fault", "clearFaults", "deploySchema", "importSchema", "query", "expect",
     ]
@@ -99,6 +100,7 @@ extension ScenarioReader {
         case "createZone", "deleteZone", "purgeZone": kind = zoneStep(name, value)
         case "encryptedDataReset": kind = deviceOnly(value, step: name).map(StepKind.encryptedDataReset)
         case "shareZone", "revokeShare": kind = shareStep(name, value)
+        case "saveShare", "resolveShare", "acceptShare", "removeParticipant": kind = zoneShareStep(name, value)
         case "save": kind = save(value)
         case "delete": kind = delete(value)
         case "send": kind = send(value)

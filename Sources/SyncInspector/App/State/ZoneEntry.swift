@@ -1,5 +1,6 @@
 import SyncCore
 import SyncClient
+import SyncWorlds
 
 /// One zone of the zones pane.
 public struct ZoneEntry: Hashable, Sendable {
@@ -17,6 +18,8 @@ public struct ZoneEntry: Hashable, Sendable {
     public var serverThrough: Int64?
     public var deviceThrough: Int64?
     public var state: ZoneSyncState
+    /// The zone's `CKShare`s as the server says (the zones pane lists each, with its participants, under the zone).
+    public var shares: [ServerShare] = []
 
     public var key: ZoneKey { ZoneKey(scope: scope, zoneID: zoneID) }
 
