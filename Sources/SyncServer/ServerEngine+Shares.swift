@@ -190,6 +190,20 @@ extension ServerEngine {
         return containerState(privateDatabase).users[id.ownerName]?.privateZones[id.zoneName]?.storedShare(named: name)
     }
 
+    /// Every share of a zone the caller owns or takes part in, by share
+    /// record name: the zone-wide one, or its record shares (a record share's
+    /// participant sees only the shares they take part in).
+    public func shares(caller: Caller, database: DatabaseID, zoneID: RecordZoneID) -> [(name: String, share: ZoneShare)] {
+        let id = normalize(zoneID, caller: caller, scope: database.scope)
+        let privateDatabase = DatabaseID(container: database.container, environment: database.environment, scope: .private)
+        guard let zone = containerState(privateDatabase).users[id.ownerName]?.privateZones[id.zoneName], zone.hasShares else { return [] }
+        var found: [(name: String, share: ZoneShare)] = zone.share.map { [(ZoneShare.recordName, $0)] } ?? []
+        for name in zone.recordShares.keys.sorted() where caller.user == id.ownerName || zone.isVisible(name, to: caller.user) {
+            if let share = zone.recordShares[name] { found.append((name, share)) }
+        }
+        return found
+    }
+
     /// Whether any share exists: until one does, no answer needs its share records filled.
     public var hasShares: Bool { containers.values.contains { !$0.sharesByGUID.isEmpty } }
 
