@@ -5,8 +5,9 @@ import SyncCore
 final class ContainerState {
     let publicZone: ZoneState
     var users: [String: UserDatabases] = [:]
-    /// The zone of each share, by short GUID (what `records/resolve` and `records/accept` find).
-    var sharesByGUID: [String: RecordZoneID] = [:]
+    /// Each share's record (its zone and record name), by short GUID (what
+    /// `records/resolve` and `records/accept` find).
+    var sharesByGUID: [String: RecordID] = [:]
     /// The container's schema in this environment (see `ServerEngine+Schema`).
     var schema = ContainerSchema()
 

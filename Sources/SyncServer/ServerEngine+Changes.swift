@@ -88,15 +88,19 @@ extension ServerEngine {
         // desiredRecordTypes: entries of other types are passed over (the
         // token still moves past them); a type never seen matches nothing.
         let wantedTypes: Set<UInt32>? = request.desiredRecordTypes.map { Set($0.compactMap { names.index(of: $0) }) }
+        // A record share's participant sees only the hierarchies they accepted.
+        let viewer = database.scope == .shared && zone.limitedParticipants[caller.user] != nil ? caller.user : nil
         var cursor = zone.log.firstLive(atOrAfter: sequence + 1)
         var last = sequence
         while let (entrySequence, name) = cursor {
-            if let stored = zone.records[name] {
+            if let viewer, !zone.isVisible(name, to: viewer) {
+                // not shared with the caller: skipped
+            } else if let stored = zone.records[name] {
                 if let wantedTypes, !wantedTypes.contains(stored.type) {
                     // not wanted: skipped
                 } else {
                     if changes.count == limit { break }
-                    changes.append(.changed(record(stored, name: name, zoneID: zoneID, desiredKeys: request.desiredKeys)))
+                    changes.append(.changed(record(stored, name: name, zone: zone, desiredKeys: request.desiredKeys)))
                 }
             } else if entrySequence > floor, let tombstone = zone.tombstones[name], wantedTypes?.contains(tombstone.type) ?? true {
                 if changes.count == limit { break }

@@ -93,7 +93,7 @@ extension ServerEngine {
         let caller = Caller(user: user)
         let id = normalize(zoneID, caller: caller, scope: scope)
         guard let zone = try? self.zone(id, for: caller, in: database) else { return [] }
-        return zone.records.keys.sorted().compactMap { name in zone.records[name].map { record($0, name: name, zoneID: id) } }
+        return zone.records.keys.sorted().compactMap { name in zone.records[name].map { record($0, name: name, zone: zone) } }
     }
 
     /// Checks a token without fetching: `nil` if it is usable now, otherwise the error a fetch would get.

@@ -108,8 +108,10 @@ extension ServerEngine {
         var hits: [QueryHit] = []
         for (zoneIndex, zone) in zones.enumerated() {
             guard let names = zone.recordNamesByType[type] else { continue }
+            // A record share's participant sees only the hierarchies they accepted.
+            let viewer = database.scope == .shared && zone.limitedParticipants[caller.user] != nil ? caller.user : nil
             for name in names {
-                guard let stored = zone.records[name] else { continue }
+                guard let stored = zone.records[name], viewer.map({ zone.isVisible(name, to: $0) }) ?? true else { continue }
                 let fields = systemFields ? Self.withSystemFields(stored, name: name) : stored.fields
                 guard query.predicate.matches(fields) else { continue }
                 let keys = query.sortBy.map { Self.sortValue($0.fieldName, stored, name: name) }
@@ -123,7 +125,7 @@ extension ServerEngine {
         var records: [Record] = []
         records.reserveCapacity(end)
         for hit in hits[0..<end] {
-            records.append(record(hit.stored, name: hit.name, zoneID: zones[Int(hit.zone)].zoneID, desiredKeys: request.desiredKeys))
+            records.append(record(hit.stored, name: hit.name, zone: zones[Int(hit.zone)], desiredKeys: request.desiredKeys))
         }
         var next: String?
         if end < hits.count {
@@ -184,10 +186,12 @@ extension ServerEngine {
         while index < snapshot.entries.count, records.count < limit {
             let entry = snapshot.entries[index]
             index += 1
-            guard let zone = live[Int(entry.zone)], let stored = zone.records[entry.name], stored.type == type else { continue }
+            guard let zone = live[Int(entry.zone)], let stored = zone.records[entry.name], stored.type == type,
+                  database.scope != .shared || zone.isVisible(entry.name, to: caller.user)
+            else { continue }
             let fields = systemFields ? Self.withSystemFields(stored, name: entry.name) : stored.fields
             guard query.predicate.matches(fields) else { continue }
-            records.append(record(stored, name: entry.name, zoneID: zone.zoneID, desiredKeys: desiredKeys))
+            records.append(record(stored, name: entry.name, zone: zone, desiredKeys: desiredKeys))
         }
         guard index < snapshot.entries.count else { return (records, nil) }
         var next = marker

@@ -3,12 +3,13 @@ import SyncCore
 
 /// What one `records/modify` item will do, decided before anything is applied.
 private enum Plan {
-    case save(name: String, type: UInt32, fields: RecordFields, existing: StoredRecord?)
+    /// `parent`: the record's parent after the save (nil: none).
+    case save(name: String, type: UInt32, fields: RecordFields, existing: StoredRecord?, parent: String?)
     case delete(name: String, existing: StoredRecord)
 
     var name: String {
         switch self {
-        case .save(let name, _, _, _), .delete(let name, _): name
+        case .save(let name, _, _, _, _), .delete(let name, _): name
         }
     }
 }
@@ -84,14 +85,24 @@ extension ServerEngine {
         var results: [Result<RecordOperationResult, CloudError>] = []
         results.reserveCapacity(plans.count)
         var anyApplied = false
+        var deletedShares: [String] = []
+        // Only in a zone with record-share participants: what this commit touched, to tell who sees it.
+        let tracksNames = !zone.limitedParticipants.isEmpty
+        var touched: [String] = []
         for plan in plans {
             guard case .success(let plan) = plan else {
                 if case .failure(let error) = plan { results.append(.failure(error)) }
                 continue
             }
             anyApplied = true
+            if tracksNames { touched.append(plan.name) }
             switch plan {
-            case .save(let name, let type, let fields, let existing):
+            case .save(let name, let type, let fields, let existing, let parent):
+                if let parent {
+                    zone.parents[name] = parent
+                } else if !zone.parents.isEmpty {
+                    zone.parents[name] = nil
+                }
                 if let existing {
                     zone.log.remove(existing.sequence)
                 } else if let tombstone = zone.tombstones.removeValue(forKey: name) {
@@ -102,12 +113,12 @@ extension ServerEngine {
                     modified: stamp, sequence: zone.log.append(name))
                 nextChangeTag += 1
                 zone.store(stored, name: name)
-                let saved = record(stored, name: name, zoneID: zoneID)
+                let saved = record(stored, name: name, zone: zone)
                 results.append(.success(.saved(saved)))
                 if observing {
                     committed.append(CommittedChange(
                         recordID: saved.recordID, recordType: saved.recordType,
-                        before: existing.map { record($0, name: name, zoneID: zoneID) }, after: saved))
+                        before: existing.map { record($0, name: name, zone: zone) }, after: saved))
                 }
             case .delete(let name, let existing):
                 zone.log.remove(existing.sequence)
@@ -115,15 +126,18 @@ extension ServerEngine {
                 let sequence = zone.log.append(name)
                 zone.tombstones[name] = Tombstone(type: existing.type, sequence: sequence)
                 zone.tombstoneQueue.append(sequence, name)
+                if zone.hasShares, zone.storedShare(named: name) != nil { deletedShares.append(name) }
                 let recordID = RecordID(recordName: name, zoneID: zoneID)
                 results.append(.success(.deleted(recordID, recordType: names[existing.type])))
                 if observing {
                     committed.append(CommittedChange(
                         recordID: recordID, recordType: names[existing.type],
-                        before: record(existing, name: name, zoneID: zoneID), after: nil))
+                        before: record(existing, name: name, zone: zone), after: nil))
                 }
             }
         }
+        // A deleted share record takes its share with it.
+        for name in deletedShares { dropShare(named: name, in: zone, database: database) }
         if let clientChangeTokenData { zone.clientChangeTokenData = clientChangeTokenData }
         if anyApplied, let schemaDraft, let container { container.schema = schemaDraft }
         if anyApplied {
@@ -132,7 +146,7 @@ extension ServerEngine {
                 let ownerDatabases = databases(of: zoneID.ownerName, in: database)
                 ownerDatabases.privateLog.zoneChanged(zoneID)
                 applyRetention(to: &ownerDatabases.privateLog)
-                for participant in zone.participants.sorted() {
+                for participant in zone.participants(seeing: touched).sorted() {
                     let other = databases(of: participant, in: database)
                     other.sharedLog.zoneChanged(zoneID)
                     applyRetention(to: &other.sharedLog)
@@ -142,7 +156,7 @@ extension ServerEngine {
                 let commit = Commit(
                     container: database.container, environment: database.environment,
                     ownerScope: database.scope == .public ? .public : .private, zoneID: zoneID,
-                    participants: zone.participants, caller: caller, changes: committed, time: now)
+                    participants: zone.participants(seeing: touched), caller: caller, changes: committed, time: now)
                 for observer in commitObservers { observer(commit) }
             }
         }
@@ -152,7 +166,7 @@ extension ServerEngine {
     /// Makes room in a zone for the records expected in it (``expectRecords(_:)``).
     private func reserveRoom(for expected: Int, in zone: ZoneState, _ plans: [Result<Plan, CloudError>]) {
         let type = plans.lazy.compactMap { plan -> UInt32? in
-            if case .success(.save(_, let type, _, _)) = plan { type } else { nil }
+            if case .success(.save(_, let type, _, _, _)) = plan { type } else { nil }
         }.first
         zone.reserveCapacity(adding: expected, ofType: type)
     }
@@ -195,19 +209,28 @@ extension ServerEngine {
                 throw CloudError(
                     .serverRecordChanged,
                     "Record '\(name)' was changed on the server (its change tag is now \(serverTag); you sent \(what)). Merge your change into the server record and save again.",
-                    recordName: name, zoneID: zoneID, serverRecord: self.record(existing, name: name, zoneID: zoneID))
+                    recordName: name, zoneID: zoneID, serverRecord: self.record(existing, name: name, zone: zone))
             }
+        }
+        let limited = scope == .shared && zone.limitedParticipants[caller.user] != nil
+        // Shares are the owner's: no participant saves or deletes a share record.
+        if scope == .shared, record.recordType == ZoneShare.recordType || existing.map({ names[$0.type] == ZoneShare.recordType }) == true {
+            throw CloudError(
+                .permissionFailure, "Only \(zoneID.ownerName), the owner, saves or deletes the shares of zone '\(zoneID.zoneName)'.", recordName: name, zoneID: zoneID)
         }
         if operation.type.isDelete {
             guard let existing else {
                 throw CloudError(.unknownItem, "Record '\(name)' does not exist, so it cannot be deleted.", recordName: name, zoneID: zoneID)
             }
+            if limited { try checkLimitedWrite(zone, caller: caller, name: name, parent: nil) }
             return .delete(name: name, existing: existing)
         }
+        let parent = try plannedParent(record, name: name, zone: zone, existing: existing)
+        if limited { try checkLimitedWrite(zone, caller: caller, name: name, parent: parent) }
         if operation.type == .create, let existing {
             throw CloudError(
                 .alreadyExists, "Record '\(name)' already exists; use update to change it.",
-                recordName: name, zoneID: zoneID, serverRecord: self.record(existing, name: name, zoneID: zoneID))
+                recordName: name, zoneID: zoneID, serverRecord: self.record(existing, name: name, zone: zone))
         }
         if existing == nil, operation.type.checksChangeTag, let tag = record.recordChangeTag {
             throw CloudError(
@@ -244,7 +267,23 @@ extension ServerEngine {
             record.fields
         }
         for removed in operation.removedFieldNames { fields[removed] = nil }
-        return .save(name: name, type: type, fields: fields, existing: existing)
+        return .save(name: name, type: type, fields: fields, existing: existing, parent: parent)
+    }
+
+    /// A saved record's parent: the one it names (a record of its zone,
+    /// never itself or one of its descendants), else the one it had.
+    private func plannedParent(_ record: Record, name: String, zone: ZoneState, existing: StoredRecord?) throws(CloudError) -> String? {
+        guard let reference = record.parent else { return existing == nil ? nil : zone.parents[name] }
+        let zoneID = zone.zoneID
+        if let other = reference.zoneID, other.zoneName != zoneID.zoneName || (!other.ownerName.isEmpty && other.ownerName != RecordZoneID.currentUserName && other.ownerName != zoneID.ownerName) {
+            throw CloudError(
+                .invalidArguments, "Record '\(name)' names a parent in zone '\(other.zoneName)'; a record's parent is in its own zone.", recordName: name, zoneID: zoneID)
+        }
+        guard reference.recordName != name, !isAncestor(name, of: reference.recordName, in: zone) else {
+            throw CloudError(
+                .invalidArguments, "Record '\(name)' cannot have '\(reference.recordName)' as its parent: the parent chain would loop.", recordName: name, zoneID: zoneID)
+        }
+        return reference.recordName
     }
 
     /// A new record name: a version 4 UUID (upper case, as `NSUUID` writes it)
@@ -268,11 +307,12 @@ extension ServerEngine {
         if database.scope != .public { try checkCaller(caller) }
         let zoneID = normalize(requestedZoneID, caller: caller, scope: database.scope)
         let zone = try zone(zoneID, for: caller, in: database)
+        let viewer = database.scope == .shared && zone.limitedParticipants[caller.user] != nil ? caller.user : nil
         return recordNames.map { name in
-            guard let stored = zone.records[name] else {
+            guard let stored = zone.records[name], viewer.map({ zone.isVisible(name, to: $0) }) ?? true else {
                 return .failure(CloudError(.unknownItem, "Record '\(name)' does not exist in zone '\(zoneID.zoneName)'.", recordName: name, zoneID: zoneID))
             }
-            return .success(record(stored, name: name, zoneID: zoneID, desiredKeys: desiredKeys))
+            return .success(record(stored, name: name, zone: zone, desiredKeys: desiredKeys))
         }
     }
 }

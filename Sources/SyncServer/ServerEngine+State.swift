@@ -32,7 +32,8 @@ extension ServerEngine {
             ServerStateSnapshot.Zone(
                 zoneID: zone.zoneID, incarnation: zone.incarnation, records: zone.records, tombstones: zone.tombstones,
                 lastSequence: zone.log.lastSequence, compactedThrough: zone.compactedThrough, clientChangeTokenData: zone.clientChangeTokenData,
-                participants: zone.participants, share: zone.share)
+                participants: zone.participants, share: zone.share, parents: zone.parents, recordShares: zone.recordShares,
+                limitedParticipants: zone.limitedParticipants)
         }
         func log(_ log: SyncServer.DatabaseLog) -> ServerStateSnapshot.Log {
             ServerStateSnapshot.Log(
@@ -112,9 +113,12 @@ extension ServerEngine {
                 let databases = try builder.databases(dbs)
                 state.users[dbs.user] = databases
                 for zone in databases.privateZones.values {
-                    guard let share = zone.share else { continue }
-                    guard state.sharesByGUID.updateValue(zone.zoneID, forKey: share.shortGUID) == nil else {
-                        throw StateFileError.invalid("two shares in '\(container.container)' have the short GUID '\(share.shortGUID)'")
+                    var shares = zone.recordShares.map { ($0.key, $0.value) }
+                    if let share = zone.share { shares.append((ZoneShare.recordName, share)) }
+                    for (name, share) in shares {
+                        guard state.sharesByGUID.updateValue(RecordID(recordName: name, zoneID: zone.zoneID), forKey: share.shortGUID) == nil else {
+                            throw StateFileError.invalid("two shares in '\(container.container)' have the short GUID '\(share.shortGUID)'")
+                        }
                     }
                 }
             }
@@ -248,6 +252,12 @@ private struct StateBuilder {
         }
         zone.participants = Set(file.participants ?? [])
         zone.share = file.share
+        zone.parents = file.parents ?? [:]
+        zone.recordShares = file.recordShares ?? [:]
+        for (name, share) in zone.recordShares {
+            if let root = share.rootRecordName { zone.shareOfRoot[root] = name }
+        }
+        zone.limitedParticipants = (file.limitedParticipants ?? [:]).mapValues(Set.init)
         return zone
     }
 

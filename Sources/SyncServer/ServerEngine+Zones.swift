@@ -73,6 +73,7 @@ extension ServerEngine {
         }
         dbs.privateZones[id.zoneName] = nil
         if let share = zone.share { containerState(database).sharesByGUID[share.shortGUID] = nil }
+        for share in zone.recordShares.values { containerState(database).sharesByGUID[share.shortGUID] = nil }
         dbs.removedZoneReasons[id.zoneName] = reason
         dbs.privateLog.zoneRemoved(id, reason: reason)
         applyRetention(to: &dbs.privateLog)
@@ -141,6 +142,13 @@ extension ServerEngine {
         }
         let privateDatabase = DatabaseID(container: database.container, environment: database.environment, scope: .private)
         let zone = try self.zone(id, for: caller, in: privateDatabase)
+        // The shorthand of a zone-wide share: a zone with record shares cannot also be shared whole.
+        guard revoke || zone.recordShares.isEmpty else {
+            throw CloudError(
+                .alreadyExists,
+                "Zone '\(id.zoneName)' holds record shares (\(zone.recordShares.keys.sorted().joined(separator: ", "))); a zone with shared records cannot also be shared whole (CKError.alreadyShared).",
+                zoneID: id)
+        }
         for participant in participants {
             guard accounts[participant] != nil else {
                 throw CloudError(.invalidArguments, "There is no user named '\(participant)' to share with.", zoneID: id)

@@ -185,15 +185,20 @@ public final class ServerEngine {
 
     // MARK: Record conversion
 
-    func record(_ stored: StoredRecord, name: String, zoneID: RecordZoneID, desiredKeys: [String]? = nil) -> Record {
-        Record(
-            recordID: RecordID(recordName: name, zoneID: zoneID),
+    /// A stored record of `zone` as the model has it, with its parent and
+    /// the share it is the root of (read only in a zone that has any).
+    func record(_ stored: StoredRecord, name: String, zone: ZoneState, desiredKeys: [String]? = nil) -> Record {
+        var record = Record(
+            recordID: RecordID(recordName: name, zoneID: zone.zoneID),
             recordType: names[stored.type],
             fields: stored.fields.filtered(to: desiredKeys),
             recordChangeTag: Self.tagString(stored.tag),
             created: stamp(stored.created),
             modified: stamp(stored.modified)
         )
+        if !zone.parents.isEmpty, let parent = zone.parents[name] { record.parent = RecordReference(recordName: parent) }
+        if !zone.shareOfRoot.isEmpty, let share = zone.shareOfRoot[name] { record.share = RecordReference(recordName: share) }
+        return record
     }
 
     func stamp(_ s: Stamp) -> RecordStamp {

@@ -50,6 +50,12 @@ public struct ServerStateFile: Codable, Sendable, Hashable {
         public var share: ZoneShare?
         public var records: [StoredRecord]
         public var tombstones: [Tombstone]?
+        /// Each record's parent, by record name (records with a parent only).
+        public var parents: [String: String]?
+        /// The record shares, by share record name.
+        public var recordShares: [String: ZoneShare]?
+        /// Participants who see only the hierarchies of the record shares they accepted.
+        public var limitedParticipants: [String: [String]]?
     }
 
     public struct LogEntry: Codable, Sendable, Hashable {

@@ -16,6 +16,9 @@ public struct ServerStateSnapshot: Sendable {
         var clientChangeTokenData: Data?
         var participants: Set<String>
         var share: ZoneShare?
+        var parents: [String: String]
+        var recordShares: [String: ZoneShare]
+        var limitedParticipants: [String: Set<String>]
     }
 
     struct Log: Sendable {
@@ -101,7 +104,9 @@ public struct ServerStateSnapshot: Sendable {
             lastSequence: zone.lastSequence, compactedThrough: zone.compactedThrough,
             clientChangeTokenData: zone.clientChangeTokenData?.base64EncodedString(),
             participants: zone.participants.isEmpty ? nil : zone.participants.sorted(), share: zone.share, records: records,
-            tombstones: tombstones.isEmpty ? nil : tombstones)
+            tombstones: tombstones.isEmpty ? nil : tombstones, parents: zone.parents.isEmpty ? nil : zone.parents,
+            recordShares: zone.recordShares.isEmpty ? nil : zone.recordShares,
+            limitedParticipants: zone.limitedParticipants.isEmpty ? nil : zone.limitedParticipants.mapValues { $0.sorted() })
     }
 
     private func logFile(_ log: Log) -> ServerStateFile.DatabaseLog {

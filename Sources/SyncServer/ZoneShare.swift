@@ -1,9 +1,11 @@
 import Foundation
 import SyncCore
 
-/// A zone-wide `CKShare` (the record `cloudkit.zoneshare` of type
-/// `cloudkit.share`): who is invited to the zone, what they may do, and the
-/// short GUID its URL carries. The owner is the zone's owner; accepted
+/// A `CKShare` (a record of type `cloudkit.share`): who is invited, what
+/// they may do, and the short GUID its URL carries. A zone-wide share (the
+/// record `cloudkit.zoneshare`, ``rootRecordName`` nil) shares the whole
+/// zone; a record share shares its root record and every record whose
+/// `parent` chain reaches it. The owner is the zone's owner; accepted
 /// participants see the zone in their shared database (``ZoneState/participants``).
 public struct ZoneShare: Codable, Sendable, Hashable {
     /// The record name of a zone-wide share, as Apple names it.
@@ -15,11 +17,14 @@ public struct ZoneShare: Codable, Sendable, Hashable {
     public var publicPermission: SharePermission
     /// Everyone but the owner, in the order they were added.
     public var participants: [ShareParticipant]
+    /// The root record of a record share; nil for a zone-wide share.
+    public var rootRecordName: String?
 
-    public init(shortGUID: String, publicPermission: SharePermission = .none, participants: [ShareParticipant] = []) {
+    public init(shortGUID: String, publicPermission: SharePermission = .none, participants: [ShareParticipant] = [], rootRecordName: String? = nil) {
         self.shortGUID = shortGUID
         self.publicPermission = publicPermission
         self.participants = participants
+        self.rootRecordName = rootRecordName
     }
 
     /// The participant that is `user`, if any.
@@ -102,8 +107,12 @@ public struct ShareSave: Sendable, Hashable {
 public struct ShareResolution: Sendable, Hashable {
     public var zoneID: RecordZoneID
     public var share: ZoneShare
+    /// The share record's name (`cloudkit.zoneshare` for a zone-wide share).
+    public var shareRecordName: String
     /// The share record (type `cloudkit.share`), as stored in the zone.
     public var shareRecord: Record?
+    /// A record share's root record, when asked for (`shouldFetchRootRecord`).
+    public var rootRecord: Record?
     /// The caller's place in the share after the call (nil: not a participant).
     public var caller: ShareParticipant?
 }

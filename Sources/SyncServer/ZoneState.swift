@@ -22,6 +22,51 @@ final class ZoneState {
     var participants: Set<String> = []
     /// The zone-wide `CKShare` (`cloudkit.zoneshare`), if the owner saved one.
     var share: ZoneShare?
+    /// Each record's parent (`CKRecord.parent`), by record name: only records
+    /// that have one (a deleted record keeps its entry until its tombstone
+    /// goes, so its deletion reaches the share it was in).
+    var parents: [String: String] = [:]
+    /// The record shares, by share record name.
+    var recordShares: [String: ZoneShare] = [:]
+    /// The share record of each shared root record, by the root's name.
+    var shareOfRoot: [String: String] = [:]
+    /// Participants who see only some records (the hierarchies of the record
+    /// shares they accepted, by share record name); everyone else in
+    /// ``participants`` sees the whole zone.
+    var limitedParticipants: [String: Set<String>] = [:]
+
+    /// Whether the zone has any share (zone-wide or of a record).
+    var hasShares: Bool { share != nil || !recordShares.isEmpty }
+
+    /// The record share whose hierarchy holds `name` (a share record
+    /// belongs to its own share): found by walking `parent` up to a root.
+    func recordShareName(containing name: String) -> String? {
+        guard !recordShares.isEmpty else { return nil }
+        if recordShares[name] != nil { return name }
+        var current = name
+        for _ in 0...parents.count {
+            if let share = shareOfRoot[current] { return share }
+            guard let parent = parents[current] else { return nil }
+            current = parent
+        }
+        return nil
+    }
+
+    /// The participants a change of the records `names` reaches: everyone
+    /// who sees the whole zone, and each record-share participant who sees
+    /// one of them.
+    func participants(seeing names: [String]) -> Set<String> {
+        guard !limitedParticipants.isEmpty else { return participants }
+        return participants.filter { user in
+            limitedParticipants[user] == nil || names.contains { isVisible($0, to: user) }
+        }
+    }
+
+    /// Whether `user` (a participant) may see record `name`.
+    func isVisible(_ name: String, to user: String) -> Bool {
+        guard let shares = limitedParticipants[user] else { return true }
+        return recordShareName(containing: name).map(shares.contains) ?? false
+    }
 
     init(zoneID: RecordZoneID, incarnation: UInt64) {
         self.zoneID = zoneID
@@ -69,6 +114,7 @@ final class ZoneState {
         for (sequence, name) in tombstoneQueue.popThrough(horizon) where tombstones[name]?.sequence == sequence {
             tombstones[name] = nil
             log.remove(sequence)
+            if records[name] == nil, !parents.isEmpty { parents[name] = nil }
         }
     }
 }

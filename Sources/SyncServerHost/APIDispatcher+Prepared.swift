@@ -92,10 +92,11 @@ extension APIDispatcher {
             let results: [Result<ZoneChangesBatch, CloudError>]
             do { results = try core.engine.fetchRecordZoneChanges(caller: caller, database: db, requests) } catch { return StepOutcome(.error(error)) }
             guard answering else { return StepOutcome(APIAnswer(body: Data())) }
+            let shareKeys = shareKeysFill(results, caller: caller, db)
             if core.engine.hasAssets {
-                return StepOutcome(Self.zoneChangesAnswer(results, request, fill: { withDownloadURLs($0, db) }))
+                return StepOutcome(Self.zoneChangesAnswer(results, request, fill: { shareKeys(withDownloadURLs($0, db)) }))
             }
-            return StepOutcome(changedState: false) { Self.zoneChangesAnswer(results, request, fill: { $0 }) }
+            return StepOutcome(changedState: false) { Self.zoneChangesAnswer(results, request, fill: shareKeys) }
         case .listZones(let db, let caller):
             let listing: [ZoneListing]
             do { listing = try core.engine.listRecordZones(caller: caller, database: db) } catch { return StepOutcome(.error(error)) }
@@ -124,15 +125,16 @@ extension APIDispatcher {
             }
             guard answering else { return StepOutcome(APIAnswer(body: Data())) }
             let token = wantsToken ? currentSyncToken(db, caller: caller, zoneID: zoneID) : nil
-            let shareKeys = shareKeysFill(results, caller: caller, db, zoneID: zoneID)
+            let shareKeys = shareKeysFill(results, caller: caller, db)
             if core.engine.hasAssets { return StepOutcome(Self.lookupAnswer(results, request, token, fill: { shareKeys(withDownloadURLs($0, db)) })) }
             return StepOutcome(changedState: false) { Self.lookupAnswer(results, request, token, fill: shareKeys) }
         case .queryRecords(let db, let caller, let request, let query, let wantsToken):
             let result: QueryResult
             do { result = try core.engine.queryRecords(caller: caller, database: db, query) } catch { return StepOutcome(.error(error)) }
             guard answering else { return StepOutcome(APIAnswer(body: Data())) }
-            if core.engine.hasAssets { return StepOutcome(Self.queryAnswer(result, request, wantsToken, fill: { withDownloadURLs($0, db) })) }
-            return StepOutcome(changedState: false) { Self.queryAnswer(result, request, wantsToken, fill: { $0 }) }
+            let shareKeys = shareKeysFill(result.records, caller: caller, db)
+            if core.engine.hasAssets { return StepOutcome(Self.queryAnswer(result, request, wantsToken, fill: { shareKeys(withDownloadURLs($0, db)) })) }
+            return StepOutcome(changedState: false) { Self.queryAnswer(result, request, wantsToken, fill: shareKeys) }
         }
     }
 

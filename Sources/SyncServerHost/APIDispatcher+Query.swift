@@ -34,7 +34,7 @@ extension APIDispatcher {
         let results = try core.engine.lookupRecords(
             caller: caller, database: db, zoneID: zoneID, recordNames: request.records.map(\.recordName), desiredKeys: request.desiredKeys)
         let numbers = request.numbersAsStrings ?? false
-        let shareKeys = shareKeysFill(results, caller: caller, db, zoneID: zoneID)
+        let shareKeys = shareKeysFill(results, caller: caller, db)
         let items: [WireResult<WireRecord>] = results.map { result in
             switch result {
             case .success(let record): recordItem(record, db, numbersAsStrings: numbers, shareKeys: shareKeys)
@@ -55,8 +55,9 @@ extension APIDispatcher {
                 resultsLimit: request.resultsLimit, continuationMarker: request.continuationMarker, desiredKeys: request.desiredKeys))
         let numbers = request.numbersAsStrings ?? false
         let zoneWide = (request.zoneWide ?? false) && request.zoneID == nil
+        let shareKeys = shareKeysFill(result.records, caller: caller, db)
         return try encode(WireRecordsQueryResponse(
-            records: result.records.map { recordItem($0, db, numbersAsStrings: numbers, withZone: zoneWide) },
+            records: result.records.map { recordItem($0, db, numbersAsStrings: numbers, withZone: zoneWide, shareKeys: shareKeys) },
             continuationMarker: result.continuationMarker,
             syncToken: call.flag("getCurrentSyncToken") ? result.syncToken : nil))
     }
@@ -65,7 +66,8 @@ extension APIDispatcher {
         let (request, requests) = try Self.zoneChangesPlan(call)
         let results = try core.engine.fetchRecordZoneChanges(caller: caller, database: db, requests)
         guard answering else { return APIAnswer(body: Data()) }
-        return Self.zoneChangesAnswer(results, request, fill: { withDownloadURLs($0, db) })
+        let shareKeys = shareKeysFill(results, caller: caller, db)
+        return Self.zoneChangesAnswer(results, request, fill: { shareKeys(withDownloadURLs($0, db)) })
     }
 
     /// `changes/zone` decoded and checked, before the engine sees it.

@@ -7,37 +7,61 @@ import SyncServer
 /// (the record `cloudkit.zoneshare` of type `cloudkit.share`, with
 /// `participants` and `publicPermission`), found with `records/resolve` and
 /// accepted with `records/accept` by its short GUID.
+/// `CKShare` over Web Services: a share saved with `records/modify` (a record
+/// of type `cloudkit.share` with `participants` and `publicPermission`: the
+/// record `cloudkit.zoneshare` shares its zone, any other share record
+/// shares its root record, named by `forRecord` or by the root's `share`
+/// reference in the same request, and the root's hierarchy), found with
+/// `records/resolve` and accepted with `records/accept` by its short GUID.
 extension APIDispatcher {
-    /// One share change of a `records/modify`: operation `index` saves the
-    /// share (`save`) or deletes it (`save` nil).
+    /// One share save of a `records/modify`: operation `index` saves the
+    /// share record `shareName` (for the root record `rootRecordName`, when a record share).
     package struct ShareChange: Sendable {
         package var index: Int
-        package var save: ShareSave?
+        package var shareName: String
+        package var rootRecordName: String?
+        package var save: ShareSave
     }
 
-    /// The share change an operation makes, if it touches a share record;
-    /// throws for a share this server does not keep (a record share) or a
-    /// malformed participant.
-    static func shareChange(_ operation: WireRecordsModifyRequest.Operation, type: RecordOperationType, index: Int) throws(CloudError) -> ShareChange? {
-        let record = operation.record
-        let isShareName = record.recordName == ZoneShare.recordName
-        if type == .delete || type == .forceDelete {
-            return isShareName ? ShareChange(index: index, save: nil) : nil
+    /// The share saves of a request's operations (deleting a share record
+    /// is an ordinary delete: the engine drops its share); throws for a
+    /// malformed share record or participant.
+    static func shareChanges(_ operations: [WireRecordsModifyRequest.Operation], _ planned: [RecordOperation]) throws(CloudError) -> [ShareChange] {
+        var changes: [ShareChange] = []
+        for (index, operation) in operations.enumerated() where !planned[index].type.isDelete {
+            guard let change = try shareChange(operation, index: index, operations: operations) else { continue }
+            changes.append(change)
         }
+        return changes
+    }
+
+    private static func shareChange(
+        _ operation: WireRecordsModifyRequest.Operation, index: Int, operations: [WireRecordsModifyRequest.Operation]
+    ) throws(CloudError) -> ShareChange? {
+        let record = operation.record
+        let isZoneShareName = record.recordName == ZoneShare.recordName
         guard record.recordType == WireRecord.shareRecordType else {
-            guard !isShareName else {
+            guard !isZoneShareName else {
                 throw CloudError(
                     .invalidArguments, "operations[\(index)]: the record name \(ZoneShare.recordName) is the zone's share; its recordType is \(WireRecord.shareRecordType). Nothing was applied.",
                     recordName: record.recordName)
             }
             return nil
         }
-        guard isShareName else {
+        guard !record.recordName.isEmpty else {
             throw CloudError(
                 .invalidArguments,
-                "operations[\(index)]: this server keeps zone-wide shares only: name the share record \(ZoneShare.recordName) (record shares, with forRecord or a root record's share, are not served). Nothing was applied.",
-                recordName: record.recordName)
+                "operations[\(index)]: a share record needs its recordName (\(ZoneShare.recordName) for a zone-wide share, any other name for a record share). Nothing was applied.")
         }
+        var root: String?
+        if !isZoneShareName {
+            root = record.forRecord?.recordName
+                ?? operations.first { $0.record.recordType != WireRecord.shareRecordType && $0.record.share?.recordName == record.recordName }?.record.recordName
+        }
+        return ShareChange(index: index, shareName: record.recordName, rootRecordName: root, save: try shareSave(record, index: index))
+    }
+
+    private static func shareSave(_ record: WireRecord, index: Int) throws(CloudError) -> ShareSave {
         let publicPermission = try permission(record.publicPermission ?? "NONE", "operations[\(index)].record.publicPermission")
         var invitations: [ShareSave.Invitation] = []
         for (p, participant) in (record.participants ?? []).enumerated() {
@@ -59,7 +83,7 @@ extension APIDispatcher {
             }
             invitations.append(ShareSave.Invitation(user: user, permission: try permission(participant.permission ?? "READ_ONLY", "\(what).permission"), removed: removed))
         }
-        return ShareChange(index: index, save: ShareSave(publicPermission: publicPermission, invitations: invitations))
+        return ShareSave(publicPermission: publicPermission, invitations: invitations)
     }
 
     private static func permission(_ text: String, _ what: String) throws(CloudError) -> SharePermission {
@@ -77,17 +101,26 @@ extension APIDispatcher {
         return name.isEmpty ? nil : String(name)
     }
 
-    /// Applies a plan's share changes around its records: checked before
-    /// anything is applied, saved after the share record itself is.
+    /// Applies a plan's share saves around its records: checked before
+    /// anything is applied, saved after the share record (and its root) is.
     func applyShareChanges(_ plan: ModifyRecordsPlan, _ db: DatabaseID, records: () throws(CloudError) -> [Result<RecordOperationResult, CloudError>]) throws(CloudError) -> [Result<RecordOperationResult, CloudError>] {
-        for change in plan.shares { try core.engine.checkZoneShare(caller: plan.caller, database: db, zoneID: plan.zoneID, change.save) }
-        let results = try records()
+        var saved = Set<String>()
+        for operation in plan.operations where !operation.type.isDelete { saved.insert(operation.record.recordID.recordName) }
+        for change in plan.shares {
+            try core.engine.checkShare(
+                caller: plan.caller, database: db, zoneID: plan.zoneID, shareName: change.shareName, rootRecordName: change.rootRecordName,
+                rootsSavedAlongside: saved, change.save)
+        }
+        var results = try records()
         for change in plan.shares {
             guard change.index < results.count, case .success = results[change.index] else { continue }
-            if let save = change.save {
-                try core.engine.saveZoneShare(caller: plan.caller, database: db, zoneID: plan.zoneID, save)
-            } else {
-                try core.engine.deleteZoneShare(caller: plan.caller, database: db, zoneID: plan.zoneID)
+            let share = try core.engine.saveShare(
+                caller: plan.caller, database: db, zoneID: plan.zoneID, shareName: change.shareName, rootRecordName: change.rootRecordName, change.save)
+            // A root saved in the same request answers its new share reference.
+            for (index, result) in results.enumerated() {
+                guard case .success(.saved(var root)) = result, root.recordID.recordName == share.rootRecordName else { continue }
+                root.share = RecordReference(recordName: change.shareName)
+                results[index] = .success(.saved(root))
             }
         }
         return results
@@ -96,34 +129,51 @@ extension APIDispatcher {
     /// A share record with its share keys (participants, owner, the
     /// caller's participant, public permission, short GUID, URL); any other record as it is.
     package func withShareKeys(_ wire: WireRecord, caller: Caller, _ db: DatabaseID, zoneID: RecordZoneID) -> WireRecord {
-        guard wire.recordType == WireRecord.shareRecordType, wire.recordName == ZoneShare.recordName else { return wire }
-        return shareKeys(of: zoneID, caller: caller, db)(wire)
+        guard wire.recordType == WireRecord.shareRecordType,
+              let share = core.engine.share(caller: caller, database: db, zoneID: zoneID, named: wire.recordName)
+        else { return wire }
+        var filled = Self.withShareKeys(wire, share, owner: owner(of: zoneID, caller: caller), caller: caller.user)
+        filled.url = shareURL(share.shortGUID)
+        return filled
     }
 
-    /// What adds the share keys to a `records/lookup` answer: the share is
-    /// read now (under the lock) when the results hold a share record, and
-    /// added when the answer is worded; any other answer is left as it is.
-    package func shareKeysFill(
-        _ results: [Result<Record, CloudError>], caller: Caller, _ db: DatabaseID, zoneID: RecordZoneID
-    ) -> @Sendable (WireRecord) -> WireRecord {
-        let hasShare = results.contains { result in
-            if case .success(let record) = result { record.recordType == WireRecord.shareRecordType } else { false }
+    /// What adds the share keys to the share records among `records` (of
+    /// any zones): the shares are read now (under the lock), and added when
+    /// the answer is worded; an answer without share records is left as it is.
+    package func shareKeysFill(_ records: [Record], caller: Caller, _ db: DatabaseID) -> @Sendable (WireRecord) -> WireRecord {
+        guard core.engine.hasShares else { return { $0 } }
+        var filled: [String: WireRecord] = [:]
+        for record in records where record.recordType == WireRecord.shareRecordType {
+            guard let tag = record.recordChangeTag else { continue }
+            filled[tag] = withShareKeys(WireRecord(record), caller: caller, db, zoneID: record.recordID.zoneID)
         }
-        guard hasShare else { return { $0 } }
-        return shareKeys(of: zoneID, caller: caller, db)
+        guard !filled.isEmpty else { return { $0 } }
+        return { [filled] wire in
+            guard wire.recordType == WireRecord.shareRecordType, let tag = wire.recordChangeTag, var keys = filled[tag] else { return wire }
+            keys.fields = wire.fields
+            keys.zoneID = wire.zoneID
+            return keys
+        }
     }
 
-    /// Adds the share keys of `zoneID`'s share (read now) to its share record.
-    private func shareKeys(of zoneID: RecordZoneID, caller: Caller, _ db: DatabaseID) -> @Sendable (WireRecord) -> WireRecord {
-        guard let share = core.engine.zoneShare(caller: caller, database: db, zoneID: zoneID) else { return { $0 } }
-        let owner = zoneID.ownerName.isEmpty || zoneID.ownerName == RecordZoneID.currentUserName ? caller.user : zoneID.ownerName
-        let url = shareURL(share.shortGUID)
-        return { wire in
-            guard wire.recordType == WireRecord.shareRecordType, wire.recordName == ZoneShare.recordName else { return wire }
-            var filled = Self.withShareKeys(wire, share, owner: owner, caller: caller.user)
-            filled.url = url
-            return filled
+    /// ``shareKeysFill(_:caller:_:)`` for the records of a `records/lookup`.
+    package func shareKeysFill(_ results: [Result<Record, CloudError>], caller: Caller, _ db: DatabaseID) -> @Sendable (WireRecord) -> WireRecord {
+        guard core.engine.hasShares else { return { $0 } }
+        return shareKeysFill(results.compactMap { if case .success(let record) = $0 { record } else { nil } }, caller: caller, db)
+    }
+
+    /// ``shareKeysFill(_:caller:_:)`` for the records of a `changes/zone`.
+    package func shareKeysFill(_ results: [Result<ZoneChangesBatch, CloudError>], caller: Caller, _ db: DatabaseID) -> @Sendable (WireRecord) -> WireRecord {
+        guard core.engine.hasShares else { return { $0 } }
+        var records: [Record] = []
+        for case .success(let batch) in results {
+            for case .changed(let record) in batch.changes where record.recordType == WireRecord.shareRecordType { records.append(record) }
         }
+        return shareKeysFill(records, caller: caller, db)
+    }
+
+    private func owner(of zoneID: RecordZoneID, caller: Caller) -> String {
+        zoneID.ownerName.isEmpty || zoneID.ownerName == RecordZoneID.currentUserName ? caller.user : zoneID.ownerName
     }
 
     private static func withShareKeys(_ wire: WireRecord, _ share: ZoneShare, owner: String, caller: String) -> WireRecord {
@@ -153,6 +203,32 @@ extension APIDispatcher {
     /// GUID is what `records/resolve` and `records/accept` take.
     func shareURL(_ shortGUID: String) -> String { "\(baseURL)/share/\(shortGUID)" }
 
+    // MARK: The share URL
+
+    /// `GET /share/{shortGUID}` (our extension; Apple's share URL opens the
+    /// app): which share the URL is and how to accept it, to anyone holding it.
+    package func sharePage(shortGUID: String) -> APIAnswer {
+        guard let (container, environment, resolution) = core.engine.findShare(shortGUID: shortGUID) else {
+            return .notFound("No share has the short GUID '\(shortGUID)'.")
+        }
+        let base = "/database/1/\(container)/\(environment.rawValue)/public/records/"
+        let owner = resolution.zoneID.ownerName
+        let page = WireSharePage(
+            shortGUID: shortGUID, url: shareURL(shortGUID), containerIdentifier: container, environment: environment.rawValue,
+            zoneID: WireZoneID(resolution.zoneID), kind: resolution.share.rootRecordName == nil ? "zone" : "record",
+            rootRecordName: resolution.share.rootRecordName, ownerIdentity: Self.identity(owner), publicPermission: resolution.share.publicPermission.rawValue,
+            resolvePath: base + "resolve", acceptPath: base + "accept",
+            requestBody: WireShareGUIDsRequest(shortGUIDs: [.init(value: shortGUID, shouldFetchRootRecord: resolution.share.rootRecordName == nil ? nil : true)]),
+            howToAccept: resolution.share.publicPermission == .none
+                ? "\(owner) shares this with invited users: signed in as one of them, POST requestBody to acceptPath (resolvePath first to see the share)."
+                : "Anyone signed in may accept: POST requestBody to acceptPath (resolvePath first to see the share).")
+        do {
+            return APIAnswer(body: try WireJSON.encode(page))
+        } catch {
+            return .error(error)
+        }
+    }
+
     // MARK: records/resolve and records/accept
 
     /// `records/resolve` (`accepting` false) and `records/accept`.
@@ -164,9 +240,11 @@ extension APIDispatcher {
         var changed = false
         let results: [WireResult<WireShareInfo>] = request.shortGUIDs.map { item in
             do throws(CloudError) {
+                // shouldFetchRootRecord: the root with rootRecordDesiredKeys (none: every field).
+                let rootKeys = item.shouldFetchRootRecord == true ? item.rootRecordDesiredKeys ?? [] : nil
                 let resolution = accepting
-                    ? try core.engine.acceptShare(caller: caller, database: db, shortGUID: item.value)
-                    : try core.engine.resolveShare(caller: caller, database: db, shortGUID: item.value)
+                    ? try core.engine.acceptShare(caller: caller, database: db, shortGUID: item.value, rootRecordDesiredKeys: rootKeys)
+                    : try core.engine.resolveShare(caller: caller, database: db, shortGUID: item.value, rootRecordDesiredKeys: rootKeys)
                 if accepting { changed = true }
                 return .success(info(resolution, caller: caller.user, db))
             } catch {
@@ -178,13 +256,13 @@ extension APIDispatcher {
 
     private func info(_ resolution: ShareResolution, caller: String, _ db: DatabaseID) -> WireShareInfo {
         let owner = resolution.zoneID.ownerName
-        var share = resolution.shareRecord.map(WireRecord.init) ?? WireRecord(recordName: ZoneShare.recordName, recordType: WireRecord.shareRecordType)
+        var share = resolution.shareRecord.map(WireRecord.init) ?? WireRecord(recordName: resolution.shareRecordName, recordType: WireRecord.shareRecordType)
         share = Self.withShareKeys(share, resolution.share, owner: owner, caller: caller)
         share.url = shareURL(resolution.share.shortGUID)
         return WireShareInfo(
             shortGUID: resolution.share.shortGUID, containerIdentifier: db.container, environment: db.environment.rawValue,
             databaseScope: owner == caller ? "PRIVATE" : "SHARED", zoneID: WireZoneID(resolution.zoneID), share: share,
-            ownerIdentity: Self.identity(owner), participantStatus: resolution.caller?.acceptanceStatus.rawValue,
+            rootRecord: resolution.rootRecord.map { withDownloadURLs(WireRecord($0), db) }, ownerIdentity: Self.identity(owner), participantStatus: resolution.caller?.acceptanceStatus.rawValue,
             participantPermission: resolution.caller?.permission.rawValue, participantType: resolution.caller?.type.rawValue)
     }
 }

@@ -103,7 +103,7 @@ package struct APIDispatcher {
             return "There is no admin operation '\(operation)'. Known: \(known(.admin))."
         case .serverCall:
             return "There is no internal call '\(call.path)'."
-        case .assetFiles, .webcourier, .document:
+        case .assetFiles, .webcourier, .document, .sharePage:
             return "There is no '\(call.path)'; asset URLs come from assets/upload and from ASSET fields' downloadURL."
         }
     }
@@ -194,9 +194,15 @@ package struct APIDispatcher {
         package var atomic: Bool
         package var clientToken: Data?
         package var desiredKeys: [String]?
-        /// The operations that save or delete the zone's share (kept in the
-        /// journal as JSON: the binary plan has no room for their keys).
+        /// The operations that save a share (kept in the journal as JSON:
+        /// the binary plan has no room for their keys).
         package var shares: [ShareChange] = []
+        /// Whether a record names its parent or share (kept in the journal as
+        /// JSON: the binary plan has no room for them).
+        package var hasSystemReferences = false
+
+        /// Whether the journal keeps this plan's call as JSON, not in binary form.
+        package var keptAsJSON: Bool { !shares.isEmpty || hasSystemReferences }
     }
 
     package static func modifyRecordsPlan(_ call: APICall, caller: Caller) throws(CloudError) -> ModifyRecordsPlan {
@@ -205,7 +211,7 @@ package struct APIDispatcher {
         let zoneID = request.zoneID.map(RecordZoneID.init) ?? RecordZoneID(zoneName: RecordZoneID.defaultZoneName, ownerName: "")
         var operations: [RecordOperation] = []
         operations.reserveCapacity(request.operations.count)
-        var shares: [ShareChange] = []
+        var hasSystemReferences = false
         for (index, operation) in request.operations.enumerated() {
             guard let type = RecordOperationType(rawValue: operation.operationType) else {
                 let known = RecordOperationType.allCases.map(\.rawValue).joined(separator: ", ")
@@ -220,8 +226,9 @@ package struct APIDispatcher {
                 throw CloudError(.invalidArguments, "operations[\(index)]: \(error.reason) Nothing was applied.", recordName: operation.record.recordName)
             }
             operations.append(RecordOperation(type: type, record: record, removedFieldNames: operation.record.fieldNamesWithoutValue))
-            if let change = try shareChange(operation, type: type, index: index) { shares.append(change) }
+            if record.parent != nil || record.share != nil { hasSystemReferences = true }
         }
+        let shares = try shareChanges(request.operations, operations)
         var clientToken: Data?
         if let text = request.clientChangeTokenData {
             guard let data = Data(base64Encoded: text) else {
@@ -231,7 +238,7 @@ package struct APIDispatcher {
         }
         return ModifyRecordsPlan(
             caller: caller, zoneID: zoneID, operations: operations, atomic: request.atomic ?? true, clientToken: clientToken,
-            desiredKeys: request.desiredKeys, shares: shares)
+            desiredKeys: request.desiredKeys, shares: shares, hasSystemReferences: hasSystemReferences)
     }
 
     /// The engine step of `records/modify`.

@@ -14,8 +14,9 @@ import SyncServer
 /// - **JSON**: the request body as the client sent it. Every call but
 ///   `records/modify` is kept so, and every row written before the binary
 ///   form existed; they replay through ``APIDispatcher/prepare(_:)``. A
-///   `records/modify` that saves or deletes a share (`cloudkit.share`) is
-///   kept as JSON too: its share keys have no place in the binary form.
+///   `records/modify` that saves a share (`cloudkit.share`) or names a
+///   record's `parent` or `share` is kept as JSON too: its share keys and
+///   references have no place in the binary form.
 /// - **binary `records/modify`**: the call's plan, already decoded and
 ///   checked (``APIDispatcher/ModifyRecordsPlan``: zone, atomic flag,
 ///   client token, desired keys and each operation's type, record and
@@ -39,8 +40,8 @@ package enum JournaledCallBody {
     /// The call as its journal row keeps it: a `records/modify` with its
     /// plan in binary form, any other call as it came.
     package static func encode(_ prepared: PreparedCall) -> APICall {
-        // A plan that saves or deletes a share stays JSON: its share keys are not in the binary form.
-        guard case .modifyRecords(_, let plan) = prepared.route, plan.shares.isEmpty else { return prepared.call }
+        // A plan that saves a share, or names a parent, stays JSON: its share keys and references are not in the binary form.
+        guard case .modifyRecords(_, let plan) = prepared.route, !plan.keptAsJSON else { return prepared.call }
         var call = prepared.call
         call.body = encode(plan)
         return call

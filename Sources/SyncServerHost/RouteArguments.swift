@@ -25,6 +25,8 @@ package struct RouteArguments: Sendable {
             container = try APIDispatcher.parseContainer(parts[2])
             environment = try APIDispatcher.parseEnvironment(parts[3])
             if parts.count == 6 { last = parts[5] }
+        case .sharePage:
+            last = parts[1]
         case .serverCall, .document:
             break
         }

@@ -293,6 +293,12 @@ extension WebServicesRoute {
             access: .write, summary: "A device has these notifications: they leave its queue.",
             handling: .dispatcher({ (d, call, _) throws(CloudError) in try d.acknowledge(call) })),
 
+        // MARK: /share/{shortGUID} (a share's URL)
+        WebServicesRoute(
+            .sharePage, "share", .get, access: .read,
+            summary: "A share's URL: which share it is (owner, zone, root record, public permission) and how to accept it (no token needed; our extension).",
+            handling: .dispatcher({ (d, _, a) throws(CloudError) in d.sharePage(shortGUID: a.last) })),
+
         // MARK: The document of this API
         WebServicesRoute(
             .document, "openapi.json", .get, access: .read, summary: "This API's OpenAPI 3.1 document (no token needed).", handling: .document),

@@ -36,6 +36,8 @@ package final class WebServicesRoute: Sendable {
         case serverCall
         /// `GET /openapi.json`.
         case document
+        /// `GET /share/{shortGUID}`: a share's URL (our extension).
+        case sharePage
     }
 
     package enum Access: Sendable {
@@ -169,6 +171,7 @@ package final class WebServicesRoute: Sendable {
         case .assetFiles: operation == "download" ? "/assets/1/{container}/{environment}/download/{checksum}" : "/assets/1/{container}/{environment}/\(operation)"
         case .serverCall: "/internal/\(operation)"
         case .document: "/\(operation)"
+        case .sharePage: "/share/{shortGUID}"
         }
     }
 
@@ -221,6 +224,8 @@ package final class WebServicesRoute: Sendable {
             return Key(family: .serverCall, first: parts[1], second: "")
         case "openapi.json" where count == 1:
             return Key(family: .document, first: "openapi.json", second: "")
+        case "share" where count == 2:
+            return Key(family: .sharePage, first: "share", second: "")
         default:
             return nil
         }

@@ -26,11 +26,13 @@ public struct InProcessServerObserver: ServerObserver {
         return server.withEngine { engine in
             engine.zoneSummaries(user: user, container: container, environment: environment).map { summary in
                 var zone = ServerZoneSummary(summary)
-                if !summary.zoneID.isDefaultZone,
-                   let share = engine.zoneShare(
-                       caller: Caller(user: user), database: DatabaseID(container: container, environment: environment, scope: summary.scope),
-                       zoneID: summary.zoneID) {
-                    zone.shares = [ServerShare(share, owner: summary.zoneID.ownerName)]
+                if !summary.zoneID.isDefaultZone {
+                    let shares = engine.shares(
+                        caller: Caller(user: user), database: DatabaseID(container: container, environment: environment, scope: summary.scope),
+                        zoneID: summary.zoneID)
+                    if !shares.isEmpty {
+                        zone.shares = shares.map { ServerShare($0.share, recordName: $0.name, owner: summary.zoneID.ownerName) }
+                    }
                 }
                 return zone
             }

@@ -19,6 +19,10 @@ public struct WireRecord: Codable, Sendable, Hashable {
     public var modified: WireStamp?
     public var deleted: Bool?
     public var zoneID: WireZoneID?
+    /// The record's parent (`CKRecord.parent`), a record of the same zone.
+    public var parent: WireRecordReference?
+    /// The share whose root this record is (`CKRecord.share`); the server sets it.
+    public var share: WireRecordReference?
     // A share record's own keys (`recordType` `cloudkit.share`), as Apple's
     // record dictionary has them; read only for share records.
     public var shortGUID: String?
@@ -29,6 +33,9 @@ public struct WireRecord: Codable, Sendable, Hashable {
     public var currentUserParticipant: WireShareParticipant?
     /// The share's URL on this server (CKShare's `url`; not in Apple's Web Services record dictionary).
     public var url: String?
+    /// A share record's root (`forRecord`, as CloudKit JS and CKTool JS send
+    /// it): the record the share is for. Read on a save; never answered.
+    public var forRecord: WireRecordReference?
 
     public init(
         recordName: String,
@@ -51,8 +58,8 @@ public struct WireRecord: Codable, Sendable, Hashable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case recordName, recordType, recordChangeTag, fields, created, modified, deleted, zoneID
-        case shortGUID, publicPermission, participants, owner, currentUserParticipant, url
+        case recordName, recordType, recordChangeTag, fields, created, modified, deleted, zoneID, parent, share
+        case shortGUID, publicPermission, participants, owner, currentUserParticipant, url, forRecord
     }
 
     /// The record type of a share (`CKShare`).
@@ -75,6 +82,8 @@ public struct WireRecord: Codable, Sendable, Hashable {
         modified = try container.decodeIfPresent(WireStamp.self, forKey: .modified)
         deleted = try container.decodeIfPresent(Bool.self, forKey: .deleted)
         zoneID = try container.decodeIfPresent(WireZoneID.self, forKey: .zoneID)
+        parent = try container.decodeIfPresent(WireRecordReference.self, forKey: .parent)
+        share = try container.decodeIfPresent(WireRecordReference.self, forKey: .share)
         guard recordType == Self.shareRecordType else { return }
         shortGUID = try container.decodeIfPresent(String.self, forKey: .shortGUID)
         publicPermission = try container.decodeIfPresent(String.self, forKey: .publicPermission)
@@ -82,6 +91,7 @@ public struct WireRecord: Codable, Sendable, Hashable {
         owner = try container.decodeIfPresent(WireShareParticipant.self, forKey: .owner)
         currentUserParticipant = try container.decodeIfPresent(WireShareParticipant.self, forKey: .currentUserParticipant)
         url = try container.decodeIfPresent(String.self, forKey: .url)
+        forRecord = try container.decodeIfPresent(WireRecordReference.self, forKey: .forRecord)
     }
 
     /// A live record, every field typed.
@@ -97,6 +107,8 @@ public struct WireRecord: Codable, Sendable, Hashable {
             created: record.created.map(WireStamp.init),
             modified: record.modified.map(WireStamp.init),
             deleted: false)
+        parent = record.parent.map(WireRecordReference.init)
+        share = record.share.map(WireRecordReference.init)
     }
 
     /// A deleted record: `{"recordName", "deleted": true}`. The type is not
@@ -156,7 +168,9 @@ extension Record {
             fields: fields,
             recordChangeTag: wire.recordChangeTag,
             created: wire.created.map(RecordStamp.init),
-            modified: wire.modified.map(RecordStamp.init))
+            modified: wire.modified.map(RecordStamp.init),
+            parent: wire.parent?.reference,
+            share: wire.share?.reference)
     }
 }
 

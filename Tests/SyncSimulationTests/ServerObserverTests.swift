@@ -84,6 +84,22 @@ import Testing
         #expect(snapshot.publicZone?.scope == .public)
     }
 
+    @Test func aZoneSummaryCarriesItsRecordSharesWithTheirRoots() async throws {
+        let simulation = try Simulation(setup: SimulationSetup(users: ["alice", "bob"], devices: [.init(name: "iPhone", user: "alice")]))
+        let iPhone = try #require(simulation.device(named: "iPhone"))
+        await simulation.createZone("Notes", on: iPhone)
+        await simulation.save(note("n1"), on: iPhone)
+        let privateDatabase = DatabaseID(container: simulation.container, environment: .development, scope: .private)
+        try simulation.server.withEngine { (engine) throws(CloudError) in
+            _ = try engine.saveShare(
+                caller: Caller(user: "alice"), database: privateDatabase, zoneID: notes, shareName: "share-n1", rootRecordName: "n1",
+                ShareSave(publicPermission: .none, invitations: [.init(user: "bob", permission: .readOnly)]))
+        }
+        let shares = try #require(try await simulation.serverObserver.zoneSummaries(user: "alice").first { $0.zoneID == notes }?.shares)
+        #expect(shares.map(\.recordName) == ["share-n1"] && shares.first?.rootRecordName == "n1" && shares.first?.isZoneWide == false)
+        #expect(shares.first?.participants.map(\.user) == ["alice", "bob"])
+    }
+
     @Test func removedZonesKeepTheirReasonUntilCreatedAgain() async throws {
         let (simulation, iPhone) = try await world()
         await simulation.purgeZone(notes, on: iPhone)

@@ -8,6 +8,11 @@ public struct Record: Sendable, Hashable, CustomStringConvertible {
     public var recordChangeTag: String?
     public var created: RecordStamp?
     public var modified: RecordStamp?
+    /// The record's parent (`CKRecord.parent`): a record in the same zone. A
+    /// share of a record shares every record whose parent chain reaches it.
+    public var parent: RecordReference?
+    /// The share this record is the root of (`CKRecord.share`), set by the server.
+    public var share: RecordReference?
 
     public init(
         recordID: RecordID,
@@ -15,7 +20,9 @@ public struct Record: Sendable, Hashable, CustomStringConvertible {
         fields: RecordFields = RecordFields(),
         recordChangeTag: String? = nil,
         created: RecordStamp? = nil,
-        modified: RecordStamp? = nil
+        modified: RecordStamp? = nil,
+        parent: RecordReference? = nil,
+        share: RecordReference? = nil
     ) {
         self.recordID = recordID
         self.recordType = recordType
@@ -23,6 +30,8 @@ public struct Record: Sendable, Hashable, CustomStringConvertible {
         self.recordChangeTag = recordChangeTag
         self.created = created
         self.modified = modified
+        self.parent = parent
+        self.share = share
     }
 
     public subscript(key: String) -> FieldValue? {
