@@ -75,7 +75,7 @@ struct ShareLinesTests {
         let container = inspector.simulation.container
         let privateDatabase = DatabaseID(container: container, environment: .development, scope: .private)
         let notes = RecordZoneID(zoneName: "Notes", ownerName: "alice")
-        try inspector.simulation.server.withEngine { (engine) throws(CloudError) in
+        _ = try inspector.simulation.server.withEngine { (engine) throws(CloudError) in
             try engine.saveZoneShare(
                 caller: Caller(user: "alice"), database: privateDatabase, zoneID: notes,
                 ShareSave(publicPermission: .readOnly, invitations: [.init(user: "bob", permission: .readOnly)]))
@@ -87,7 +87,7 @@ struct ShareLinesTests {
         #expect(bob.map(\.text) == ["    bob   READ_ONLY PENDING PRIVATE_USER"])
         #expect(bob.first?.isPending == true)
         #expect(inspector.state.snapshot.zones.contains { if case .share(let l) = $0 { l.text.contains("public READ_ONLY") } else { false } })
-        try inspector.simulation.server.withEngine { (engine) throws(CloudError) in
+        _ = try inspector.simulation.server.withEngine { (engine) throws(CloudError) in
             try engine.saveZoneShare(caller: Caller(user: "alice"), database: privateDatabase, zoneID: notes, ShareSave(publicPermission: .readOnly, invitations: []))
         }
         await inspector.refresh()

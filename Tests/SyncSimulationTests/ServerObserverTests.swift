@@ -95,7 +95,7 @@ import Testing
                 caller: Caller(user: "alice"), database: privateDatabase, zoneID: notes, shareName: "share-n1", rootRecordName: "n1",
                 ShareSave(publicPermission: .none, invitations: [.init(user: "bob", permission: .readOnly)]))
         }
-        let shares = try #require(try await simulation.serverObserver.zoneSummaries(user: "alice").first { $0.zoneID == notes }?.shares)
+        let shares = try #require(try await simulation.serverObserver.zoneSummaries(user: "alice", environment: .development).first { $0.zoneID == notes }?.shares)
         #expect(shares.map(\.recordName) == ["share-n1"] && shares.first?.rootRecordName == "n1" && shares.first?.isZoneWide == false)
         #expect(shares.first?.participants.map(\.user) == ["alice", "bob"])
     }
