@@ -96,6 +96,19 @@ import Testing
         #expect(accepted?["participantStatus"] as? String == "ACCEPTED" && (accepted?["rootRecord"] as? [String: Any])?["recordName"] as? String == "groceries")
         let zones = try await post(server, Self.db("changes/database", scope: "shared"), #"{"syncToken":"\#(before)"}"#, token: bob)
         #expect(((list(zones, "zones").first?["zoneID"] as? [String: Any])?["zoneName"] as? String) == "Lists", "\(zones.text)")
+        // Accepting changes the share record (its participant list), as Apple's does: the owner's
+        // next changes/zone brings only the share record again, with a new change tag and Bob ACCEPTED.
+        let ownerToken = try #require(list(ownerChanges, "zones").first?["syncToken"] as? String)
+        let afterAcceptOwner = try await post(server, Self.db("changes/zone"), #"{"zones":[{"zoneID":{"zoneName":"Lists"},"syncToken":"\#(ownerToken)"}]}"#, token: alice)
+        let refetched = (list(afterAcceptOwner, "zones").first?["records"] as? [[String: Any]]) ?? []
+        #expect(names(refetched) == ["share-groceries"], "\(afterAcceptOwner.text)")
+        let oldTag = try #require(share["recordChangeTag"] as? String)
+        let newTag = try #require(refetched.first?["recordChangeTag"] as? String)
+        #expect(newTag != oldTag)
+        let bobInList = (refetched.first?["participants"] as? [[String: Any]])?.first { ($0["userIdentity"] as? [String: Any])?["userRecordName"] as? String == "bob" }
+        #expect(bobInList?["acceptanceStatus"] as? String == "ACCEPTED", "\(afterAcceptOwner.text)")
+        let carolInList = (refetched.first?["participants"] as? [[String: Any]])?.first { ($0["userIdentity"] as? [String: Any])?["userRecordName"] as? String == "carol" }
+        #expect(carolInList?["acceptanceStatus"] as? String == "PENDING")
         let bobChanges = try await post(server, Self.db("changes/zone", scope: "shared"), #"{"zones":[{\#(Self.inZone)}]}"#, token: bob)
         let bobRecords = (list(bobChanges, "zones").first?["records"] as? [[String: Any]]) ?? []
         #expect(names(bobRecords) == ["groceries", "milk", "oat", "share-groceries"], "\(bobChanges.text)")
