@@ -271,7 +271,13 @@ import Testing
             let answer = await host.perform(call("changes/zone", #"{"zones":[{\#(Self.inZone)}]}"#, user: "bob", scope: "shared"))
             return names((items(answer, "zones").first?["records"] as? [[String: Any]]) ?? [])
         }
+        // The share record as the owner sees it: acceptance changed its tag, and replay gives the same tag.
+        func shareRecord(_ host: ServerHost) async -> [String: Any]? {
+            items(await host.perform(call("records/lookup", #"{"zoneID":{"zoneName":"Lists"},"records":[{"recordName":"share-groceries"}]}"#)), "records").first
+        }
         var guid = ""
+        var acceptedTag = ""
+        var acceptedStamp: Double?
         do {
             // No clean stop: the next start replays the journal (the rows with parents and the share are JSON).
             let host = try await ServerHost.start(options: options)
@@ -283,15 +289,22 @@ import Testing
             let accepted = await host.perform(call("records/accept", #"{"shortGUIDs":[{"value":"\#(guid)"}]}"#, user: "bob", scope: "public"))
             #expect(items(accepted, "results").first?["participantStatus"] as? String == "ACCEPTED")
             #expect(await bobSees(host) == ["groceries", "milk", "share-groceries"])
+            acceptedTag = try #require(await shareRecord(host)?["recordChangeTag"] as? String)
+            #expect(acceptedTag != items(saved, "records").first?["recordChangeTag"] as? String)
+            acceptedStamp = (await shareRecord(host)?["modified"] as? [String: Any])?["timestamp"] as? Double
+            #expect(acceptedStamp != nil)
         }
         do {
             let host = try await ServerHost.start(options: options)
             #expect(await bobSees(host) == ["groceries", "milk", "share-groceries"])
+            #expect(await shareRecord(host)?["recordChangeTag"] as? String == acceptedTag)
+            #expect((await shareRecord(host)?["modified"] as? [String: Any])?["timestamp"] as? Double == acceptedStamp)
             await host.stop()  // a clean stop writes a checkpoint
         }
         let host = try await ServerHost.start(options: options)
         defer { Task { await host.stop() } }
         #expect(await bobSees(host) == ["groceries", "milk", "share-groceries"])
+        #expect(await shareRecord(host)?["recordChangeTag"] as? String == acceptedTag)
         let again = await host.perform(call("records/modify", Self.modify([Self.share("share-milk", root: "milk", participants: [])])))
         #expect(again.status == 409, "\(String(decoding: again.body, as: UTF8.self))")
         let resolved = await host.perform(call("records/resolve", #"{"shortGUIDs":[{"value":"\#(guid)"}]}"#, user: "bob", scope: "public"))
