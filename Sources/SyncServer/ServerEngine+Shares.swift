@@ -263,6 +263,7 @@ extension ServerEngine {
         if share.participants[index].acceptanceStatus != .accepted {
             share.participants[index].acceptanceStatus = .accepted
             zone.setShare(share, named: name)
+            touchShareRecord(named: name, in: zone, by: caller, database: database)
             let sharedDatabase = DatabaseID(container: database.container, environment: database.environment, scope: .shared)
             if name == ZoneShare.recordName {
                 grantSharedZone(zone, to: caller.user, database: sharedDatabase)
@@ -274,6 +275,28 @@ extension ServerEngine {
             }
         }
         return resolution(zone, name, share, rootRecordDesiredKeys: rootRecordDesiredKeys).with(caller: share.participants[index])
+    }
+
+    /// The share record changed with its participant list (as Apple's share
+    /// does when someone accepts): a new change tag and a new place in the
+    /// zone's changes, so the owner and the participants fetch it again.
+    private func touchShareRecord(named name: String, in zone: ZoneState, by caller: Caller, database: DatabaseID) {
+        guard var stored = zone.records[name] else { return }
+        zone.log.remove(stored.sequence)
+        stored.sequence = zone.log.append(name)
+        stored.tag = nextChangeTag
+        nextChangeTag += 1
+        stored.modified = Stamp(time: clock.now(), user: names.intern(caller.user), device: caller.deviceID.map { names.intern($0) } ?? 0)
+        zone.store(stored, name: name)
+        applyRetention(to: zone)
+        let owner = databases(of: zone.zoneID.ownerName, in: database)
+        owner.privateLog.zoneChanged(zone.zoneID)
+        applyRetention(to: &owner.privateLog)
+        for participant in zone.participants(seeing: [name]).sorted() {
+            let other = databases(of: participant, in: database)
+            other.sharedLog.zoneChanged(zone.zoneID)
+            applyRetention(to: &other.sharedLog)
+        }
     }
 
     /// Whether the caller may write a zone shared with them: a zone-wide

@@ -96,6 +96,19 @@ import Testing
         #expect(accepted?["participantStatus"] as? String == "ACCEPTED" && (accepted?["rootRecord"] as? [String: Any])?["recordName"] as? String == "groceries")
         let zones = try await post(server, Self.db("changes/database", scope: "shared"), #"{"syncToken":"\#(before)"}"#, token: bob)
         #expect(((list(zones, "zones").first?["zoneID"] as? [String: Any])?["zoneName"] as? String) == "Lists", "\(zones.text)")
+        // Accepting changes the share record (its participant list), as Apple's does: the owner's
+        // next changes/zone brings only the share record again, with a new change tag and Bob ACCEPTED.
+        let ownerToken = try #require(list(ownerChanges, "zones").first?["syncToken"] as? String)
+        let afterAcceptOwner = try await post(server, Self.db("changes/zone"), #"{"zones":[{"zoneID":{"zoneName":"Lists"},"syncToken":"\#(ownerToken)"}]}"#, token: alice)
+        let refetched = (list(afterAcceptOwner, "zones").first?["records"] as? [[String: Any]]) ?? []
+        #expect(names(refetched) == ["share-groceries"], "\(afterAcceptOwner.text)")
+        let oldTag = try #require(share["recordChangeTag"] as? String)
+        let newTag = try #require(refetched.first?["recordChangeTag"] as? String)
+        #expect(newTag != oldTag)
+        let bobInList = (refetched.first?["participants"] as? [[String: Any]])?.first { ($0["userIdentity"] as? [String: Any])?["userRecordName"] as? String == "bob" }
+        #expect(bobInList?["acceptanceStatus"] as? String == "ACCEPTED", "\(afterAcceptOwner.text)")
+        let carolInList = (refetched.first?["participants"] as? [[String: Any]])?.first { ($0["userIdentity"] as? [String: Any])?["userRecordName"] as? String == "carol" }
+        #expect(carolInList?["acceptanceStatus"] as? String == "PENDING")
         let bobChanges = try await post(server, Self.db("changes/zone", scope: "shared"), #"{"zones":[{\#(Self.inZone)}]}"#, token: bob)
         let bobRecords = (list(bobChanges, "zones").first?["records"] as? [[String: Any]]) ?? []
         #expect(names(bobRecords) == ["groceries", "milk", "oat", "share-groceries"], "\(bobChanges.text)")
@@ -258,7 +271,13 @@ import Testing
             let answer = await host.perform(call("changes/zone", #"{"zones":[{\#(Self.inZone)}]}"#, user: "bob", scope: "shared"))
             return names((items(answer, "zones").first?["records"] as? [[String: Any]]) ?? [])
         }
+        // The share record as the owner sees it: acceptance changed its tag, and replay gives the same tag.
+        func shareRecord(_ host: ServerHost) async -> [String: Any]? {
+            items(await host.perform(call("records/lookup", #"{"zoneID":{"zoneName":"Lists"},"records":[{"recordName":"share-groceries"}]}"#)), "records").first
+        }
         var guid = ""
+        var acceptedTag = ""
+        var acceptedStamp: Double?
         do {
             // No clean stop: the next start replays the journal (the rows with parents and the share are JSON).
             let host = try await ServerHost.start(options: options)
@@ -270,15 +289,22 @@ import Testing
             let accepted = await host.perform(call("records/accept", #"{"shortGUIDs":[{"value":"\#(guid)"}]}"#, user: "bob", scope: "public"))
             #expect(items(accepted, "results").first?["participantStatus"] as? String == "ACCEPTED")
             #expect(await bobSees(host) == ["groceries", "milk", "share-groceries"])
+            acceptedTag = try #require(await shareRecord(host)?["recordChangeTag"] as? String)
+            #expect(acceptedTag != items(saved, "records").first?["recordChangeTag"] as? String)
+            acceptedStamp = (await shareRecord(host)?["modified"] as? [String: Any])?["timestamp"] as? Double
+            #expect(acceptedStamp != nil)
         }
         do {
             let host = try await ServerHost.start(options: options)
             #expect(await bobSees(host) == ["groceries", "milk", "share-groceries"])
+            #expect(await shareRecord(host)?["recordChangeTag"] as? String == acceptedTag)
+            #expect((await shareRecord(host)?["modified"] as? [String: Any])?["timestamp"] as? Double == acceptedStamp)
             await host.stop()  // a clean stop writes a checkpoint
         }
         let host = try await ServerHost.start(options: options)
         defer { Task { await host.stop() } }
         #expect(await bobSees(host) == ["groceries", "milk", "share-groceries"])
+        #expect(await shareRecord(host)?["recordChangeTag"] as? String == acceptedTag)
         let again = await host.perform(call("records/modify", Self.modify([Self.share("share-milk", root: "milk", participants: [])])))
         #expect(again.status == 409, "\(String(decoding: again.body, as: UTF8.self))")
         let resolved = await host.perform(call("records/resolve", #"{"shortGUIDs":[{"value":"\#(guid)"}]}"#, user: "bob", scope: "public"))
