@@ -43,6 +43,42 @@ import Testing
 
     static let zone = WatchedZone(user: "alice", scope: .private, zoneID: RecordZoneID(zoneName: "Z", ownerName: "alice"), recordCount: 2)
 
+    /// A zone's share lines are rows of the zones pane the selection never
+    /// rests on: keys go from zone to zone, and a list that shrank under the
+    /// selection brings it back up to a zone, not onto a share line.
+    @Test func theSelectionGoesFromZoneToZoneOverShareLines() {
+        let share = ServerShare(owner: "alice", publicPermission: "NONE", shortGUID: "g1", participants: [
+            .init(user: "alice", permission: "READ_WRITE", acceptanceStatus: "ACCEPTED", type: "OWNER"),
+            .init(user: "bob", permission: "READ_WRITE", acceptanceStatus: "PENDING", type: "PRIVATE_USER"),
+        ])
+        var shared = Self.zone
+        shared.shares = [share]
+        let photos = WatchedZone(user: "alice", scope: .private, zoneID: RecordZoneID(zoneName: "Photos", ownerName: "alice"), recordCount: 0)
+        var state = Self.state()
+        state.watch.pane = .zones
+        state.watch.readWaiting = true
+        func answer(_ zones: [WatchedZone]) {
+            state.watch.readWaiting = true
+            let request = ServerWatchReducer.request(state)
+            _ = ServerWatchReducer.reduce(&state, .watchRead(.success(ServerWatchReading(request: request, users: ["alice"], zones: zones, records: [], lags: []))))
+        }
+        answer([shared, photos])
+        #expect(state.watch.zoneRows.count == 5)
+        #expect(state.watch.zoneRows.compactMap { if case .share(let line) = $0 { line.text } else { nil } } == [
+            "  ⤷ CKShare, zone-wide · public NONE · guid g1", "    alice READ_WRITE ACCEPTED OWNER (you)", "    bob   READ_WRITE PENDING PRIVATE_USER",
+        ])
+        #expect(state.watch.selectedZone == shared)
+        _ = ServerWatchReducer.reduce(&state, .key(.down))
+        #expect(state.watch.selectedZone == photos && state.watch.zoneTable.selection == 4)
+        _ = ServerWatchReducer.reduce(&state, .key(.up))
+        #expect(state.watch.selectedZone == shared && state.watch.zoneTable.selection == 0)
+        _ = ServerWatchReducer.reduce(&state, .key(.end))
+        #expect(state.watch.selectedZone == photos)
+        // Photos is gone: the selection, past the end, comes up to Z over its share lines.
+        answer([shared])
+        #expect(state.watch.selectedZone == shared && state.watch.zoneTable.selection == 0)
+    }
+
     @Test func startingAsksForTheFeedAndTheServerOnce() {
         var store = TestStore(Self.state())
         store.send(

@@ -117,6 +117,52 @@ import Testing
         #expect(live.split(separator: "\n").contains { $0.contains("zone private/Z") && $0.contains(" none ") && $0.contains(" T1 ") }, "\(live)")
     }
 
+    /// A zone alice shares with bob, over raw HTTP: she makes Notes, saves a
+    /// note and the zone's share (`cloudkit.zoneshare`, bob invited
+    /// READ_WRITE), and bob accepts it by its short GUID.
+    func sharedZone(_ server: LiveServer) async throws {
+        let alice = DoctorTests.Script(server: server, token: server.aliceToken)
+        try await alice.makeZone("Notes")
+        #expect(try await alice.save(["n1"], zone: "Notes").status == 200)
+        let saved = try await alice.post("records/modify", ShareRecordTests.shareSave(publicPermission: "NONE", participants: [("bob", "READ_WRITE")]))
+        let guid = try #require((saved.json["records"] as? [[String: Any]])?.first?["shortGUID"] as? String, "\(saved.text)")
+        let accepted = try await EventFeedTests.send(
+            server, "POST", "/database/1/\(EventFeedTests.container)/development/public/records/accept", token: server.bobToken, userAgent: "pyicloud/1.3",
+            json: #"{"shortGUIDs":[{"value":"\#(guid)"}]}"#)
+        #expect((accepted.json["results"] as? [[String: Any]])?.first?["participantStatus"] as? String == "ACCEPTED", "\(accepted.text)")
+    }
+
+    /// Every user's zones list their shares as the in-process inspector does:
+    /// alice's Notes with its CKShare and both participants, bob's shared
+    /// database with Notes "shared by alice". The share lines are not selectable.
+    @Test func theZonesOfEveryUserListTheirSharesAndParticipants() async throws {
+        let server = try await server()
+        defer { server.stop() }
+        try await sharedZone(server)
+        let screens = try await inspect(server, steps: [
+            .init(
+                waitsFor: "alice's share and bob's shared zone",
+                condition: { lines in
+                    let text = lines.joined(separator: "\n")
+                    return text.contains("⤷ CKShare, zone-wide") && text.contains("bob shared/Notes (alice)") && text.contains("⤷ shared by alice")
+                        && text.components(separatedBy: "bob   READ_WRITE ACCEPTED PRIVATE_USER").count == 3
+                        && text.contains("Records · alice private/Notes") && text.contains("n1")
+                        // Both clients and alice's three requests, read from the feed.
+                        && text.contains("bob · pyicloud") && text.components(separatedBy: "POST records/modify").count == 3
+                },
+                key: .character("z"), capture: "shares"),
+            // Down from alice's Notes passes over its share lines to the next zone.
+            .until("╔═ Zones of every user", then: .down),
+            .until("Records · alice private/_defaultZone", then: .end),
+            .until("Records · bob shared/Notes (alice)", capture: "shared", then: .up),
+            .until("Records · bob private/_defaultZone"),
+        ])
+        try Self.expectGolden("inspect-server-zone-shares", screens["shares"], port: server.port)
+        let shared = try #require(screens["shared"]).joined(separator: "\n")
+        // bob reads alice's note in her zone, through his shared database.
+        #expect(shared.contains("n1"), "\(shared)")
+    }
+
     /// A wrong admin token and a server that is not there are said in words, before any screen.
     @Test func aWrongAdminTokenOrNoServerIsSaidClearly() async throws {
         let server = try await server()

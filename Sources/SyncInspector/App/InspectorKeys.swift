@@ -563,20 +563,10 @@ public enum InspectorKeys {
         switch pane {
         case .zones:
             let items = state.snapshot.zones
-            var table = state.zoneTable
-            let before = table.selection
-            guard table.handle(normalized, rowCount: items.count, visibleRows: visible) else { return }
-            // Skip database headings, in the direction of travel.
-            let step = (table.selection ?? 0) >= (before ?? 0) ? 1 : -1
-            var index = table.selection ?? 0
-            while items.indices.contains(index), items[index].entry == nil { index += step }
-            if !items.indices.contains(index) {
-                index = table.selection ?? 0
-                while items.indices.contains(index), items[index].entry == nil { index -= step }
-            }
-            guard items.indices.contains(index), let entry = items[index].entry else { return }
-            table.select(index, rowCount: items.count, visibleRows: visible)
-            state.zoneTable = table
+            // Database headings and share lines are skipped, in the direction of travel.
+            guard state.zoneTable.handle(normalized, rowCount: items.count, visibleRows: visible, selectable: { items[$0].entry != nil }),
+                  let index = state.zoneTable.selection, let entry = items[index].entry
+            else { return }
             state.chooseZone(entry.key)
         case .records:
             guard state.recordTable.handle(normalized, rowCount: state.snapshot.records.count, visibleRows: visible) else { return }

@@ -184,8 +184,7 @@ public struct InspectorView: Sendable {
                 buffer.write("\(scope.rawValue) database", x: inner.x, y: y, style: theme.title, clip: row)
             case .share(let share):
                 // A share line spans the row too (ZoneShareLine).
-                buffer.fill(row, style: theme.normal)
-                buffer.write(share.text, x: inner.x, y: y, style: share.isPending ? theme.warning : theme.muted, clip: row)
+                share.draw(into: &buffer, row: row, theme: theme)
             case .zone:
                 continue
             }

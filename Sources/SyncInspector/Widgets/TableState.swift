@@ -71,4 +71,43 @@ public struct TableState: Hashable, Sendable {
         }
         return self != before
     }
+
+    /// As ``handle(_:rowCount:visibleRows:)``, for a table some of whose rows
+    /// cannot be selected (a heading, a line under a row): the selection
+    /// skips them in the direction of travel, else comes back to the
+    /// nearest row it may take.
+    /// - Returns: whether the key moved the selection to a row it may take.
+    @discardableResult
+    public mutating func handle(_ key: KeyEvent, rowCount: Int, visibleRows: Int, selectable: (Int) -> Bool) -> Bool {
+        var table = self
+        let before = table.selection ?? 0
+        guard table.handle(key, rowCount: rowCount, visibleRows: visibleRows) else { return false }
+        let landed = table.selection ?? 0
+        guard let index = Self.nearest(to: landed, step: landed >= before ? 1 : -1, rowCount: rowCount, selectable: selectable) else { return false }
+        table.select(index, rowCount: rowCount, visibleRows: visibleRows)
+        self = table
+        return true
+    }
+
+    /// As ``clamp(rowCount:visibleRows:)``; a selection on a row it may not
+    /// take moves up to the nearest it may (the row the line is under).
+    public mutating func clamp(rowCount: Int, visibleRows: Int, selectable: (Int) -> Bool) {
+        clamp(rowCount: rowCount, visibleRows: visibleRows)
+        guard let selection, !selectable(selection),
+              let index = Self.nearest(to: selection, step: -1, rowCount: rowCount, selectable: selectable)
+        else { return }
+        select(index, rowCount: rowCount, visibleRows: visibleRows)
+    }
+
+    /// The first row from `index` on, by `step`, that may be selected; else the first the other way.
+    private static func nearest(to index: Int, step: Int, rowCount: Int, selectable: (Int) -> Bool) -> Int? {
+        for direction in [step, -step] {
+            var row = index
+            while row >= 0, row < rowCount {
+                if selectable(row) { return row }
+                row += direction
+            }
+        }
+        return nil
+    }
 }

@@ -28,7 +28,7 @@ extension InspectorWorld {
             var zones: [WatchedZone] = []
             for user in users {
                 for zone in try await observer.zoneSummaries(user: user, environment: environment) {
-                    zones.append(WatchedZone(user: user, scope: zone.scope, zoneID: zone.zoneID, recordCount: zone.recordCount))
+                    zones.append(WatchedZone(user: user, scope: zone.scope, zoneID: zone.zoneID, recordCount: zone.recordCount, shares: zone.shares))
                 }
             }
             var records: [Record] = []

@@ -21,10 +21,15 @@ public struct ZoneShareLine: Hashable, Sendable {
 
     /// The lines under `entry`: for each of its shares, the share and its participants.
     static func lines(of entry: ZoneEntry, viewer: String) -> [ZoneShareLine] {
-        entry.shares.flatMap { share in
+        lines(of: entry.shares, zone: entry.key, viewer: viewer)
+    }
+
+    /// The lines under `zone`, whose shares are `shares`, in `viewer`'s list of zones.
+    static func lines(of shares: [ServerShare], zone: ZoneKey, viewer: String) -> [ZoneShareLine] {
+        shares.flatMap { share in
             let nameWidth = share.participants.map { TextWidth.of($0.user) }.max() ?? 0
-            return [ZoneShareLine(zone: entry.key, kind: .share(share), viewer: viewer)]
-                + share.participants.map { ZoneShareLine(zone: entry.key, kind: .participant($0, nameWidth: nameWidth), viewer: viewer) }
+            return [ZoneShareLine(zone: zone, kind: .share(share), viewer: viewer)]
+                + share.participants.map { ZoneShareLine(zone: zone, kind: .participant($0, nameWidth: nameWidth), viewer: viewer) }
         }
     }
 
@@ -55,5 +60,12 @@ public struct ZoneShareLine: Hashable, Sendable {
     public var isPending: Bool {
         if case .participant(let participant, _) = kind { return participant.acceptanceStatus == "PENDING" }
         return false
+    }
+
+    /// Draws the line across the whole of `row` (over the columns of the zones' table):
+    /// muted, an invitation not accepted yet as a warning.
+    func draw(into buffer: inout CellBuffer, row: Rect, theme: Theme) {
+        buffer.fill(row, style: theme.normal)
+        buffer.write(text, x: row.x, y: row.y, style: isPending ? theme.warning : theme.muted, clip: row)
     }
 }

@@ -66,7 +66,9 @@ public enum ServerWatchKeys {
             return ServerWatchReducer.read(&state)
         case .zones:
             let before = state.watch.selectedZone
-            guard state.watch.zoneTable.handle(key, rowCount: state.watch.zones.count, visibleRows: rows) else { return [] }
+            // A zone's share lines are not selectable: the selection goes from zone to zone.
+            let zoneRows = state.watch.zoneRows
+            guard state.watch.zoneTable.handle(key, rowCount: zoneRows.count, visibleRows: rows, selectable: { zoneRows[$0].zone != nil }) else { return [] }
             state.needsRedraw = true
             guard state.watch.selectedZone != before else { return [] }
             state.watch.zoneChosen = true

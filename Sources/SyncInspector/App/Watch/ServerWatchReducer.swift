@@ -128,7 +128,10 @@ public enum ServerWatchReducer {
             // The selection follows its zone where the list moved it; until the
             // person chooses one, the first custom zone (as the in-process inspector does).
             let follow = state.watch.zoneChosen ? selected : reading.zones.first { !$0.zoneID.isDefaultZone } ?? selected
-            if let follow, let index = reading.zones.firstIndex(where: { $0.user == follow.user && $0.scope == follow.scope && $0.zoneID == follow.zoneID }) {
+            if let follow, let index = state.watch.zoneRows.firstIndex(where: {
+                guard let zone = $0.zone else { return false }
+                return zone.user == follow.user && zone.scope == follow.scope && zone.zoneID == follow.zoneID
+            }) {
                 state.watch.zoneTable.selection = index
             }
             if reading.request.zone == state.watch.selectedZone || state.watch.recordsZone == nil {
@@ -158,7 +161,8 @@ public enum ServerWatchReducer {
     static func clamp(_ state: inout InspectorState) {
         let layout = ServerWatchLayout(size: state.screenSize)
         state.watch.clientTable.clamp(rowCount: state.watch.clients.count, visibleRows: layout.visibleRows(.clients))
-        state.watch.zoneTable.clamp(rowCount: state.watch.zones.count, visibleRows: layout.visibleRows(.zones))
+        let zoneRows = state.watch.zoneRows
+        state.watch.zoneTable.clamp(rowCount: zoneRows.count, visibleRows: layout.visibleRows(.zones), selectable: { zoneRows[$0].zone != nil })
         state.watch.recordTable.clamp(rowCount: state.watch.records.count, visibleRows: layout.visibleRows(.records))
         state.watch.diagnosisTable.clamp(rowCount: state.watch.diagnoses.count, visibleRows: layout.visibleDiagnoses)
     }

@@ -22,7 +22,11 @@ public struct ServerWatchState: Sendable, Equatable {
     var clientIndex: [String: Int] = [:]
     public var users: [String] = []
     /// Every user's zones, user by user.
-    public var zones: [WatchedZone] = []
+    public var zones: [WatchedZone] = [] {
+        didSet { zoneRows = WatchedZoneRow.rows(of: zones) }
+    }
+    /// The rows of the zones pane: each zone, then the lines of its shares (``zoneTable`` selects among them).
+    public private(set) var zoneRows: [WatchedZoneRow] = []
     /// The zone the records pane shows, and its records (sorted by name).
     public var recordsZone: WatchedZone?
     public var records: [Record] = []
@@ -72,8 +76,8 @@ public struct ServerWatchState: Sendable, Equatable {
 
     /// The zone selected in the zones pane.
     public var selectedZone: WatchedZone? {
-        guard let index = zoneTable.selection, zones.indices.contains(index) else { return nil }
-        return zones[index]
+        guard let index = zoneTable.selection, zoneRows.indices.contains(index) else { return nil }
+        return zoneRows[index].zone
     }
 
     /// Keeps `page`'s events (dropping the oldest beyond ``eventLimit``) and counts its clients.

@@ -77,11 +77,24 @@ public struct ServerWatchView {
 
     private func drawZones(_ watch: ServerWatchState, into buffer: inout CellBuffer, area: Rect) {
         let inner = panel(.zones, "Zones of every user", watch: watch, into: &buffer, area: area)
-        let rows = watch.zones.map { zone in TableRow([zone.label, zone.recordCount.map(String.init) ?? "–"]) }
-        Table(
+        let zoneRows = watch.zoneRows
+        let rows = zoneRows.map { row in
+            switch row {
+            case .zone(let zone): TableRow([zone.label, zone.recordCount.map(String.init) ?? "–"])
+            case .share: TableRow([])
+            }
+        }
+        let table = Table(
             columns: [TableColumn("zone"), TableColumn("records", width: .fixed(7), alignment: .right)],
-            focused: watch.pane == .zones, theme: theme, emptyMessage: "(reading the server…)"
-        ).render(into: &buffer, area: inner, rows: ArrayRowProvider(rows), state: watch.zoneTable)
+            focused: watch.pane == .zones, theme: theme, emptyMessage: "(reading the server…)")
+        table.render(into: &buffer, area: inner, rows: ArrayRowProvider(rows), state: watch.zoneTable)
+        // A share line spans the row, as in the in-process inspector's zones pane.
+        let visible = table.visibleRows(in: inner)
+        let first = watch.zoneTable.visibleOffset(rowCount: zoneRows.count, visibleRows: visible)
+        for line in 0..<max(0, min(visible, zoneRows.count - first)) {
+            guard case .share(let share) = zoneRows[first + line] else { continue }
+            share.draw(into: &buffer, row: Rect(x: inner.x, y: inner.y + 1 + line, width: inner.width, height: 1), theme: theme)
+        }
     }
 
     private func drawRecords(_ watch: ServerWatchState, into buffer: inout CellBuffer, area: Rect) {
