@@ -4,35 +4,26 @@ import SyncWire
 
 /// Reading the feed: the only place its events are worded and their clients named.
 extension ServerEventFeed {
-    /// The events after `sequence` (at most `limit`), in their wire shape,
-    /// with the request and answer bodies when `bodies`. Inspector requests
-    /// are left out unless `inspectorReads`.
-    package func read(after sequence: UInt64, limit: Int, bodies: Bool, inspectorReads: Bool = false) -> WireServerEvents {
-        readPage(after: sequence, limit: limit, bodies: bodies, inspectorReads: inspectorReads).events
-    }
-
-    /// ``read(after:limit:bodies:inspectorReads:)`` as the route answers it:
-    /// JSON, a body that is known to be JSON written as it came (never parsed
-    /// and encoded again).
+    /// The events after `sequence` (at most `limit`) as the route answers
+    /// them: a ``WireServerEvents`` in JSON, with the request and answer
+    /// bodies when `bodies` (a body known to be JSON written as it came, never
+    /// parsed and encoded again). Inspector requests are left out unless
+    /// `inspectorReads`.
     package func readJSON(after sequence: UInt64, limit: Int, bodies: Bool, inspectorReads: Bool = false) throws -> Data {
-        let page = readPage(after: sequence, limit: limit, bodies: bodies, inspectorReads: inspectorReads, raw: true)
-        return try page.events.json(raw: page.raw)
-    }
-
-    private func readPage(
-        after sequence: UInt64, limit: Int, bodies: Bool, inspectorReads: Bool, raw: Bool = false
-    ) -> (events: WireServerEvents, raw: [WireServerEvents.RawBodies?]) {
         learnClients()
         let page = events(after: sequence, limit: limit)
         var wire: [WireServerEvent] = []
-        // Beside `wire`, index for index, when bodies go as bytes.
-        var rawBodies: [WireServerEvents.RawBodies?]? = raw ? [] : nil
+        // Beside `wire`, index for index: the bodies that go as bytes.
+        var raw: [WireServerEvents.RawBodies?] = []
         wire.reserveCapacity(page.events.count)
         for event in page.events {
-            append(event, bodies: bodies, inspectorReads: inspectorReads, raw: &rawBodies, to: &wire)
-            if let count = rawBodies?.count, count < wire.count { rawBodies?.append(contentsOf: repeatElement(nil, count: wire.count - count)) }
+            let before = wire.count
+            let bytes = append(event, bodies: bodies, inspectorReads: inspectorReads, to: &wire)
+            guard wire.count > before else { continue }
+            raw.append(bytes)
+            raw.append(contentsOf: repeatElement(nil, count: wire.count - before - 1))
         }
-        return (WireServerEvents(node: node, events: wire, next: page.next, missed: page.missed), rawBodies ?? [])
+        return try WireServerEvents(node: node, events: wire, next: page.next, missed: page.missed).json(raw: raw)
     }
 
     /// Lets the client directory learn every event it has not yet, in order, whatever page a watcher reads.
@@ -42,16 +33,14 @@ extension ServerEventFeed {
     }
 
     /// Appends `event` in its wire shape (a request that changed zones or
-    /// records with one `change` event each). With `raw` (kept index for
-    /// index with `wire`), the bodies of a request known to be JSON go there
-    /// as bytes instead of parsed into the event.
-    private func append(
-        _ event: ServerEvent, bodies: Bool, inspectorReads: Bool, raw: inout [WireServerEvents.RawBodies?]?, to wire: inout [WireServerEvent]
-    ) {
+    /// records with one `change` event each), and answers the bodies of a
+    /// request known to be JSON as bytes, for the first event appended,
+    /// instead of parsing them into it.
+    private func append(_ event: ServerEvent, bodies: Bool, inspectorReads: Bool, to wire: inout [WireServerEvent]) -> WireServerEvents.RawBodies? {
         var base = WireServerEvent(seq: event.sequence, node: node, position: event.position, time: event.time, kind: "request")
         switch event.kind {
         case .request(let request):
-            if request.isInspector && !inspectorReads { return }
+            if request.isInspector && !inspectorReads { return nil }
             var out = base
             out.method = request.method
             out.operation = request.operation
@@ -72,18 +61,15 @@ extension ServerEventFeed {
             let parts = request.latency.components
             out.latencyMs = Double(parts.seconds) * 1000 + Double(parts.attoseconds) / 1e15
             out.fault = request.fault
-            // Bodies are parsed only when the answer shows them (and are not known to be JSON).
-            // A POST to a JSON route answered 200 had a body that parsed, and the answer is the server's own JSON.
-            let rawBodies = bodies && raw != nil && request.status == 200 && request.method == "POST" && request.bodyIsJSON
-            let parsesBodies = bodies && !rawBodies
-            let requestJSON = parsesBodies ? Self.json(request.requestBody) : nil
-            let answerJSON = parsesBodies ? Self.json(request.answerBody) : nil
-            if rawBodies {
-                raw?.append(WireServerEvents.RawBodies(
-                    request: request.requestBody.isEmpty ? nil : request.requestBody, answer: request.answerBody.isEmpty ? nil : request.answerBody))
+            // A POST to a JSON route answered 200 had a body that parsed, and the answer is the server's
+            // own JSON: both go as bytes. Other bodies are parsed, and only when the answer shows them.
+            var bytes: WireServerEvents.RawBodies?
+            if bodies, request.status == 200, request.method == "POST", request.bodyIsJSON {
+                bytes = WireServerEvents.RawBodies(
+                    request: request.requestBody.isEmpty ? nil : request.requestBody, answer: request.answerBody.isEmpty ? nil : request.answerBody)
             } else if bodies {
-                out.request = requestJSON
-                out.answer = answerJSON
+                out.request = Self.json(request.requestBody)
+                out.answer = Self.json(request.answerBody)
             }
             wire.append(out)
             if request.status == 200 {
@@ -99,9 +85,10 @@ extension ServerEventFeed {
                     wire.append(item)
                 }
             }
+            return bytes
         case .push(let push):
             base.kind = "push"
-            guard let (action, deviceID, ids, user, detail) = Self.words(push.kind) else { return }
+            guard let (action, deviceID, ids, user, detail) = Self.words(push.kind) else { return nil }
             base.action = action
             base.deviceID = deviceID
             base.notificationIDs = ids
@@ -112,6 +99,7 @@ extension ServerEventFeed {
                 base.clientName = client.name
             }
             wire.append(base)
+            return nil
         case .acknowledged(let deviceID, let ids):
             base.kind = "push"
             base.action = "acknowledged"
@@ -122,6 +110,7 @@ extension ServerEventFeed {
                 base.clientName = client.name
             }
             wire.append(base)
+            return nil
         }
     }
 

@@ -149,6 +149,8 @@ struct JSONObjectWriter {
         }
     }
 
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
     /// A JSON string as `JSONEncoder` writes it: `"` and `\\` escaped, control
     /// characters as `\\b`, `\\f`, `\\n`, `\\r`, `\\t` or `\\u00xx`, the rest (slashes too) as they are.
     static func writeString(_ value: String, into out: inout [UInt8]) {
@@ -163,7 +165,7 @@ struct JSONObjectWriter {
             case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
             case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
             case 0x00..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
+                let hex = Self.hexDigits
                 out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
             default: out.append(byte)
             }
