@@ -3,7 +3,8 @@ import NIOCore
 import Synchronization
 
 /// What every connection of one server shares: the connection cap, the
-/// header and body time limits, and each connection's ``ClientPresence``.
+/// header and body time limits, and each open connection with its
+/// ``ClientPresence``.
 final class ConnectionLimits: Sendable {
     let maxConnections: Int
     let headerTimeout: TimeAmount
@@ -11,7 +12,8 @@ final class ConnectionLimits: Sendable {
     let headerSeconds: Double
     let bodySeconds: Double
     private let open = Atomic<Int>(0)
-    private let presences = Mutex<[ObjectIdentifier: ClientPresence]>([:])
+    /// Every open connection, with its presence.
+    private let connections = Mutex<(open: [ObjectIdentifier: (channel: any Channel, presence: ClientPresence)], stopped: Bool)>(([:], false))
 
     init(options: ServeOptions) {
         maxConnections = options.maxConnections
@@ -30,15 +32,28 @@ final class ConnectionLimits: Sendable {
 
     func register(_ channel: any Channel) -> ClientPresence {
         let presence = ClientPresence()
-        presences.withLock { $0[ObjectIdentifier(channel)] = presence }
+        connections.withLock { $0.open[ObjectIdentifier(channel)] = (channel, presence) }
         return presence
     }
 
     func presence(for channel: any Channel) -> ClientPresence? {
-        presences.withLock { $0[ObjectIdentifier(channel)] }
+        connections.withLock { $0.open[ObjectIdentifier(channel)]?.presence }
     }
 
     func unregister(_ channel: any Channel) {
-        _ = presences.withLock { $0.removeValue(forKey: ObjectIdentifier(channel)) }
+        _ = connections.withLock { $0.open.removeValue(forKey: ObjectIdentifier(channel)) }
     }
+
+    /// The server has stopped: closes every connection still open (some may
+    /// have been accepted that no one will serve), and ``isStopped`` tells
+    /// one set up later to close itself.
+    func stop() {
+        let open = connections.withLock { state in
+            state.stopped = true
+            return state.open.values.map(\.channel)
+        }
+        for channel in open { channel.close(promise: nil) }
+    }
+
+    var isStopped: Bool { connections.withLock { $0.stopped } }
 }

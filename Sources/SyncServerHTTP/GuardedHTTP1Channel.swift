@@ -11,9 +11,16 @@ import NIOHTTPTypesHTTP1
 /// the header time limit, and answers written as raw bytes when the request
 /// cannot be parsed) and ``RequestGuard`` behind it (the body time limit,
 /// parse errors, the client closing its side). Idle kept-alive connections
-/// are closed by Hummingbird's own `HTTPConnectionStateHandler`.
+/// are closed by Hummingbird's own `HTTPConnectionStateHandler`, and an
+/// ``UnservedConnectionCloser`` lets a connection accepted as the server stops
+/// be closed without a trap.
 struct GuardedHTTP1Channel: HTTPChannelHandler {
-    typealias Value = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
+    /// An accepted connection, and whether the server took it.
+    struct Value: ServerChildChannelValue {
+        let connection: NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
+        let closer: UnservedConnectionCloser
+        var channel: any Channel { connection.channel }
+    }
 
     let responder: HTTPChannelHandler.Responder
     let limits: ConnectionLimits
@@ -32,11 +39,16 @@ struct GuardedHTTP1Channel: HTTPChannelHandler {
             try operations.addHandler(HTTP1ToHTTPServerCodec(secure: false))
             try operations.addHandler(RequestGuard(raw: raw, limits: limits))
             try operations.addHandler(HTTPConnectionStateHandler(idleTimeout: idleTimeout, logger: logger))
-            return try NIOAsyncChannel(wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
+            let connection = try NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>(
+                wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
+            let closer = UnservedConnectionCloser(connection)
+            try operations.addHandler(closer)
+            return Value(connection: connection, closer: closer)
         }
     }
 
     func handle(value: Value, logger: Logger) async {
-        await handleHTTP(asyncChannel: value, logger: logger)
+        value.closer.markServed()
+        await handleHTTP(asyncChannel: value.connection, logger: logger)
     }
 }

@@ -43,7 +43,10 @@ final class RawConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
         guard !counted else { return }
         counted = true
         let open = limits.opened()
-        if open > limits.maxConnections {
+        if limits.isStopped {
+            // Accepted as the server stopped: no one will serve it.
+            close()
+        } else if open > limits.maxConnections {
             refused = true
             respondAndClose(
                 status: 503, code: "TRY_AGAIN_LATER",

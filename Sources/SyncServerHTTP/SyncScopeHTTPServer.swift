@@ -57,6 +57,9 @@ public struct SyncScopeHTTPServer: Sendable {
                 await onRunning(port)
             },
             logger: silent)
+        // The listening socket is closed once `run` returns; a connection
+        // accepted just before that may have no one to serve it.
+        defer { limits.stop() }
         try await app.run()
     }
 }
