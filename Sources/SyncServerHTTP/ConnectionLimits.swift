@@ -44,6 +44,11 @@ final class ConnectionLimits: Sendable {
         _ = connections.withLock { $0.open.removeValue(forKey: ObjectIdentifier(channel)) }
     }
 
+    /// The server is serving (again): connections set up from now on are served.
+    func start() {
+        connections.withLock { $0.stopped = false }
+    }
+
     /// The server has stopped: closes every connection still open (some may
     /// have been accepted that no one will serve), and ``isStopped`` tells
     /// one set up later to close itself.

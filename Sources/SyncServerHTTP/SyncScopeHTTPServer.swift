@@ -59,6 +59,7 @@ public struct SyncScopeHTTPServer: Sendable {
             logger: silent)
         // The listening socket is closed once `run` returns; a connection
         // accepted just before that may have no one to serve it.
+        limits.start()
         defer { limits.stop() }
         try await app.run()
     }

@@ -39,4 +39,27 @@ import SyncServerHTTP
             for fd in held.withLock({ $0 }) { close(fd) }
         }
     }
+
+    /// A server stopped and run again serves again: being stopped is not kept across runs.
+    @Test func aServerRunAgainServesAgain() async throws {
+        var options = ServeOptions(dataDirectory: nil, coalescingWindow: 0, seed: 3)
+        options.port = 0
+        options.quiet = true
+        let host = try await ServerHost.start(options: options)
+        let server = SyncScopeHTTPServer(host: host)
+        let token = host.users.first { $0.name == "alice" }?.webAuthToken ?? ""
+        for _ in 0..<2 {
+            let bound = Mutex<Int?>(nil)
+            let task = Task { try await server.run { port in bound.withLock { $0 = port } } }
+            let deadline = ContinuousClock.now + .seconds(60)
+            while bound.withLock({ $0 }) == nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+            let port = try #require(bound.withLock { $0 })
+            let answer = try await RawHTTP(port: port).exchange(RawHTTP.request(
+                "GET", "/database/1/iCloud.com.example.SyncScope/development/private/zones/list",
+                headers: [("Authorization", "Bearer \(token)")]))
+            #expect(answer.status == 200, "\(answer.text)")
+            task.cancel()
+            _ = await task.result
+        }
+    }
 }
