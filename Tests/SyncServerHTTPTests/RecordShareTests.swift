@@ -12,6 +12,11 @@ import Testing
 @Suite struct RecordShareTests {
     static let container = "iCloud.com.example.RecordShares"
     static func db(_ operation: String, scope: String = "private") -> String { "/database/1/\(container)/development/\(scope)/\(operation)" }
+
+    /// A `records/…` or `zones/…` call straight to a host, as `user`.
+    static func call(_ operation: String, _ json: String, user: String = "alice", scope: String = "private") -> APICall {
+        APICall(method: "POST", path: db(operation, scope: scope), body: Data(json.utf8), user: user)
+    }
     static let makeZone = #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Lists"}}}]}"#
     static let inZone = #""zoneID":{"zoneName":"Lists","ownerRecordName":"alice"}"#
 
@@ -232,26 +237,20 @@ import Testing
     @Test func aRecordShareSavedOnOneNodeHoldsOnAnotherOfTheSameJournal() async throws {
         let journal = InMemorySharedJournal()
         let options = ServeOptions(port: 0, dataDirectory: nil, users: ["alice", "bob"], coalescingWindow: 0, seed: 15, quiet: true)
-        let a = try await ServerHost.start(options: options, on: SharedJournalStore(journal: journal, options: options))
-        let b = try await ServerHost.start(options: options, on: SharedJournalStore(journal: journal, options: options))
-        func call(_ operation: String, _ json: String, user: String = "alice", scope: String = "private") -> APICall {
-            APICall(method: "POST", path: Self.db(operation, scope: scope), body: Data(json.utf8), user: user)
-        }
-        func items(_ answer: APIAnswer, _ key: String) -> [[String: Any]] {
-            (((try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any])?[key] as? [[String: Any]]) ?? []
-        }
-        #expect(await a.perform(call("zones/modify", Self.makeZone)).status == 200)
-        #expect(await a.perform(call("records/modify", Self.modify([Self.record("groceries", "List"), Self.record("milk", parent: "groceries"), Self.record("diary", "List")]))).status == 200)
-        let saved = await a.perform(call("records/modify", Self.modify([Self.share("share-groceries", root: "groceries", participants: [("bob", "READ_WRITE")])])))
-        let guid = try #require(items(saved, "records").first?["shortGUID"] as? String)
+        let a = try await journal.node(options)
+        let b = try await journal.node(options)
+        #expect(await a.perform(Self.call("zones/modify", Self.makeZone)).status == 200)
+        #expect(await a.perform(Self.call("records/modify", Self.modify([Self.record("groceries", "List"), Self.record("milk", parent: "groceries"), Self.record("diary", "List")]))).status == 200)
+        let saved = await a.perform(Self.call("records/modify", Self.modify([Self.share("share-groceries", root: "groceries", participants: [("bob", "READ_WRITE")])])))
+        let guid = try #require(saved.items("records").first?["shortGUID"] as? String)
         // The rows with parents and the share are JSON in the shared journal; node b applies them the same way.
         try await b.waitUntilApplied(try await journal.tail())
-        let accepted = await b.perform(call("records/accept", #"{"shortGUIDs":[{"value":"\#(guid)"}]}"#, user: "bob", scope: "public"))
-        #expect(items(accepted, "results").first?["participantStatus"] as? String == "ACCEPTED")
-        #expect(await b.perform(call("records/modify", Self.modify([Self.record("bread", parent: "milk")], owner: false), user: "bob", scope: "shared")).status == 200)
+        let accepted = await b.perform(Self.call("records/accept", #"{"shortGUIDs":[{"value":"\#(guid)"}]}"#, user: "bob", scope: "public"))
+        #expect(accepted.items("results").first?["participantStatus"] as? String == "ACCEPTED")
+        #expect(await b.perform(Self.call("records/modify", Self.modify([Self.record("bread", parent: "milk")], owner: false), user: "bob", scope: "shared")).status == 200)
         try await a.waitUntilApplied(try await journal.tail())
-        let seen = await a.perform(call("changes/zone", #"{"zones":[{\#(Self.inZone)}]}"#, user: "bob", scope: "shared"))
-        #expect(names((items(seen, "zones").first?["records"] as? [[String: Any]]) ?? []) == ["groceries", "milk", "bread", "share-groceries"])
+        let seen = await a.perform(Self.call("changes/zone", #"{"zones":[{\#(Self.inZone)}]}"#, user: "bob", scope: "shared"))
+        #expect(names((seen.items("zones").first?["records"] as? [[String: Any]]) ?? []) == ["groceries", "milk", "bread", "share-groceries"])
         let export = { (host: ServerHost) in host.state.withLock { try? CheckpointFormat.encode($0.core.engine.exportState()) } }
         #expect(export(a) != nil && export(a) == export(b))
         for host in [a, b] { await host.stop() }
@@ -261,19 +260,13 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("record-shares-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let options = ServeOptions(dataDirectory: directory, coalescingWindow: 0, seed: 13, quiet: true)
-        func call(_ operation: String, _ json: String, user: String = "alice", scope: String = "private") -> APICall {
-            APICall(method: "POST", path: Self.db(operation, scope: scope), body: Data(json.utf8), user: user)
-        }
-        func items(_ answer: APIAnswer, _ key: String) -> [[String: Any]] {
-            (((try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any])?[key] as? [[String: Any]]) ?? []
-        }
         func bobSees(_ host: ServerHost) async -> Set<String> {
-            let answer = await host.perform(call("changes/zone", #"{"zones":[{\#(Self.inZone)}]}"#, user: "bob", scope: "shared"))
-            return names((items(answer, "zones").first?["records"] as? [[String: Any]]) ?? [])
+            let answer = await host.perform(Self.call("changes/zone", #"{"zones":[{\#(Self.inZone)}]}"#, user: "bob", scope: "shared"))
+            return names((answer.items("zones").first?["records"] as? [[String: Any]]) ?? [])
         }
         // The share record as the owner sees it: acceptance changed its tag, and replay gives the same tag.
         func shareRecord(_ host: ServerHost) async -> [String: Any]? {
-            items(await host.perform(call("records/lookup", #"{"zoneID":{"zoneName":"Lists"},"records":[{"recordName":"share-groceries"}]}"#)), "records").first
+            await host.perform(Self.call("records/lookup", #"{"zoneID":{"zoneName":"Lists"},"records":[{"recordName":"share-groceries"}]}"#)).items("records").first
         }
         var guid = ""
         var acceptedTag = ""
@@ -281,16 +274,16 @@ import Testing
         do {
             // No clean stop: the next start replays the journal (the rows with parents and the share are JSON).
             let host = try await ServerHost.start(options: options)
-            #expect(await host.perform(call("zones/modify", Self.makeZone)).status == 200)
+            #expect(await host.perform(Self.call("zones/modify", Self.makeZone)).status == 200)
             let records = Self.modify([Self.record("groceries", "List"), Self.record("milk", parent: "groceries"), Self.record("diary", "List")])
-            #expect(await host.perform(call("records/modify", records)).status == 200)
-            let saved = await host.perform(call("records/modify", Self.modify([Self.share("share-groceries", root: "groceries", participants: [("bob", "READ_WRITE")])])))
-            guid = try #require(items(saved, "records").first?["shortGUID"] as? String)
-            let accepted = await host.perform(call("records/accept", #"{"shortGUIDs":[{"value":"\#(guid)"}]}"#, user: "bob", scope: "public"))
-            #expect(items(accepted, "results").first?["participantStatus"] as? String == "ACCEPTED")
+            #expect(await host.perform(Self.call("records/modify", records)).status == 200)
+            let saved = await host.perform(Self.call("records/modify", Self.modify([Self.share("share-groceries", root: "groceries", participants: [("bob", "READ_WRITE")])])))
+            guid = try #require(saved.items("records").first?["shortGUID"] as? String)
+            let accepted = await host.perform(Self.call("records/accept", #"{"shortGUIDs":[{"value":"\#(guid)"}]}"#, user: "bob", scope: "public"))
+            #expect(accepted.items("results").first?["participantStatus"] as? String == "ACCEPTED")
             #expect(await bobSees(host) == ["groceries", "milk", "share-groceries"])
             acceptedTag = try #require(await shareRecord(host)?["recordChangeTag"] as? String)
-            #expect(acceptedTag != items(saved, "records").first?["recordChangeTag"] as? String)
+            #expect(acceptedTag != saved.items("records").first?["recordChangeTag"] as? String)
             acceptedStamp = (await shareRecord(host)?["modified"] as? [String: Any])?["timestamp"] as? Double
             #expect(acceptedStamp != nil)
         }
@@ -305,9 +298,9 @@ import Testing
         defer { Task { await host.stop() } }
         #expect(await bobSees(host) == ["groceries", "milk", "share-groceries"])
         #expect(await shareRecord(host)?["recordChangeTag"] as? String == acceptedTag)
-        let again = await host.perform(call("records/modify", Self.modify([Self.share("share-milk", root: "milk", participants: [])])))
+        let again = await host.perform(Self.call("records/modify", Self.modify([Self.share("share-milk", root: "milk", participants: [])])))
         #expect(again.status == 409, "\(String(decoding: again.body, as: UTF8.self))")
-        let resolved = await host.perform(call("records/resolve", #"{"shortGUIDs":[{"value":"\#(guid)"}]}"#, user: "bob", scope: "public"))
-        #expect(items(resolved, "results").first?["participantStatus"] as? String == "ACCEPTED")
+        let resolved = await host.perform(Self.call("records/resolve", #"{"shortGUIDs":[{"value":"\#(guid)"}]}"#, user: "bob", scope: "public"))
+        #expect(resolved.items("results").first?["participantStatus"] as? String == "ACCEPTED")
     }
 }

@@ -124,7 +124,7 @@ import Testing
         let alice = DoctorTests.Script(server: server, token: server.aliceToken)
         try await alice.makeZone("Notes")
         #expect(try await alice.save(["n1"], zone: "Notes").status == 200)
-        let saved = try await alice.post("records/modify", ShareRecordTests.shareSave(publicPermission: "NONE", participants: [("bob", "READ_WRITE")]))
+        let saved = try await alice.post("records/modify", ZoneShareTests.shareSave(publicPermission: "NONE", participants: [("bob", "READ_WRITE")]))
         let guid = try #require((saved.json["records"] as? [[String: Any]])?.first?["shortGUID"] as? String, "\(saved.text)")
         let accepted = try await EventFeedTests.send(
             server, "POST", "/database/1/\(EventFeedTests.container)/development/public/records/accept", token: server.bobToken, userAgent: "pyicloud/1.3",

@@ -13,9 +13,14 @@ import Darwin
 /// `CKShare` over Web Services, as Apple documents it: a zone-wide share
 /// (`cloudkit.zoneshare`) saved with `records/modify`, resolved and accepted
 /// by its short GUID, over raw HTTP with two (and three) users.
-@Suite struct ShareRecordTests {
+@Suite struct ZoneShareTests {
     static let container = "iCloud.com.example.Shares"
     static func db(_ operation: String, scope: String = "private") -> String { "/database/1/\(container)/development/\(scope)/\(operation)" }
+
+    /// A `records/…` or `zones/…` call straight to a host, as `user`.
+    static func call(_ operation: String, _ json: String, user: String = "alice", scope: String = "private") -> APICall {
+        APICall(method: "POST", path: db(operation, scope: scope), body: Data(json.utf8), user: user)
+    }
 
     static let makeZone = #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Notes"}}}]}"#
 
@@ -95,33 +100,29 @@ import Darwin
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("shares-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let options = ServeOptions(dataDirectory: directory, coalescingWindow: 0, seed: 4, quiet: true)
-        func call(_ operation: String, _ json: String, user: String = "alice", scope: String = "private") -> APICall {
-            APICall(method: "POST", path: Self.db(operation, scope: scope), body: Data(json.utf8), user: user)
-        }
-        func json(_ answer: APIAnswer) -> [String: Any] { ((try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any]) ?? [:] }
         var guid = ""
         do {
             // No clean stop: the next start replays the journal (the share's row is JSON).
             let host = try await ServerHost.start(options: options)
-            #expect(await host.perform(call("zones/modify", Self.makeZone)).status == 200)
-            let saved = await host.perform(call("records/modify", Self.shareSave(publicPermission: "NONE", participants: [("bob", "READ_WRITE")])))
-            guid = try #require(((json(saved)["records"] as? [[String: Any]])?.first)?["shortGUID"] as? String)
+            #expect(await host.perform(Self.call("zones/modify", Self.makeZone)).status == 200)
+            let saved = await host.perform(Self.call("records/modify", Self.shareSave(publicPermission: "NONE", participants: [("bob", "READ_WRITE")])))
+            guid = try #require(saved.items("records").first?["shortGUID"] as? String)
         }
         let accept = #"{"shortGUIDs":[{"value":"\#(guid)"}]}"#
         do {
             let host = try await ServerHost.start(options: options)
-            let accepted = await host.perform(call("records/accept", accept, user: "bob", scope: "public"))
-            let result = (json(accepted)["results"] as? [[String: Any]])?.first
+            let accepted = await host.perform(Self.call("records/accept", accept, user: "bob", scope: "public"))
+            let result = accepted.items("results").first
             #expect(result?["participantStatus"] as? String == "ACCEPTED", "\(String(decoding: accepted.body, as: UTF8.self))")
             await host.stop()  // a clean stop writes a checkpoint
         }
         let host = try await ServerHost.start(options: options)
         defer { Task { await host.stop() } }
-        let resolved = await host.perform(call("records/resolve", accept, user: "bob", scope: "public"))
-        let result = try #require((json(resolved)["results"] as? [[String: Any]])?.first)
+        let resolved = await host.perform(Self.call("records/resolve", accept, user: "bob", scope: "public"))
+        let result = try #require(resolved.items("results").first)
         #expect(result["participantStatus"] as? String == "ACCEPTED" && result["participantPermission"] as? String == "READ_WRITE")
         #expect((result["share"] as? [String: Any])?["shortGUID"] as? String == guid)
-        let lookup = await host.perform(call("zones/list", "{}", user: "bob", scope: "shared"))
+        let lookup = await host.perform(Self.call("zones/list", "{}", user: "bob", scope: "shared"))
         #expect(String(decoding: lookup.body, as: UTF8.self).contains(#""zoneName":"Notes""#))
     }
 
@@ -249,24 +250,18 @@ import Darwin
     @Test func aShareSavedOnOneNodeIsAcceptedOnAnotherOfTheSameJournal() async throws {
         let journal = InMemorySharedJournal()
         let options = ServeOptions(port: 0, dataDirectory: nil, users: ["alice", "bob"], coalescingWindow: 0, seed: 7, quiet: true)
-        let a = try await ServerHost.start(options: options, on: SharedJournalStore(journal: journal, options: options))
-        let b = try await ServerHost.start(options: options, on: SharedJournalStore(journal: journal, options: options))
-        func call(_ operation: String, _ json: String, user: String = "alice", scope: String = "private") -> APICall {
-            APICall(method: "POST", path: Self.db(operation, scope: scope), body: Data(json.utf8), user: user)
-        }
-        func results(_ answer: APIAnswer, _ key: String) -> [String: Any] {
-            (((try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any])?[key] as? [[String: Any]])?.first ?? [:]
-        }
-        #expect(await a.perform(call("zones/modify", Self.makeZone)).status == 200)
-        let saved = await a.perform(call("records/modify", Self.shareSave(publicPermission: "NONE", participants: [("bob", "READ_WRITE")])))
-        let guid = try #require(results(saved, "records")["shortGUID"] as? String)
+        let a = try await journal.node(options)
+        let b = try await journal.node(options)
+        #expect(await a.perform(Self.call("zones/modify", Self.makeZone)).status == 200)
+        let saved = await a.perform(Self.call("records/modify", Self.shareSave(publicPermission: "NONE", participants: [("bob", "READ_WRITE")])))
+        let guid = try #require(saved.items("records").first?["shortGUID"] as? String)
         // The share's row is JSON in the shared journal, and node b applies it the same way.
         try await b.waitUntilApplied(try await journal.tail())
-        let accepted = await b.perform(call("records/accept", #"{"shortGUIDs":[{"value":"\#(guid)"}]}"#, user: "bob", scope: "public"))
-        #expect(results(accepted, "results")["participantStatus"] as? String == "ACCEPTED", "\(String(decoding: accepted.body, as: UTF8.self))")
+        let accepted = await b.perform(Self.call("records/accept", #"{"shortGUIDs":[{"value":"\#(guid)"}]}"#, user: "bob", scope: "public"))
+        #expect(accepted.items("results").first?["participantStatus"] as? String == "ACCEPTED", "\(String(decoding: accepted.body, as: UTF8.self))")
         try await a.waitUntilApplied(try await journal.tail())
-        let looked = await a.perform(call("records/lookup", #"{"zoneID":{"zoneName":"Notes"},"records":[{"recordName":"cloudkit.zoneshare"}]}"#))
-        let bob = participant(results(looked, "records"), "bob")
+        let looked = await a.perform(Self.call("records/lookup", #"{"zoneID":{"zoneName":"Notes"},"records":[{"recordName":"cloudkit.zoneshare"}]}"#))
+        let bob = participant(looked.items("records").first ?? [:], "bob")
         #expect(bob?["acceptanceStatus"] as? String == "ACCEPTED", "\(String(decoding: looked.body, as: UTF8.self))")
         let export = { (host: ServerHost) in host.state.withLock { try? CheckpointFormat.encode($0.core.engine.exportState()) } }
         #expect(export(a) != nil && export(a) == export(b))
