@@ -17,28 +17,23 @@ struct Authentication: Sendable {
     let user: @Sendable (String) -> String?
     /// The server-to-server keys taken.
     let serverKeys: ServerKeyRing
+    /// Whether a user of this name exists (for ``reading(as:caller:route:)``).
+    let isUser: @Sendable (String) -> Bool
 
-    init(isAdminToken: @escaping @Sendable (String) -> Bool, user: @escaping @Sendable (String) -> String?, serverKeys: ServerKeyRing = ServerKeyRing()) {
+    init(
+        isAdminToken: @escaping @Sendable (String) -> Bool, user: @escaping @Sendable (String) -> String?, serverKeys: ServerKeyRing = ServerKeyRing(),
+        isUser: @escaping @Sendable (String) -> Bool = { _ in false }
+    ) {
         self.isAdminToken = isAdminToken
         self.user = user
         self.serverKeys = serverKeys
+        self.isUser = isUser
     }
 
     init(host: ServerHost) {
         self.init(
             isAdminToken: { host.isAdminToken($0) }, user: { host.user(withToken: $0) }, serverKeys: host.serverKeys,
-            isUser: { name in host.users.contains { $0.name == name } })
-    }
-
-    /// Whether a user of this name exists (for ``reading(as:caller:route:)``).
-    var isUser: @Sendable (String) -> Bool = { _ in false }
-
-    init(
-        isAdminToken: @escaping @Sendable (String) -> Bool, user: @escaping @Sendable (String) -> String?, serverKeys: ServerKeyRing,
-        isUser: @escaping @Sendable (String) -> Bool
-    ) {
-        self.init(isAdminToken: isAdminToken, user: user, serverKeys: serverKeys)
-        self.isUser = isUser
+            isUser: { host.account($0) != nil })
     }
 
     /// The caller of a request with `X-SyncScope-Read-As: USER`: the user,
