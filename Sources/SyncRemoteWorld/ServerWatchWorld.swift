@@ -15,9 +15,6 @@ import FoundationNetworking
 /// the same interface the in-process inspector reads; it lives on the wall
 /// clock, and has nothing of its own to move on.
 public final class ServerWatchWorld: SyncWorld {
-    /// The observer, with its feed reader.
-    public let watcher: HTTPServerObserver
-
     /// Checks the address and the admin token (one `admin/…/users` call),
     /// and says clearly which of them is wrong.
     public init(
@@ -29,8 +26,7 @@ public final class ServerWatchWorld: SyncWorld {
         }
         let feed = EventFeedReader(baseURL: serverURL, adminToken: adminToken, container: container, environment: environment, session: session)
         try await Self.checkAccess(feed)
-        watcher = HTTPServerObserver(watching: feed)
-        super.init(container: container, clock: SystemClock(), isVirtualTime: false, serverObserver: watcher, eventLimit: 100)
+        super.init(container: container, clock: SystemClock(), isVirtualTime: false, serverObserver: HTTPServerObserver(watching: feed), eventLimit: 100)
     }
 
     /// Checks that `serverURL` is a server this admin token can watch, without making a world (a command checks before it takes the terminal).

@@ -154,18 +154,6 @@ extension ServerEngine {
         return share
     }
 
-    /// Deletes a zone's zone-wide share: every participant loses the zone.
-    public func deleteZoneShare(caller: Caller, database: DatabaseID, zoneID: RecordZoneID) throws(CloudError) {
-        try deleteShare(caller: caller, database: database, zoneID: zoneID, shareName: ZoneShare.recordName)
-    }
-
-    /// Deletes a share: every participant loses what it shared (the zone,
-    /// when nothing else of it is shared with them).
-    public func deleteShare(caller: Caller, database: DatabaseID, zoneID: RecordZoneID, shareName: String) throws(CloudError) {
-        try checkShare(caller: caller, database: database, zoneID: zoneID, shareName: shareName, rootRecordName: nil, nil)
-        dropShare(named: shareName, in: try zone(normalize(zoneID, caller: caller, scope: database.scope), for: caller, in: database), database: database)
-    }
-
     /// Forgets the share record `name`'s share (its record was deleted):
     /// every participant loses what it shared.
     func dropShare(named name: String, in zone: ZoneState, database: DatabaseID) {
@@ -206,13 +194,6 @@ extension ServerEngine {
 
     /// Whether any share exists: until one does, no answer needs its share records filled.
     public var hasShares: Bool { containers.values.contains { !$0.sharesByGUID.isEmpty } }
-
-    /// Whether a zone has any share: what tells an answer that it may hold share records.
-    public func zoneHasShares(caller: Caller, database: DatabaseID, zoneID: RecordZoneID) -> Bool {
-        let id = normalize(zoneID, caller: caller, scope: database.scope)
-        let privateDatabase = DatabaseID(container: database.container, environment: database.environment, scope: .private)
-        return containerState(privateDatabase).users[id.ownerName]?.privateZones[id.zoneName]?.hasShares ?? false
-    }
 
     /// The share a short GUID names, in whichever container holds it (what
     /// the share URL's page shows, before anyone signs in); nil when none.

@@ -7,7 +7,6 @@ public struct ClientTraffic: Sendable, Hashable {
     /// The event's place in its node's feed.
     public var seq: UInt64
     public var node: String?
-    public var isPush: Bool
     /// `POST changes/zone`, or `push 2 notifications`.
     public var what: String
     public var status: Int?
@@ -29,7 +28,7 @@ public struct ClientTraffic: Sendable, Hashable {
                 let count = event.notificationIDs?.count ?? 1
                 unanswered.append(lines.count)
                 lines.append(ClientTraffic(
-                    seq: event.seq, node: event.node, isPush: true, what: "push \(count) notification\(count == 1 ? "" : "s")", status: nil,
+                    seq: event.seq, node: event.node, what: "push \(count) notification\(count == 1 ? "" : "s")", status: nil,
                     errorCode: nil, note: "no fetch after"))
                 continue
             }
@@ -42,7 +41,7 @@ public struct ClientTraffic: Sendable, Hashable {
                 unanswered = []
             }
             lines.append(ClientTraffic(
-                seq: event.seq, node: event.node, isPush: false, what: "\(event.method ?? "") \(operation)", status: event.status,
+                seq: event.seq, node: event.node, what: "\(event.method ?? "") \(operation)", status: event.status,
                 errorCode: event.status == 200 ? nil : event.errorCode, note: note))
             previous = event
         }

@@ -6,15 +6,4 @@ public enum ServerWatchPane: Int, CaseIterable, Hashable, Sendable {
     case tokens
     case requests
     case diagnostics
-
-    public var title: String {
-        switch self {
-        case .clients: "Clients"
-        case .zones: "Zones"
-        case .records: "Records"
-        case .tokens: "Token history"
-        case .requests: "Requests and pushes"
-        case .diagnostics: "Diagnostics"
-        }
-    }
 }
