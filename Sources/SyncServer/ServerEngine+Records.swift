@@ -142,11 +142,12 @@ extension ServerEngine {
         if anyApplied, let schemaDraft, let container { container.schema = schemaDraft }
         if anyApplied {
             applyRetention(to: zone)
+            let reached = zone.participants(seeing: touched)
             if !zoneID.isDefaultZone, database.scope != .public {
                 let ownerDatabases = databases(of: zoneID.ownerName, in: database)
                 ownerDatabases.privateLog.zoneChanged(zoneID)
                 applyRetention(to: &ownerDatabases.privateLog)
-                for participant in zone.participants(seeing: touched).sorted() {
+                for participant in reached.sorted() {
                     let other = databases(of: participant, in: database)
                     other.sharedLog.zoneChanged(zoneID)
                     applyRetention(to: &other.sharedLog)
@@ -156,7 +157,7 @@ extension ServerEngine {
                 let commit = Commit(
                     container: database.container, environment: database.environment,
                     ownerScope: database.scope == .public ? .public : .private, zoneID: zoneID,
-                    participants: zone.participants(seeing: touched), caller: caller, changes: committed, time: now)
+                    participants: reached, caller: caller, changes: committed, time: now)
                 for observer in commitObservers { observer(commit) }
             }
         }

@@ -57,8 +57,10 @@ final class ZoneState {
     /// one of them.
     func participants(seeing names: [String]) -> Set<String> {
         guard !limitedParticipants.isEmpty else { return participants }
+        // Each name's share is found once, not once per participant.
+        let sharesReached = Set(names.compactMap(recordShareName(containing:)))
         return participants.filter { user in
-            limitedParticipants[user] == nil || names.contains { isVisible($0, to: user) }
+            limitedParticipants[user].map { !$0.isDisjoint(with: sharesReached) } ?? true
         }
     }
 
