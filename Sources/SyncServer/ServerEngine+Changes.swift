@@ -89,7 +89,7 @@ extension ServerEngine {
         // token still moves past them); a type never seen matches nothing.
         let wantedTypes: Set<UInt32>? = request.desiredRecordTypes.map { Set($0.compactMap { names.index(of: $0) }) }
         // A record share's participant sees only the hierarchies they accepted.
-        let viewer = database.scope == .shared && zone.limitedParticipants[caller.user] != nil ? caller.user : nil
+        let viewer = zone.limitedViewer(caller.user, in: database.scope)
         var cursor = zone.log.firstLive(atOrAfter: sequence + 1)
         var last = sequence
         while let (entrySequence, name) = cursor {

@@ -109,7 +109,7 @@ extension ServerEngine {
         for (zoneIndex, zone) in zones.enumerated() {
             guard let names = zone.recordNamesByType[type] else { continue }
             // A record share's participant sees only the hierarchies they accepted.
-            let viewer = database.scope == .shared && zone.limitedParticipants[caller.user] != nil ? caller.user : nil
+            let viewer = zone.limitedViewer(caller.user, in: database.scope)
             for name in names {
                 guard let stored = zone.records[name], viewer.map({ zone.isVisible(name, to: $0) }) ?? true else { continue }
                 let fields = systemFields ? Self.withSystemFields(stored, name: name) : stored.fields

@@ -213,7 +213,7 @@ extension ServerEngine {
                     recordName: name, zoneID: zoneID, serverRecord: self.record(existing, name: name, zone: zone))
             }
         }
-        let limited = scope == .shared && zone.limitedParticipants[caller.user] != nil
+        let limited = zone.limitedViewer(caller.user, in: scope) != nil
         // Shares are the owner's: no participant saves or deletes a share record.
         if scope == .shared, record.recordType == ZoneShare.recordType || existing.map({ names[$0.type] == ZoneShare.recordType }) == true {
             throw CloudError(
@@ -308,7 +308,7 @@ extension ServerEngine {
         if database.scope != .public { try checkCaller(caller) }
         let zoneID = normalize(requestedZoneID, caller: caller, scope: database.scope)
         let zone = try zone(zoneID, for: caller, in: database)
-        let viewer = database.scope == .shared && zone.limitedParticipants[caller.user] != nil ? caller.user : nil
+        let viewer = zone.limitedViewer(caller.user, in: database.scope)
         return recordNames.map { name in
             guard let stored = zone.records[name], viewer.map({ zone.isVisible(name, to: $0) }) ?? true else {
                 return .failure(CloudError(.unknownItem, "Record '\(name)' does not exist in zone '\(zoneID.zoneName)'.", recordName: name, zoneID: zoneID))

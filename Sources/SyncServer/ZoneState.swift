@@ -64,6 +64,13 @@ final class ZoneState {
         }
     }
 
+    /// `user`, when reading the zone in `scope` shows them only the records
+    /// of the record shares they take part in; `nil` when they see it all
+    /// (its owner, a zone-wide participant): found once, before a loop over records.
+    func limitedViewer(_ user: String, in scope: DatabaseScope) -> String? {
+        scope == .shared && limitedParticipants[user] != nil ? user : nil
+    }
+
     /// Whether `user` (a participant) may see record `name`.
     func isVisible(_ name: String, to user: String) -> Bool {
         guard let shares = limitedParticipants[user] else { return true }
