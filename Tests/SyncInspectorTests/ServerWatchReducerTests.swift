@@ -216,4 +216,31 @@ import Testing
         #expect(lines[1].what == "push 1 notification")
         #expect(ClientTraffic.of("token:1", in: [push]).map(\.note) == ["no fetch after"])
     }
+
+    /// Scrolling a request's detail stops at its last screenful: Up after
+    /// Down pressed past the end moves the text at once (it used to take as
+    /// many Ups as there had been Downs past the end before anything moved).
+    @Test func scrollingADetailStopsAtItsEndsSoUpMovesAtOnce() {
+        var store = TestStore(Self.state())
+        var event = Self.fetch(1, sent: nil, given: "tokA")
+        event.answer = .object(["records": .array((0..<120).map { .string("record-\($0)") })])
+        _ = store.prepare(.feedRead(.success(WireServerEvents(node: "n", events: [event], next: 1, missed: 0))))
+        _ = store.prepare(.key(.character("e")))
+        _ = store.prepare(.key(.enter))
+        #expect(store.state.watch.detail == .event(seq: 1, node: nil))
+        let view = ServerWatchView()
+        for _ in 0..<300 { _ = store.prepare(.key(.down)) }
+        let bottom = store.state.watch.detailScroll
+        #expect(bottom > 0)
+        let atBottom = view.render(store.state, size: store.state.screenSize)
+        // The last line of the answer is on screen, and more Downs change nothing.
+        #expect(atBottom.lines().contains { $0.contains("]") })
+        _ = store.prepare(.key(.pageDown))
+        #expect(store.state.watch.detailScroll == bottom)
+        _ = store.prepare(.key(.up))
+        #expect(store.state.watch.detailScroll == bottom - 1)
+        #expect(view.render(store.state, size: store.state.screenSize).lines() != atBottom.lines())
+        for _ in 0..<300 { _ = store.prepare(.key(.up)) }
+        #expect(store.state.watch.detailScroll == 0)
+    }
 }

@@ -125,15 +125,22 @@ public enum ServerWatchKeys {
             state.watch.detail = nil
         case .character("q"):
             return [.quit]
-        case .up: state.watch.detailScroll = max(0, state.watch.detailScroll - 1)
-        case .down: state.watch.detailScroll += 1
-        case .pageUp: state.watch.detailScroll = max(0, state.watch.detailScroll - max(1, state.screenSize.height - 4))
-        case .pageDown: state.watch.detailScroll += max(1, state.screenSize.height - 4)
+        case .up: scrollDetail(by: -1, state: &state)
+        case .down: scrollDetail(by: 1, state: &state)
+        case .pageUp: scrollDetail(by: -max(1, state.screenSize.height - 4), state: &state)
+        case .pageDown: scrollDetail(by: max(1, state.screenSize.height - 4), state: &state)
         case .home: state.watch.detailScroll = 0
         case .control("L"), .control("l"): return [.repaint]
         default: return []
         }
         state.needsRedraw = true
         return []
+    }
+
+    /// Scrolls the open detail by `lines`, never past its ends (so Up moves at once after scrolling to the bottom).
+    private static func scrollDetail(by lines: Int, state: inout InspectorState) {
+        guard let detail = state.watch.detail else { return }
+        let shown = ServerWatchView().detailLines(detail, watch: state.watch, labels: TokenLabels(state.watch.history))
+        state.watch.detailScroll = ServerWatchView.clampedDetailScroll(state.watch.detailScroll + lines, lines: shown, size: state.screenSize)
     }
 }

@@ -243,13 +243,28 @@ public struct ServerWatchView {
         return text.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }
     }
 
+    /// Where the detail overlay goes on a screen of `size`.
+    static func detailArea(_ size: Size) -> Rect {
+        Rect(x: 2, y: 2, width: max(0, size.width - 4), height: max(0, size.height - 4))
+    }
+
+    /// The detail's lines as they show `width` columns wide: a line that fits
+    /// keeps its indentation (a JSON body's); a longer one wraps.
+    static func wrapped(_ lines: [String], width: Int) -> [String] {
+        lines.flatMap { TextWidth.of($0) <= width ? [$0] : TextWrap.wrap($0, width: width) }
+    }
+
+    /// The first line the detail shows, for a scroll of `scroll` lines: never past the last screenful.
+    static func clampedDetailScroll(_ scroll: Int, lines: [String], size: Size) -> Int {
+        let inner = Panel.inner(detailArea(size))
+        return InspectorView.clampedScroll(scroll, lines: wrapped(lines, width: inner.width).count, rows: inner.height)
+    }
+
     private func drawDetail(_ lines: [String], title: String, scroll: Int, into buffer: inout CellBuffer, size: Size) {
-        let area = Rect(x: 2, y: 2, width: max(0, size.width - 4), height: max(0, size.height - 4))
-        let inner = Panel(title: title, focused: true, theme: theme).render(into: &buffer, area: area)
+        let inner = Panel(title: title, focused: true, theme: theme).render(into: &buffer, area: Self.detailArea(size))
         guard !inner.isEmpty else { return }
-        // A line that fits keeps its indentation (a JSON body's); a longer one wraps.
-        let wrapped = lines.flatMap { TextWidth.of($0) <= inner.width ? [$0] : TextWrap.wrap($0, width: inner.width) }
-        let first = min(scroll, max(0, wrapped.count - inner.height))
+        let wrapped = Self.wrapped(lines, width: inner.width)
+        let first = InspectorView.clampedScroll(scroll, lines: wrapped.count, rows: inner.height)
         for (offset, line) in wrapped.dropFirst(first).prefix(inner.height).enumerated() {
             buffer.write(line, x: inner.x, y: inner.y + offset, style: theme.normal, clip: inner)
         }
