@@ -34,4 +34,7 @@ extension JSONValue {
 
     /// `zoneID.zoneName` of an object that has one.
     var zoneName: String? { self["zoneID"]?["zoneName"]?.string }
+
+    /// `zoneID.ownerRecordName` of an object that has one (a shared zone's owner; absent: the caller's own zone).
+    var zoneOwner: String? { self["zoneID"]?["ownerRecordName"]?.string }
 }

@@ -10,6 +10,8 @@ struct ObservedFetch: Sendable, Hashable {
     var kind: Kind
     /// `database private` or `zone private/Notes`.
     var target: String
+    /// The zone's owner as the request named it (`ownerRecordName`, a shared zone's); `nil`: the caller's.
+    var zoneOwner: String? = nil
     var tokenIn: String?
     var tokenOut: String?
     var moreComing: Bool
@@ -45,7 +47,7 @@ struct ObservedFetch: Sendable, Hashable {
         case "records/changes":
             let zone = request?.zoneName ?? "_defaultZone"
             return [ObservedFetch(
-                kind: .zone, target: "zone \(scope)/\(zone)", tokenIn: request?["syncToken"]?.string, tokenOut: answer?["syncToken"]?.string,
+                kind: .zone, target: "zone \(scope)/\(zone)", zoneOwner: request?.zoneOwner, tokenIn: request?["syncToken"]?.string, tokenOut: answer?["syncToken"]?.string,
                 moreComing: answer?["moreComing"]?.bool ?? false, errorCode: wholeError, reason: reason, items: answer?["records"]?.array.count ?? 0,
                 recordTypes: request?["desiredRecordTypes"].map { $0.array.compactMap(\.string).sorted() })]
         case "changes/zone":
@@ -55,7 +57,7 @@ struct ObservedFetch: Sendable, Hashable {
                 let result = answered.first { $0.zoneName == zone }
                 let types = asked["desiredRecordTypes"] ?? request?["desiredRecordTypes"]
                 return ObservedFetch(
-                    kind: .zone, target: "zone \(scope)/\(zone)", tokenIn: asked["syncToken"]?.string, tokenOut: result?["syncToken"]?.string,
+                    kind: .zone, target: "zone \(scope)/\(zone)", zoneOwner: asked.zoneOwner, tokenIn: asked["syncToken"]?.string, tokenOut: result?["syncToken"]?.string,
                     moreComing: result?["moreComing"]?.bool ?? false, errorCode: wholeError ?? result?["serverErrorCode"]?.string,
                     reason: reason ?? result?["reason"]?.string, items: result?["records"]?.array.count ?? 0,
                     recordTypes: types.map { $0.array.compactMap(\.string).sorted() })

@@ -12,6 +12,8 @@ public struct TokenHistoryEntry: Sendable, Hashable {
     public var operation: String
     /// `database private` or `zone private/Notes`.
     public var target: String
+    /// The zone's owner as the request named it (a shared zone's); `nil`: the client's user.
+    public var zoneOwner: String?
     public var isZoneToken: Bool
     public var presented: String?
     public var issued: String?
@@ -34,7 +36,7 @@ public struct TokenHistoryEntry: Sendable, Hashable {
                 }
                 if let token = fetch.tokenOut { issuedAt[token, default: []].append(entries.count) }
                 entries.append(TokenHistoryEntry(
-                    seq: event.seq, node: event.node, time: event.time, operation: event.operation ?? "", target: fetch.target,
+                    seq: event.seq, node: event.node, time: event.time, operation: event.operation ?? "", target: fetch.target, zoneOwner: fetch.zoneOwner,
                     isZoneToken: fetch.kind == .zone, presented: fetch.tokenIn, issued: fetch.tokenOut, batch: fetch.items, moreComing: fetch.moreComing,
                     errorCode: fetch.errorCode, cameBack: false))
             }

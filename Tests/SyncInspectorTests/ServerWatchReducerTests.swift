@@ -243,4 +243,18 @@ import Testing
         for _ in 0..<300 { _ = store.prepare(.key(.up)) }
         #expect(store.state.watch.detailScroll == 0)
     }
+
+    /// A client's token for a zone shared with it is asked about in that zone,
+    /// which is its owner's (the request's `ownerRecordName`), not the client's own.
+    @Test func aSharedZonesTokenIsAskedAboutInItsOwnersZone() {
+        var store = TestStore(Self.state())
+        var shared = Self.fetch(1, client: "token:2", name: "bob · pyicloud", sent: nil, given: "tokS")
+        shared.user = "bob"
+        shared.path = Self.path.replacingOccurrences(of: "/private/", with: "/shared/")
+        shared.request = .object(["zones": .array([.object(["zoneID": .object(["zoneName": .string("Z"), "ownerRecordName": .string("alice")])])])])
+        _ = store.prepare(.feedRead(.success(WireServerEvents(node: "n", events: [shared], next: 1, missed: 0))))
+        let request = ServerWatchReducer.request(store.state)
+        #expect(request.user == "bob")
+        #expect(request.tokens == [ServerWatchRequest.Place(place: "zone shared/Z", token: "tokS", zoneOwner: "alice")])
+    }
 }

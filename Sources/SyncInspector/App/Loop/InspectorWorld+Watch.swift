@@ -39,7 +39,8 @@ extension InspectorWorld {
             if let user = request.user {
                 for place in request.tokens {
                     guard let target = place.target else { continue }
-                    let zoneID = target.zoneName.map { RecordZoneID(zoneName: $0, ownerName: user) }
+                    // A shared zone is its owner's: the client named them in its request.
+                    let zoneID = target.zoneName.map { RecordZoneID(zoneName: $0, ownerName: place.zoneOwner ?? user) }
                     let token = ServerChangeToken(rawValue: place.token)
                     switch try await observer.rewind(from: token, zoneID: zoneID, scope: target.scope, user: user, environment: environment, resultsLimit: 200) {
                     case .success(.zone(let batch)):

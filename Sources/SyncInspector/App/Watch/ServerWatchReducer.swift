@@ -93,18 +93,17 @@ public enum ServerWatchReducer {
     /// and the focused client's latest token for each place it fetched.
     static func request(_ state: InspectorState) -> ServerWatchRequest {
         let watch = state.watch
-        var latest: [String: String] = [:]
+        var latest: [String: ServerWatchRequest.Place] = [:]
         var order: [String] = []
         let containers = watch.containers
         // Only the watched container's tokens can be asked about: the observer reads it alone.
         for entry in watch.history where containers[entry.seq].map({ $0 == watch.container }) ?? true {
             guard let token = entry.issued else { continue }
             if latest[entry.target] == nil { order.append(entry.target) }
-            latest[entry.target] = token
+            latest[entry.target] = ServerWatchRequest.Place(place: entry.target, token: token, zoneOwner: entry.zoneOwner)
         }
         return ServerWatchRequest(
-            zone: watch.selectedZone, client: watch.focusedClient?.key, user: watch.focusedClient?.user,
-            tokens: order.compactMap { place in latest[place].map { ServerWatchRequest.Place(place: place, token: $0) } })
+            zone: watch.selectedZone, client: watch.focusedClient?.key, user: watch.focusedClient?.user, tokens: order.compactMap { latest[$0] })
     }
 
     /// Asks for a read of the server, or for another once the one under way answers.

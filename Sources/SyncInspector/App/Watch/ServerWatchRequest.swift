@@ -16,10 +16,13 @@ public struct ServerWatchRequest: Sendable, Hashable {
         /// `database private` or `zone private/Notes`.
         public var place: String
         public var token: String
+        /// The zone's owner as the client named it (a shared zone's); `nil`: the client's user.
+        public var zoneOwner: String?
 
-        public init(place: String, token: String) {
+        public init(place: String, token: String, zoneOwner: String? = nil) {
             self.place = place
             self.token = token
+            self.zoneOwner = zoneOwner
         }
 
         /// The database and zone the place names (`nil` zone: a database token).
