@@ -37,8 +37,7 @@ public struct SyncDoctor: Sendable {
         var order: [String] = []
         let development = DevelopmentSchemaTraces(events)
         for event in events {
-            guard let key = event.client, event.inspector != true, event.user != "(server admin)" else { continue }
-            guard event.kind == "request" || (event.kind == "push" && event.action == "delivered") else { continue }
+            guard let key = event.trafficClient else { continue }
             if checkups[key] == nil {
                 checkups[key] = ClientCheckup(key: key, name: event.clientName ?? key, user: event.user ?? "", doctor: self, development: development)
                 order.append(key)

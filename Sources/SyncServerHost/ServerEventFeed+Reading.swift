@@ -45,7 +45,7 @@ extension ServerEventFeed {
             out.method = request.method
             out.operation = request.operation
             out.path = request.path
-            out.user = request.isServerAdmin ? "(server admin)" : request.user
+            out.user = request.isServerAdmin ? WireServerEvent.serverAdminUser : request.user
             let client = clients.client(of: request)
             out.client = client?.key
             out.clientName = client?.name

@@ -22,9 +22,8 @@ public struct ClientTraffic: Sendable, Hashable {
         var lines: [ClientTraffic] = []
         var unanswered: [Int] = []
         var previous: WireServerEvent?
-        for event in events where event.client == client && event.inspector != true {
+        for event in events where event.trafficClient == client {
             if event.kind == "push" {
-                guard event.action == "delivered" else { continue }
                 let count = event.notificationIDs?.count ?? 1
                 unanswered.append(lines.count)
                 lines.append(ClientTraffic(
@@ -32,7 +31,6 @@ public struct ClientTraffic: Sendable, Hashable {
                     errorCode: nil, note: "no fetch after"))
                 continue
             }
-            guard event.kind == "request" else { continue }
             let operation = event.operation ?? event.path ?? ""
             var note: String?
             if let previous, previous.operation == event.operation, let status = previous.status, status != 200 { note = "retry" }

@@ -89,9 +89,7 @@ public struct ServerWatchState: Sendable, Equatable {
             missed += extra
         }
         for event in page {
-            guard let key = event.client, event.inspector != true, event.user != "(server admin)" else { continue }
-            let counted = event.kind == "request" || (event.kind == "push" && event.action == "delivered")
-            guard counted else { continue }
+            guard let key = event.trafficClient else { continue }
             let index: Int
             if let known = clientIndex[key] {
                 index = known
