@@ -143,16 +143,7 @@ extension ServerEngine {
         if anyApplied {
             applyRetention(to: zone)
             let reached = zone.participants(seeing: touched)
-            if !zoneID.isDefaultZone, database.scope != .public {
-                let ownerDatabases = databases(of: zoneID.ownerName, in: database)
-                ownerDatabases.privateLog.zoneChanged(zoneID)
-                applyRetention(to: &ownerDatabases.privateLog)
-                for participant in reached.sorted() {
-                    let other = databases(of: participant, in: database)
-                    other.sharedLog.zoneChanged(zoneID)
-                    applyRetention(to: &other.sharedLog)
-                }
-            }
+            if !zoneID.isDefaultZone, database.scope != .public { markZoneChanged(zoneID, forOwnerAnd: reached, in: database) }
             if observing {
                 let commit = Commit(
                     container: database.container, environment: database.environment,

@@ -270,12 +270,18 @@ extension ServerEngine {
         stored.modified = Stamp(time: clock.now(), user: names.intern(caller.user), device: caller.deviceID.map { names.intern($0) } ?? 0)
         zone.store(stored, name: name)
         applyRetention(to: zone)
-        let owner = databases(of: zone.zoneID.ownerName, in: database)
-        owner.privateLog.zoneChanged(zone.zoneID)
+        markZoneChanged(zone.zoneID, forOwnerAnd: zone.participants(seeing: [name]), in: database)
+    }
+
+    /// A zone changed: its owner's private database log says so, and the
+    /// shared database log of each participant the change reaches.
+    func markZoneChanged(_ zoneID: RecordZoneID, forOwnerAnd participants: Set<String>, in database: DatabaseID) {
+        let owner = databases(of: zoneID.ownerName, in: database)
+        owner.privateLog.zoneChanged(zoneID)
         applyRetention(to: &owner.privateLog)
-        for participant in zone.participants(seeing: [name]).sorted() {
+        for participant in participants.sorted() {
             let other = databases(of: participant, in: database)
-            other.sharedLog.zoneChanged(zone.zoneID)
+            other.sharedLog.zoneChanged(zoneID)
             applyRetention(to: &other.sharedLog)
         }
     }
