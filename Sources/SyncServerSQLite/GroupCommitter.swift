@@ -361,9 +361,15 @@ package final class GroupCommitter: Sendable {
     /// per-thread setting there): it encodes while the cores have nothing
     /// else to do, the calls waiting for answers go first, and on cores kept
     /// busy it still gets a small share and finishes (the server queues no
-    /// other periodic checkpoint meanwhile: ``checkpointUnderWay``).
+    /// other periodic checkpoint meanwhile: ``checkpointUnderWay``). A thread
+    /// inherits its creator's scheduling policy: a server started under a
+    /// real-time policy (`chrt`) would give this thread the same real-time
+    /// priority as the calls, where a nice value counts for nothing, so the
+    /// thread first takes the ordinary policy (lowering a policy needs no privilege).
     private static func yieldCoresToCalls() {
         #if os(Linux)
+        var ordinary = sched_param(sched_priority: 0)
+        if sched_getscheduler(0) != SCHED_OTHER { _ = sched_setscheduler(0, SCHED_OTHER, &ordinary) }
         _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
         #endif
     }
