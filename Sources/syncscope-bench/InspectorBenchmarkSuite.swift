@@ -29,6 +29,7 @@ struct InspectorBenchmarkSuite {
     func run() async throws -> [BenchmarkFigure] {
         let n = BenchmarkResults.grouped(records)
         if liveOnly { return liveFigures(try await liveLoop(macFetchesOnPush: true), n: n) }
+        let watch = try ServerWatchBenchmarks(size: size).run()
         let pane = try await recordsPane()
         let live = try await liveLoop(macFetchesOnPush: true)
         let serverOnly = try await liveLoop(macFetchesOnPush: false)
@@ -55,7 +56,7 @@ struct InspectorBenchmarkSuite {
             BenchmarkFigure(
                 key: "live_changes_per_s_mac_not_fetching", label: "  changes the writer made per second",
                 value: serverOnly.changesPerSecond, unit: "/s", goal: nil),
-        ]
+        ] + watch
     }
 
     /// The live loop's figures (the Mac on screen fetching on push).

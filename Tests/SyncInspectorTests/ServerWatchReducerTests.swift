@@ -257,4 +257,63 @@ import Testing
         #expect(request.user == "bob")
         #expect(request.tokens == [ServerWatchRequest.Place(place: "zone shared/Z", token: "tokS", zoneOwner: "alice")])
     }
+
+    /// The focused client's history and traffic are worked out when its
+    /// events change or the focus moves, and kept otherwise: a page of
+    /// another client's events or a frame drawn leaves them as they were,
+    /// and what is kept always equals what the events say.
+    @Test func theFocusedClientsViewsAreKeptUntilItsEventsChange() {
+        var store = TestStore(Self.state())
+        func page(_ events: [WireServerEvent]) {
+            _ = store.prepare(.feedRead(.success(WireServerEvents(node: "n", events: events, next: events.last?.seq ?? 0, missed: 0))))
+        }
+        func fresh(_ watch: ServerWatchState) -> WatchFocus {
+            WatchFocus(of: watch.focusedClient?.key ?? "", version: 0, container: watch.container, in: watch.events)
+        }
+        page([Self.fetch(1, sent: nil, given: "T1"), Self.fetch(2, sent: "T1", given: "T2")])
+        #expect(store.state.watch.focusedClient?.key == "token:1")
+        let kept = store.state.watch.focusCache.focus
+        #expect(kept?.history.map(\.issued) == ["T1", "T2"])
+        #expect(kept?.traffic.count == 2)
+
+        // Another client's page: alice's views are not worked out again.
+        page([Self.fetch(3, client: "token:2", name: "bob · pyicloud", sent: nil, given: "B1")])
+        #expect(store.state.watch.focusCache.focus?.version == kept?.version)
+        _ = store.prepare(.frameDrawn)
+        #expect(store.state.watch.focusCache.focus?.version == kept?.version)
+
+        // Her own: they are, and hold her new fetch.
+        page([Self.fetch(4, sent: "T2", given: "T3")])
+        #expect(store.state.watch.focusCache.focus?.version != kept?.version)
+        #expect(store.state.watch.history.map(\.issued) == ["T1", "T2", "T3"])
+        #expect(store.state.watch.history.map(\.cameBack) == [true, true, false])
+        #expect(store.state.watch.history == fresh(store.state.watch).history)
+
+        // The focus moves to bob: his views.
+        _ = store.prepare(.key(.down))
+        #expect(store.state.watch.focusedClient?.key == "token:2")
+        #expect(store.state.watch.focusCache.focus?.client == "token:2")
+        #expect(store.state.watch.history.map(\.issued) == ["B1"])
+        #expect(store.state.watch.traffic == fresh(store.state.watch).traffic)
+
+        // A focus set without the reducer is not shown stale.
+        var moved = store.state
+        moved.watch.clientTable.selection = 0
+        #expect(moved.watch.history.map(\.issued) == ["T1", "T2", "T3"])
+    }
+
+    /// Past the events the inspector keeps, the oldest go, and the focused
+    /// client's history with them, as if worked out from the events kept.
+    @Test func eventsLetGoLeaveTheFocusedClientsHistory() {
+        var store = TestStore(Self.state())
+        let limit = ServerWatchState.eventLimit
+        let events = (1...limit).map { Self.fetch(UInt64($0), sent: $0 == 1 ? nil : "T\($0 - 1)", given: "T\($0)") }
+        _ = store.prepare(.feedRead(.success(WireServerEvents(node: "n", events: events, next: UInt64(limit), missed: 0))))
+        #expect(store.state.watch.history.count == limit)
+        _ = store.prepare(.feedRead(.success(WireServerEvents(
+            node: "n", events: [Self.fetch(UInt64(limit + 1), sent: "T\(limit)", given: "T\(limit + 1)")], next: UInt64(limit + 1), missed: 0))))
+        #expect(store.state.watch.history.count == limit)
+        #expect(store.state.watch.history.first?.presented == "T1")
+        #expect(store.state.watch.history.last?.issued == "T\(limit + 1)")
+    }
 }

@@ -140,7 +140,7 @@ public enum ServerWatchKeys {
     /// Scrolls the open detail by `lines`, never past its ends (so Up moves at once after scrolling to the bottom).
     private static func scrollDetail(by lines: Int, state: inout InspectorState) {
         guard let detail = state.watch.detail else { return }
-        let shown = ServerWatchView().detailLines(detail, watch: state.watch, labels: TokenLabels(state.watch.history))
+        let shown = ServerWatchView().detailLines(detail, watch: state.watch, labels: state.watch.focus.labels)
         state.watch.detailScroll = ServerWatchView.clampedDetailScroll(state.watch.detailScroll + lines, lines: shown, size: state.screenSize)
     }
 }

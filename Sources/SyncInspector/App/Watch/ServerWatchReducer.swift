@@ -11,6 +11,12 @@ import SyncWire
 /// answers: the loop blocks meanwhile), and one server read, plus one wanted after it.
 public enum ServerWatchReducer {
     public static func reduce(_ state: inout InspectorState, _ message: InspectorMsg) -> [InspectorEffect] {
+        let effects = apply(message, to: &state)
+        state.watch.refreshFocus()
+        return effects
+    }
+
+    private static func apply(_ message: InspectorMsg, to state: inout InspectorState) -> [InspectorEffect] {
         switch message {
         case .started(let size, let now, _):
             state.screenSize = size

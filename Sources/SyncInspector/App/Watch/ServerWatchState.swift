@@ -35,6 +35,8 @@ public struct ServerWatchState: Sendable, Equatable {
     /// The client the lags are about.
     public var lagsClient: String?
     public var diagnoses: [Diagnosis] = []
+    /// The focused client's history, containers and traffic, kept between messages (``refreshFocus()``).
+    var focusCache = WatchFocusCache()
 
     /// The container whose zones the inspector reads (the world's); a client's
     /// fetches in other containers are shown with their container's name.
@@ -85,10 +87,12 @@ public struct ServerWatchState: Sendable, Equatable {
         events += page
         if events.count > Self.eventLimit {
             let extra = events.count - Self.eventLimit
+            for event in events.prefix(extra) { focusCache.changed(event.client) }
             events.removeFirst(extra)
             missed += extra
         }
         for event in page {
+            focusCache.changed(event.client)
             guard let key = event.trafficClient else { continue }
             let index: Int
             if let known = clientIndex[key] {
@@ -110,27 +114,31 @@ public struct ServerWatchState: Sendable, Equatable {
     }
 
     /// The focused client's fetches, token by token (``TokenHistoryEntry``).
-    public var history: [TokenHistoryEntry] {
-        guard let client = focusedClient else { return [] }
-        return TokenHistoryEntry.history(of: client.key, in: events)
-    }
+    public var history: [TokenHistoryEntry] { focus.history }
 
     /// The container each of the focused client's requests went to, by its place in the feed.
-    public var containers: [UInt64: String] {
-        guard let client = focusedClient else { return [:] }
-        var found: [UInt64: String] = [:]
-        for event in events where event.client == client.key && event.kind == "request" {
-            // /database/1/{container}/{environment}/…
-            let parts = (event.path ?? "").split(separator: "/", maxSplits: 4)
-            if parts.count > 2 { found[event.seq] = String(parts[2]) }
-        }
-        return found
-    }
+    public var containers: [UInt64: String] { focus.containers }
 
     /// The focused client's requests and the pushes it was given, oldest first.
-    public var traffic: [ClientTraffic] {
-        guard let client = focusedClient else { return [] }
-        return ClientTraffic.of(client.key, in: events)
+    public var traffic: [ClientTraffic] { focus.traffic }
+
+    /// The focused client's views: the ones kept while its events are the
+    /// same, else worked out from the events (a state the reducer has not refreshed).
+    var focus: WatchFocus {
+        guard let client = focusedClient?.key else { return WatchFocus() }
+        let version = focusCache.version(of: client)
+        if let kept = focusCache.focus, kept.holds(for: client, version: version, container: container) { return kept }
+        return WatchFocus(of: client, version: version, container: container, in: events)
+    }
+
+    /// Works the focused client's views out again if its events or the focus
+    /// changed since they were last: the reducer calls it after every message,
+    /// so drawing a frame or taking a key costs no pass over the events.
+    mutating func refreshFocus() {
+        guard let client = focusedClient?.key else { return }
+        let version = focusCache.version(of: client)
+        if let kept = focusCache.focus, kept.holds(for: client, version: version, container: container) { return }
+        focusCache.focus = WatchFocus(of: client, version: version, container: container, in: events)
     }
 }
 

@@ -21,17 +21,17 @@ public struct ServerWatchView {
         var buffer = CellBuffer(size: size, style: theme.normal)
         let layout = ServerWatchLayout(size: size)
         let watch = state.watch
-        let labels = TokenLabels(watch.history)
+        let focus = watch.focus
         drawHeader(state, into: &buffer, area: layout.header)
         drawClients(watch, into: &buffer, area: layout.clients)
         drawZones(watch, into: &buffer, area: layout.zones)
         drawRecords(watch, into: &buffer, area: layout.records)
-        drawTokens(watch, labels: labels, into: &buffer, area: layout.tokens)
-        drawRequests(watch, into: &buffer, area: layout.requests)
+        drawTokens(watch, focus: focus, into: &buffer, area: layout.tokens)
+        drawRequests(watch, traffic: focus.traffic, into: &buffer, area: layout.requests)
         drawDiagnoses(watch, into: &buffer, area: layout.diagnostics, layout: layout)
         drawMessage(state, into: &buffer, area: layout.message)
         if let detail = watch.detail {
-            drawDetail(detailLines(detail, watch: watch, labels: labels), title: detailTitle(detail), scroll: watch.detailScroll, into: &buffer, size: size)
+            drawDetail(detailLines(detail, watch: watch, labels: focus.labels), title: detailTitle(detail), scroll: watch.detailScroll, into: &buffer, size: size)
         }
         return buffer
     }
@@ -111,60 +111,57 @@ public struct ServerWatchView {
         ).render(into: &buffer, area: inner, rows: ArrayRowProvider(rows), state: watch.recordTable)
     }
 
-    private func drawTokens(_ watch: ServerWatchState, labels: TokenLabels, into buffer: inout CellBuffer, area: Rect) {
+    private func drawTokens(_ watch: ServerWatchState, focus: WatchFocus, into buffer: inout CellBuffer, area: Rect) {
         let title = watch.focusedClient.map { "Token history · \($0.name)" } ?? "Token history"
         let inner = panel(.tokens, title, watch: watch, into: &buffer, area: area)
-        let history = watch.history
-        let containers = watch.containers
-        let watched = { (entry: TokenHistoryEntry) in containers[entry.seq].map { $0 == watch.container } ?? true }
-        // The latest token given for each place of the watched container: the one whose lag the server was asked.
-        var latest: [String: Int] = [:]
-        for (index, entry) in history.enumerated() where entry.issued != nil && watched(entry) { latest[entry.target] = index }
+        let history = focus.history
         let lags = watch.lagsClient == watch.focusedClient?.key ? watch.lags : []
-        let rows = history.enumerated().map { index, entry in
+        // Only the rows shown are made: a client's history may hold thousands of fetches.
+        let rows = ClosureRowProvider(count: history.count) { index in
+            let entry = history[index]
             var now = ""
             if let code = entry.errorCode {
                 now = code
-            } else if latest[entry.target] == index, let lag = lags.first(where: { $0.place == entry.target && $0.token == entry.issued }) {
+            } else if focus.latestIssued[entry.target] == index, let lag = lags.first(where: { $0.place == entry.target && $0.token == entry.issued }) {
                 now = lag.text
             }
             // A fetch in another container than the one watched names it (its last part: `notes: private/Notes`).
             var place = entry.target
-            if !watched(entry), let container = containers[entry.seq] {
+            if !focus.isWatched(entry), let container = focus.containers[entry.seq] {
                 let short = container.split(separator: ".").last.map(String.init) ?? container
                 place = "\(short): \(place.hasPrefix("zone ") ? String(place.dropFirst(5)) : place)"
             }
             return TableRow(
-                [place, labels.label(entry.presented), labels.label(entry.issued), "\(entry.batch)", entry.moreComing ? "yes" : "",
+                [place, focus.labels.label(entry.presented), focus.labels.label(entry.issued), "\(entry.batch)", entry.moreComing ? "yes" : "",
                  entry.issued == nil ? "" : (entry.cameBack ? "yes" : "no"), now],
                 style: entry.errorCode != nil ? theme.error : nil)
         }
         var table = watch.tokenTable
-        if table.selection == nil { table.offset = max(0, rows.count - max(1, inner.height - 1)) }
+        if table.selection == nil { table.offset = max(0, rows.rowCount - max(1, inner.height - 1)) }
         Table(
             columns: [TableColumn("place", width: .ratio(1)), TableColumn("sent", width: .fixed(5)), TableColumn("given", width: .fixed(5)),
                       TableColumn("batch", width: .fixed(5), alignment: .right), TableColumn("more", width: .fixed(4)),
                       TableColumn("back", width: .fixed(4)), TableColumn("now", width: .ratio(1))],
             focused: watch.pane == .tokens, theme: theme,
             emptyMessage: watch.focusedClient == nil ? "(no client)" : "(no fetch of changes yet)"
-        ).render(into: &buffer, area: inner, rows: ArrayRowProvider(rows), state: table)
+        ).render(into: &buffer, area: inner, rows: rows, state: table)
     }
 
-    private func drawRequests(_ watch: ServerWatchState, into buffer: inout CellBuffer, area: Rect) {
+    private func drawRequests(_ watch: ServerWatchState, traffic: [ClientTraffic], into buffer: inout CellBuffer, area: Rect) {
         let inner = panel(.requests, "Requests and pushes", watch: watch, into: &buffer, area: area)
-        let traffic = watch.traffic
-        let rows = traffic.map { line in
-            TableRow(
+        let rows = ClosureRowProvider(count: traffic.count) { index in
+            let line = traffic[index]
+            return TableRow(
                 [line.what, line.status.map(String.init) ?? "", line.errorCode ?? "", line.note ?? ""],
                 style: line.status.map { $0 != 200 } == true ? theme.error : (line.note == "no fetch after" ? theme.warning : nil))
         }
         var table = watch.requestTable
-        if table.selection == nil { table.offset = max(0, rows.count - max(1, inner.height - 1)) }
+        if table.selection == nil { table.offset = max(0, rows.rowCount - max(1, inner.height - 1)) }
         Table(
             columns: [TableColumn("request or push", width: .ratio(3)), TableColumn("st", width: .fixed(3)), TableColumn("error", width: .ratio(2)),
                       TableColumn("note", width: .fixed(14))],
             focused: watch.pane == .requests, theme: theme, emptyMessage: watch.focusedClient == nil ? "(no client)" : "(nothing yet)"
-        ).render(into: &buffer, area: inner, rows: ArrayRowProvider(rows), state: table)
+        ).render(into: &buffer, area: inner, rows: rows, state: table)
     }
 
     private func drawDiagnoses(_ watch: ServerWatchState, into buffer: inout CellBuffer, area: Rect, layout: ServerWatchLayout) {
