@@ -261,16 +261,27 @@ extension ServerEngine {
     /// The share record changed with its participant list (as Apple's share
     /// does when someone accepts): a new change tag and a new place in the
     /// zone's changes, so the owner and the participants fetch it again.
+    /// Like any other change to a zone, it is a commit: the commit observers
+    /// hear of it (the push layer notifies the owner's subscriptions).
     private func touchShareRecord(named name: String, in zone: ZoneState, by caller: Caller, database: DatabaseID) {
         guard var stored = zone.records[name] else { return }
+        let before = commitObservers.isEmpty ? nil : record(stored, name: name, zone: zone)
+        let now = clock.now()
         zone.log.remove(stored.sequence)
         stored.sequence = zone.log.append(name)
         stored.tag = nextChangeTag
         nextChangeTag += 1
-        stored.modified = Stamp(time: clock.now(), user: names.intern(caller.user), device: caller.deviceID.map { names.intern($0) } ?? 0)
+        stored.modified = Stamp(time: now, user: names.intern(caller.user), device: caller.deviceID.map { names.intern($0) } ?? 0)
         zone.store(stored, name: name)
         applyRetention(to: zone)
-        markZoneChanged(zone.zoneID, forOwnerAnd: zone.participants(seeing: [name]), in: database)
+        let reached = zone.participants(seeing: [name])
+        markZoneChanged(zone.zoneID, forOwnerAnd: reached, in: database)
+        guard let before else { return }
+        let after = record(stored, name: name, zone: zone)
+        let commit = Commit(
+            container: database.container, environment: database.environment, ownerScope: .private, zoneID: zone.zoneID, participants: reached,
+            caller: caller, changes: [CommittedChange(recordID: after.recordID, recordType: after.recordType, before: before, after: after)], time: now)
+        for observer in commitObservers { observer(commit) }
     }
 
     /// A zone changed: its owner's private database log says so, and the

@@ -126,6 +126,36 @@ import Darwin
         #expect(String(decoding: lookup.body, as: UTF8.self).contains(#""zoneName":"Notes""#))
     }
 
+    /// Accepting changes the share record in the owner's zone (its
+    /// participant list), as a save does: the owner's zone subscription
+    /// fires, so the owner's client fetches the share with Bob accepted.
+    @Test func aParticipantAcceptingNotifiesTheOwnersZoneSubscription() async throws {
+        let server = try await LiveServer(ServeOptions(dataDirectory: nil, coalescingWindow: 0, seed: 7))
+        defer { server.stop() }
+        let alice = server.aliceToken, bob = server.bobToken
+        #expect(try await post(server, Self.db("zones/modify"), Self.makeZone, token: alice).status == 200)
+        let subscribe = #"{"operations":[{"operationType":"create","subscription":{"subscriptionID":"notes","subscriptionType":"zone","zoneID":{"zoneName":"Notes"}}}]}"#
+        #expect(try await post(server, Self.db("subscriptions/modify"), subscribe, token: alice).status == 200)
+        let created = try await post(server, "/device/1/\(Self.container)/development/tokens/create", #"{"apnsEnvironment":"development"}"#, token: alice)
+        let courier = try #require((created.json["webcourierURL"] as? String).flatMap(URLComponents.init(string:)))
+        let saved = try await post(server, Self.db("records/modify"), Self.shareSave(publicPermission: "NONE", participants: [("bob", "READ_WRITE")]), token: alice)
+        let guid = try #require(first(saved, "records")["shortGUID"] as? String, "\(saved.text)")
+        // The share's save is a change of the zone too: its notification is read and acknowledged first.
+        let shared = try await server.raw.exchange(RawHTTP.request("GET", courier.percentEncodedPath + "?timeout=10"))
+        let savedID = try #require((shared.json["ck"] as? [String: Any])?["nid"] as? String, "\(shared.text)")
+
+        let poll = try await server.raw.connect()
+        defer { close(poll) }
+        try await server.raw.write(poll, RawHTTP.request("GET", courier.percentEncodedPath + "?timeout=20&lastNotificationID=\(savedID)"))
+        let accepted = try await post(server, Self.db("records/accept", scope: "public"), #"{"shortGUIDs":[{"value":"\#(guid)"}]}"#, token: bob)
+        #expect(first(accepted, "results")["participantStatus"] as? String == "ACCEPTED", "\(accepted.text)")
+        let push = try await server.raw.read(poll)
+        let ck = try #require(push.json["ck"] as? [String: Any], "\(push.text)")
+        #expect(ck["nid"] as? String != savedID)
+        let zone = try #require(ck["fet"] as? [String: Any], "a zone notification: \(push.text)")
+        #expect(zone["zid"] as? String == "Notes" && zone["zoid"] as? String == "alice" && zone["sid"] as? String == "notes", "\(push.text)")
+    }
+
     @Test func twoUsersInviteResolveAcceptWriteAndRemoveOverRawHTTP() async throws {
         let server = try await LiveServer(ServeOptions(dataDirectory: nil, users: ["alice", "bob", "carol"], coalescingWindow: 0, seed: 5))
         defer { server.stop() }
