@@ -126,19 +126,21 @@ public struct ServerWatchState: Sendable, Equatable {
     /// same, else worked out from the events (a state the reducer has not refreshed).
     var focus: WatchFocus {
         guard let client = focusedClient?.key else { return WatchFocus() }
-        let version = focusCache.version(of: client)
-        if let kept = focusCache.focus, kept.holds(for: client, version: version, container: container) { return kept }
-        return WatchFocus(of: client, version: version, container: container, in: events)
+        return keptFocus(of: client) ?? WatchFocus(of: client, version: focusCache.version(of: client), container: container, in: events)
+    }
+
+    /// The views kept, if they were worked out for `client`'s events as they are now.
+    private func keptFocus(of client: String) -> WatchFocus? {
+        guard let kept = focusCache.focus, kept.holds(for: client, version: focusCache.version(of: client), container: container) else { return nil }
+        return kept
     }
 
     /// Works the focused client's views out again if its events or the focus
     /// changed since they were last: the reducer calls it after every message,
     /// so drawing a frame or taking a key costs no pass over the events.
     mutating func refreshFocus() {
-        guard let client = focusedClient?.key else { return }
-        let version = focusCache.version(of: client)
-        if let kept = focusCache.focus, kept.holds(for: client, version: version, container: container) { return }
-        focusCache.focus = WatchFocus(of: client, version: version, container: container, in: events)
+        guard let client = focusedClient?.key, keptFocus(of: client) == nil else { return }
+        focusCache.focus = focus
     }
 }
 
