@@ -68,9 +68,9 @@ struct ClientCheckup {
         }
         let operation = event.operation ?? ""
         let path = event.path ?? ""
-        let scope = Self.scope(of: path)
+        let scope = DatabasePath.scope(of: path)
         seeRetry(event, path: path)
-        if Self.environment(of: path) == "production" { seeProductionRefusals(event) }
+        if DatabasePath.environment(of: path) == "production" { seeProductionRefusals(event) }
         switch operation {
         case "changes/database", "zones/changes", "changes/zone", "records/changes":
             answerPushes(event)
@@ -271,15 +271,4 @@ struct ClientCheckup {
         return found
     }
 
-    /// The environment of a `/database/1/{container}/{environment}/…` path.
-    static func environment(of path: String) -> String {
-        let parts = path.split(separator: "/")
-        return parts.count > 3 ? String(parts[3]) : "development"
-    }
-
-    /// The database scope of a `/database/1/{container}/{environment}/{scope}/…` path.
-    static func scope(of path: String) -> String {
-        let parts = path.split(separator: "/")
-        return parts.count > 4 ? String(parts[4]) : "private"
-    }
 }

@@ -38,7 +38,7 @@ struct DevelopmentSchemaTraces: Sendable {
 
     init(_ events: [WireServerEvent]) {
         for event in events where event.kind == "request" && event.operation == "records/modify" && event.status == 200 {
-            guard ClientCheckup.environment(of: event.path ?? "") == "development" else { continue }
+            guard DatabasePath.environment(of: event.path ?? "") == "development" else { continue }
             let results = event.answer?["records"]?.array ?? []
             for (index, operation) in (event.request?["operations"]?.array ?? []).enumerated() {
                 guard index < results.count, results[index]["serverErrorCode"] == nil, let record = operation["record"],

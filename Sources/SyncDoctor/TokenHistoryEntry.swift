@@ -30,7 +30,7 @@ public struct TokenHistoryEntry: Sendable, Hashable {
         /// Where each issued token's entry is, to mark it when it comes back.
         var issuedAt: [String: [Int]] = [:]
         for event in events where event.kind == "request" && event.client == client && event.inspector != true {
-            for fetch in ObservedFetch.fetches(of: event, scope: ClientCheckup.scope(of: event.path ?? "")) {
+            for fetch in ObservedFetch.fetches(of: event, scope: DatabasePath.scope(of: event.path ?? "")) {
                 if let token = fetch.tokenIn {
                     for index in issuedAt[token] ?? [] { entries[index].cameBack = true }
                 }

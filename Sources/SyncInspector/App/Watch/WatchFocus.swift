@@ -30,9 +30,7 @@ struct WatchFocus: Sendable, Equatable {
         history = TokenHistoryEntry.history(of: client, in: events)
         traffic = ClientTraffic.of(client, in: events)
         for event in events where event.client == client && event.kind == "request" {
-            // /database/1/{container}/{environment}/…
-            let parts = (event.path ?? "").split(separator: "/", maxSplits: 4)
-            if parts.count > 2 { containers[event.seq] = String(parts[2]) }
+            if let container = DatabasePath.container(of: event.path ?? "") { containers[event.seq] = container }
         }
         labels = TokenLabels(history)
         for (index, entry) in history.enumerated() where entry.issued != nil && isWatched(entry) { latestIssued[entry.target] = index }
