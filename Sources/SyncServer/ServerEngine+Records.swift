@@ -144,15 +144,21 @@ extension ServerEngine {
             applyRetention(to: zone)
             let reached = zone.participants(seeing: touched)
             if !zoneID.isDefaultZone, database.scope != .public { markZoneChanged(zoneID, forOwnerAnd: reached, in: database) }
-            if observing {
-                let commit = Commit(
-                    container: database.container, environment: database.environment,
-                    ownerScope: database.scope == .public ? .public : .private, zoneID: zoneID,
-                    participants: reached, caller: caller, changes: committed, time: now)
-                for observer in commitObservers { observer(commit) }
-            }
+            if observing { publishCommit(committed, in: zoneID, database: database, participants: reached, caller: caller, time: now) }
         }
         return results
+    }
+
+    /// Tells the commit observers (the push layer) of changes committed to a
+    /// zone of `database`'s owner, seen by `participants`: every change to a
+    /// zone's records comes through here, a save's as a share's acceptance.
+    func publishCommit(
+        _ changes: [CommittedChange], in zoneID: RecordZoneID, database: DatabaseID, participants: Set<String>, caller: Caller, time: Milliseconds
+    ) {
+        let commit = Commit(
+            container: database.container, environment: database.environment, ownerScope: database.scope == .public ? .public : .private,
+            zoneID: zoneID, participants: participants, caller: caller, changes: changes, time: time)
+        for observer in commitObservers { observer(commit) }
     }
 
     /// Makes room in a zone for the records expected in it (``expectRecords(_:)``).

@@ -278,10 +278,11 @@ extension ServerEngine {
         markZoneChanged(zone.zoneID, forOwnerAnd: reached, in: database)
         guard let before else { return }
         let after = record(stored, name: name, zone: zone)
-        let commit = Commit(
-            container: database.container, environment: database.environment, ownerScope: .private, zoneID: zone.zoneID, participants: reached,
-            caller: caller, changes: [CommittedChange(recordID: after.recordID, recordType: after.recordType, before: before, after: after)], time: now)
-        for observer in commitObservers { observer(commit) }
+        // The share's zone is its owner's private zone, whatever database the call named (Apple's path is under public).
+        let ownerDatabase = DatabaseID(container: database.container, environment: database.environment, scope: .private)
+        publishCommit(
+            [CommittedChange(recordID: after.recordID, recordType: after.recordType, before: before, after: after)], in: zone.zoneID,
+            database: ownerDatabase, participants: reached, caller: caller, time: now)
     }
 
     /// A zone changed: its owner's private database log says so, and the
