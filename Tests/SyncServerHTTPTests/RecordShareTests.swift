@@ -10,12 +10,10 @@ import Testing
 /// root's `share` reference in the same request) shares the root and every
 /// record whose `parent` chain reaches it; over raw HTTP with two and three users.
 @Suite struct RecordShareTests {
-    static let container = "iCloud.com.example.RecordShares"
-    static func db(_ operation: String, scope: String = "private") -> String { "/database/1/\(container)/development/\(scope)/\(operation)" }
-
-    /// A `records/…` or `zones/…` call straight to a host, as `user`.
+    static let calls = DatabaseCalls(container: "iCloud.com.example.RecordShares")
+    static func db(_ operation: String, scope: String = "private") -> String { calls.path(operation, scope: scope) }
     static func call(_ operation: String, _ json: String, user: String = "alice", scope: String = "private") -> APICall {
-        APICall(method: "POST", path: db(operation, scope: scope), body: Data(json.utf8), user: user)
+        calls.call(operation, json, user: user, scope: scope)
     }
     static let makeZone = #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Lists"}}}]}"#
     static let inZone = #""zoneID":{"zoneName":"Lists","ownerRecordName":"alice"}"#
@@ -40,8 +38,7 @@ import Testing
     }
 
     func post(_ server: LiveServer, _ path: String, _ body: String, token: String) async throws -> RawHTTP.Answer {
-        try await server.raw.exchange(
-            RawHTTP.request("POST", path, headers: [("Content-Type", "application/json"), ("Authorization", "Bearer \(token)")], body: Data(body.utf8)))
+        try await Self.calls.post(server, path, body, token: token)
     }
 
     func list(_ answer: RawHTTP.Answer, _ key: String) -> [[String: Any]] { answer.json[key] as? [[String: Any]] ?? [] }
@@ -218,7 +215,7 @@ import Testing
         #expect((page.json["ownerIdentity"] as? [String: Any])?["userRecordName"] as? String == "alice")
         #expect(page.json["participants"] == nil && !page.text.contains("bob") && !page.text.contains(server.aliceToken), "\(page.text)")
         let acceptPath = try #require(page.json["acceptPath"] as? String)
-        #expect(acceptPath == "/database/1/\(Self.container)/development/public/records/accept")
+        #expect(acceptPath == "/database/1/\(Self.calls.container)/development/public/records/accept")
         // What the page says to send, sent by the invitee, accepts the share.
         let body = try JSONSerialization.data(withJSONObject: try #require(page.json["requestBody"]))
         let accepted = try await post(server, acceptPath, String(decoding: body, as: UTF8.self), token: server.bobToken)

@@ -14,12 +14,10 @@ import Darwin
 /// (`cloudkit.zoneshare`) saved with `records/modify`, resolved and accepted
 /// by its short GUID, over raw HTTP with two (and three) users.
 @Suite struct ZoneShareTests {
-    static let container = "iCloud.com.example.Shares"
-    static func db(_ operation: String, scope: String = "private") -> String { "/database/1/\(container)/development/\(scope)/\(operation)" }
-
-    /// A `records/…` or `zones/…` call straight to a host, as `user`.
+    static let calls = DatabaseCalls(container: "iCloud.com.example.Shares")
+    static func db(_ operation: String, scope: String = "private") -> String { calls.path(operation, scope: scope) }
     static func call(_ operation: String, _ json: String, user: String = "alice", scope: String = "private") -> APICall {
-        APICall(method: "POST", path: db(operation, scope: scope), body: Data(json.utf8), user: user)
+        calls.call(operation, json, user: user, scope: scope)
     }
 
     static let makeZone = #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Notes"}}}]}"#
@@ -36,8 +34,7 @@ import Darwin
     }
 
     func post(_ server: LiveServer, _ path: String, _ body: String, token: String) async throws -> RawHTTP.Answer {
-        try await server.raw.exchange(
-            RawHTTP.request("POST", path, headers: [("Content-Type", "application/json"), ("Authorization", "Bearer \(token)")], body: Data(body.utf8)))
+        try await Self.calls.post(server, path, body, token: token)
     }
 
     func first(_ answer: RawHTTP.Answer, _ key: String) -> [String: Any] { (answer.json[key] as? [[String: Any]])?.first ?? [:] }
@@ -67,7 +64,7 @@ import Darwin
         #expect((share["participants"] as? [Any])?.count == 2)
 
         // cloudkit.share is a system type: production takes it with no schema deployed.
-        let production = "/database/1/\(Self.container)/production/private/"
+        let production = "/database/1/\(Self.calls.container)/production/private/"
         #expect(try await post(server, production + "zones/modify", Self.makeZone, token: server.aliceToken).status == 200)
         let inProduction = try await post(server, production + "records/modify", Self.shareSave(publicPermission: "NONE", participants: [("bob", "READ_ONLY")]), token: server.aliceToken)
         #expect(inProduction.status == 200 && first(inProduction, "records")["shortGUID"] is String, "\(inProduction.text)")
@@ -136,7 +133,7 @@ import Darwin
         #expect(try await post(server, Self.db("zones/modify"), Self.makeZone, token: alice).status == 200)
         let subscribe = #"{"operations":[{"operationType":"create","subscription":{"subscriptionID":"notes","subscriptionType":"zone","zoneID":{"zoneName":"Notes"}}}]}"#
         #expect(try await post(server, Self.db("subscriptions/modify"), subscribe, token: alice).status == 200)
-        let created = try await post(server, "/device/1/\(Self.container)/development/tokens/create", #"{"apnsEnvironment":"development"}"#, token: alice)
+        let created = try await post(server, "/device/1/\(Self.calls.container)/development/tokens/create", #"{"apnsEnvironment":"development"}"#, token: alice)
         let courier = try #require((created.json["webcourierURL"] as? String).flatMap(URLComponents.init(string:)))
         let saved = try await post(server, Self.db("records/modify"), Self.shareSave(publicPermission: "NONE", participants: [("bob", "READ_WRITE")]), token: alice)
         let guid = try #require(first(saved, "records")["shortGUID"] as? String, "\(saved.text)")
@@ -169,7 +166,7 @@ import Darwin
         // Bob listens to his shared database before anything is shared with him.
         let subscribe = #"{"operations":[{"operationType":"create","subscription":{"subscriptionID":"shared","subscriptionType":"database"}}]}"#
         #expect(try await post(server, Self.db("subscriptions/modify", scope: "shared"), subscribe, token: bob).status == 200)
-        let created = try await post(server, "/device/1/\(Self.container)/development/tokens/create", #"{"apnsEnvironment":"development"}"#, token: bob)
+        let created = try await post(server, "/device/1/\(Self.calls.container)/development/tokens/create", #"{"apnsEnvironment":"development"}"#, token: bob)
         let courier = try #require((created.json["webcourierURL"] as? String).flatMap(URLComponents.init(string:)))
         let before = try await post(server, Self.db("changes/database", scope: "shared"), "{}", token: bob)
         #expect((before.json["zones"] as? [Any])?.isEmpty == true, "\(before.text)")
