@@ -99,17 +99,16 @@ public enum ServerWatchReducer {
     /// and the focused client's latest token for each place it fetched.
     static func request(_ state: InspectorState) -> ServerWatchRequest {
         let watch = state.watch
-        var latest: [String: ServerWatchRequest.Place] = [:]
-        var order: [String] = []
-        let containers = watch.containers
-        // Only the watched container's tokens can be asked about: the observer reads it alone.
-        for entry in watch.history where containers[entry.seq].map({ $0 == watch.container }) ?? true {
-            guard let token = entry.issued else { continue }
-            if latest[entry.target] == nil { order.append(entry.target) }
-            latest[entry.target] = ServerWatchRequest.Place(place: entry.target, token: token, zoneOwner: entry.zoneOwner)
+        let focus = watch.focus
+        // The latest token given for each place (``WatchFocus/latestIssued``: only the watched
+        // container's can be asked about, the observer reads it alone), places in the order first given one.
+        var asked = Set<String>()
+        var tokens: [ServerWatchRequest.Place] = []
+        for entry in focus.history where entry.issued != nil && focus.isWatched(entry) && asked.insert(entry.target).inserted {
+            guard let index = focus.latestIssued[entry.target], let token = focus.history[index].issued else { continue }
+            tokens.append(ServerWatchRequest.Place(place: entry.target, token: token, zoneOwner: focus.history[index].zoneOwner))
         }
-        return ServerWatchRequest(
-            zone: watch.selectedZone, client: watch.focusedClient?.key, user: watch.focusedClient?.user, tokens: order.compactMap { latest[$0] })
+        return ServerWatchRequest(zone: watch.selectedZone, client: watch.focusedClient?.key, user: watch.focusedClient?.user, tokens: tokens)
     }
 
     /// Asks for a read of the server, or for another once the one under way answers.
