@@ -168,34 +168,45 @@ package final class Journal: Sendable {
     /// Commits entries in one transaction, in order: all of them, or none.
     /// Rows are encoded and summed before the transaction begins.
     package func write(_ entries: [Entry]) throws {
-        struct EncodedRow {
-            var call: APICall
-            var checksum: Int64
-        }
-        var rows: [EncodedRow] = []
+        var rows: [(call: APICall, checksum: Int64)] = []
         rows.reserveCapacity(entries.count)
         for entry in entries {
             if case .row(_, let time, let prepared) = entry {
                 let call = JournaledCallBody.encode(prepared)
-                rows.append(EncodedRow(call: call, checksum: Self.checksum(time: time, call)))
+                rows.append((call, Self.checksum(time: time, call)))
             }
         }
-        try queue.write { db in
-            let insert = try db.cachedStatement(
-                sql: "INSERT INTO journal (seq, time, method, path, user, device, body, admin, checksum) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
-            var next = 0
-            for entry in entries {
-                switch entry {
-                case .row(let seq, let time, _):
-                    let row = rows[next]
-                    next += 1
-                    try Self.insert(row.call, seq: seq, time: time, checksum: row.checksum, with: insert, in: db)
-                case .checkpoint(let state, let checksum, let through, let time):
-                    try Self.storeCheckpoint(state, checksum: checksum, through: through, time: time, in: db)
-                }
+        try queue.writeWithoutTransaction { db in
+            // BEGIN and COMMIT come from the statement cache: every group
+            // commit is a transaction, and compiling both each time (as
+            // `write` does) cost every one of them.
+            try db.cachedStatement(sql: "BEGIN IMMEDIATE").execute()
+            do {
+                try Self.insert(entries, rows: rows, in: db)
+                try db.cachedStatement(sql: "COMMIT").execute()
+            } catch {
+                if db.isInsideTransaction { try? db.execute(sql: "ROLLBACK") }
+                throw error
             }
         }
         walCheckpointer.committed(checkpoint: entries.contains { if case .checkpoint = $0 { true } else { false } })
+    }
+
+    /// The entries' rows and checkpoints, inside the transaction.
+    private static func insert(_ entries: [Entry], rows: [(call: APICall, checksum: Int64)], in db: Database) throws {
+        let insert = try db.cachedStatement(
+            sql: "INSERT INTO journal (seq, time, method, path, user, device, body, admin, checksum) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        var next = 0
+        for entry in entries {
+            switch entry {
+            case .row(let seq, let time, _):
+                let row = rows[next]
+                next += 1
+                try Self.insert(row.call, seq: seq, time: time, checksum: row.checksum, with: insert, in: db)
+            case .checkpoint(let state, let checksum, let through, let time):
+                try Self.storeCheckpoint(state, checksum: checksum, through: through, time: time, in: db)
+            }
+        }
     }
 
     /// One row, bound and stepped with SQLite's own calls: the values bound as
