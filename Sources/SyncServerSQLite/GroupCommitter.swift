@@ -28,8 +28,10 @@ import SyncCore
 /// - Checkpoints are taken under the state lock, then encoded on a thread of
 ///   their own at the lowest priority (a row never waits for one to be encoded,
 ///   and the calls get the cores first), and committed after
-///   the rows they hold, deleting them. Their tickets are counted apart
-///   (``CheckpointTicket``).
+///   the rows they hold, deleting them, by another thread of their own at the
+///   calls' priority: while a checkpoint commits, the calls wait for it, so
+///   it must not wait for the cores behind them. Their tickets are counted
+///   apart (``CheckpointTicket``).
 /// - When a transaction fails, every call in it and after it is answered
 ///   with the failure, and ``failure`` stays set: the server takes no more changes.
 package final class GroupCommitter: Sendable {
@@ -81,6 +83,10 @@ package final class GroupCommitter: Sendable {
         package var checkpointsQueued: Int64 = 0
         package var checkpointsDurable: Int64 = 0
         package var toEncode: [PendingCheckpoint] = []
+        /// Checkpoints encoded, for the commit thread to queue and commit.
+        package var encoded: [Journal.Entry] = []
+        /// The encoder has stopped: the commit thread stops once `encoded` is empty.
+        package var encoderDone = false
         package var stopping = false
         /// After ``finish()``: nothing more is committed.
         package var closed = false
@@ -95,19 +101,26 @@ package final class GroupCommitter: Sendable {
     private let progress = NSCondition()
     /// Wakes the checkpoint encoder: a checkpoint queued, or stopping.
     private let encoderWork = NSCondition()
-    private let encoderFinished = DispatchSemaphore(value: 0)
+    /// Wakes the checkpoint commit thread: a checkpoint encoded, or the encoder stopped.
+    private let commitWork = NSCondition()
+    /// Signalled once every checkpoint encoded is queued and the checkpoint threads have stopped.
+    private let checkpointsFinished = DispatchSemaphore(value: 0)
     private weak let journal: Journal?
 
     package init(journal: Journal, lastSeq: Int64) {
         self.journal = journal
         state = Mutex(State(seq: lastSeq))
         queuedRows = Atomic(0)
-        let thread = Thread { [self] in
+        let encoder = Thread { [self] in
             Self.yieldCoresToCalls()
             encodeCheckpoints()
         }
-        thread.name = "syncscope checkpoints"
-        thread.start()
+        encoder.name = "syncscope checkpoints"
+        encoder.start()
+        // Created here, so it keeps this thread's scheduling (the calls').
+        let committer = Thread { [self] in commitCheckpoints() }
+        committer.name = "syncscope checkpoint commits"
+        committer.start()
     }
 
     /// The reason the journal could not be written, once it could not.
@@ -219,8 +232,8 @@ package final class GroupCommitter: Sendable {
         encoderWork.lock()
         encoderWork.signal()
         encoderWork.unlock()
-        // The encoder commits every checkpoint queued before it stops.
-        encoderFinished.wait()
+        // Every checkpoint queued before this is encoded and committed before the checkpoint threads stop.
+        checkpointsFinished.wait()
         let (lastRow, lastCheckpoint) = state.withLock { (queuedRows.load(ordering: .acquiring), $0.checkpointsQueued) }
         _ = waitUntilDurableBlocking(lastRow)
         _ = waitUntilDurableBlocking(CheckpointTicket(number: lastCheckpoint))
@@ -375,8 +388,7 @@ package final class GroupCommitter: Sendable {
     }
 
     /// The checkpoint thread: encodes each queued checkpoint (off the state
-    /// lock, and without holding back any row), queues it behind the rows
-    /// it holds, and commits it (or leaves it to the transaction under way).
+    /// lock, and without holding back any row) and hands it to the commit thread.
     private func encodeCheckpoints() {
         while true {
             encoderWork.lock()
@@ -402,22 +414,55 @@ package final class GroupCommitter: Sendable {
                 entry = nil
                 failure = "the checkpoint could not be encoded (\(error))"
             }
-            let (batch, resume, blocked) = state.withLock { state -> ([Journal.Entry]?, [Waiter], Bool) in
-                if let entry {
-                    state.pending.append(entry)
-                    return (takeBatch(&state), [], false)
-                }
+            if let entry {
+                state.withLock { $0.encoded.append(entry) }
+                signalCommitter()
+                continue
+            }
+            let (resume, blocked) = state.withLock { state -> ([Waiter], Bool) in
                 if state.failure == nil { state.failure = failure }
                 state.pending = []
                 state.generation &+= 1
                 defer { state.waiters = [] }
-                return (nil, state.waiters, state.blockingWaiters > 0)
+                return (state.waiters, state.blockingWaiters > 0)
             }
             for waiter in resume { waiter.continuation.resume(returning: .done(failure)) }
             if blocked { wakeBlocked() }
+        }
+        state.withLock { $0.encoderDone = true }
+        signalCommitter()
+    }
+
+    private func signalCommitter() {
+        commitWork.lock()
+        commitWork.signal()
+        commitWork.unlock()
+    }
+
+    /// The checkpoint commit thread: queues each encoded checkpoint behind the
+    /// rows it holds and commits it (or leaves it to the transaction under
+    /// way, whose leader commits it), at the calls' priority.
+    private func commitCheckpoints() {
+        while true {
+            commitWork.lock()
+            var entry: Journal.Entry?
+            while true {
+                let (next, done) = state.withLock { state -> (Journal.Entry?, Bool) in
+                    (state.encoded.isEmpty ? nil : state.encoded.removeFirst(), state.encoderDone)
+                }
+                entry = next
+                if entry != nil || done { break }
+                commitWork.wait()
+            }
+            commitWork.unlock()
+            guard let entry else { break }
+            let batch = state.withLock { state -> [Journal.Entry]? in
+                state.pending.append(entry)
+                return takeBatch(&state)
+            }
             if let batch { commitLeading(batch) }
             // A checkpoint left to the transaction under way is committed by its leader (or the one it hands over to).
         }
-        encoderFinished.signal()
+        checkpointsFinished.signal()
     }
 }

@@ -4,6 +4,7 @@ import GRDB
 @testable import SyncServerSQLite
 @testable import SyncServerHTTP
 import SyncCore
+import Synchronization
 import Testing
 
 /// The group committer on its own (``GroupCommitter``): rows never wait
@@ -66,6 +67,51 @@ import Testing
         #expect(committer.finish() == nil)
         try journal.close()
     }
+
+    #if os(Linux)
+    /// The thread that encodes a checkpoint runs at the lowest priority (nice
+    /// 19), but the one that commits it keeps the calls' priority: while a
+    /// checkpoint commits, the calls wait for it, so it must not wait for the
+    /// cores behind them. (Before, the encoding thread committed it too, and a
+    /// server kept busy held every call for up to a second and more.)
+    @Test func aCheckpointIsEncodedAtTheLowestPriorityAndCommittedAtTheCallers() throws {
+        let directory = folder()
+        defer { try? manager.removeItem(at: directory) }
+        let journal = try Journal(directory: directory)
+        /// The nice value of the thread that committed a change to the checkpoint table.
+        final class CommitWatch: TransactionObserver, @unchecked Sendable {
+            let lock = NSLock()
+            var checkpointChanged = false
+            var niceAtCommit: [Int32] = []
+            func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { eventKind.tableName == "checkpoint" }
+            func databaseDidChange(with event: DatabaseEvent) { lock.withLock { checkpointChanged = true } }
+            func databaseDidCommit(_ db: Database) {
+                lock.withLock {
+                    if checkpointChanged { niceAtCommit.append(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)) }
+                    checkpointChanged = false
+                }
+            }
+            func databaseDidRollback(_ db: Database) { lock.withLock { checkpointChanged = false } }
+        }
+        let watch = CommitWatch()
+        journal.queue.add(transactionObserver: watch, extent: .databaseLifetime)
+        let callers = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        let committer = GroupCommitter(journal: journal, lastSeq: 0)
+        let encoderNice = Mutex<Int32?>(nil)
+
+        #expect(committer.waitUntilDurableBlocking(committer.enqueueRow(time: 1, call: Self.row(1))) == nil)
+        let (checkpoint, _) = committer.enqueueCheckpoint(time: 2) {
+            encoderNice.withLock { $0 = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) }
+            return Data("state through row 1".utf8)
+        }
+        #expect(committer.waitUntilDurableBlocking(checkpoint) == nil)
+        #expect(try checkpointThrough(directory) == 1)
+        #expect(encoderNice.withLock { $0 } == 19)
+        #expect(watch.lock.withLock { watch.niceAtCommit } == [callers])
+        #expect(committer.finish() == nil)
+        try journal.close()
+    }
+    #endif
 
     /// Suspended callers and blocked callers at once: every row is committed
     /// under its own number, none twice, none lost, whoever led its transaction.
