@@ -29,13 +29,6 @@ public final class ServerWatchWorld: SyncWorld {
         super.init(container: container, clock: SystemClock(), isVirtualTime: false, serverObserver: HTTPServerObserver(watching: feed), eventLimit: 100)
     }
 
-    /// Checks that `serverURL` is a server this admin token can watch, without making a world (a command checks before it takes the terminal).
-    public static func checkAccess(
-        serverURL: URL, adminToken: String, container: String = "iCloud.com.example.SyncScope", environment: ContainerEnvironment = .development
-    ) async throws(CloudError) {
-        try await checkAccess(EventFeedReader(baseURL: serverURL, adminToken: adminToken, container: container, environment: environment))
-    }
-
     static func checkAccess(_ feed: EventFeedReader) async throws(CloudError) {
         let address = feed.baseURL.absoluteString
         do {

@@ -82,16 +82,17 @@ struct InspectCommand: AsyncParsableCommand {
                 throw ExitCode(2)
             }
             let (url, container, environment, log) = (try DoctorCommand.url(server), container, environment, log)
-            // The server and the token first: the problem said is the real one, terminal or not.
+            // The server and the token first (making the world checks them): the problem said is the real one, terminal or not.
+            let world: ServerWatchWorld
             do {
-                try await ServerWatchWorld.checkAccess(serverURL: url, adminToken: token, container: container, environment: environment)
+                world = try await ServerWatchWorld(serverURL: url, adminToken: token, container: container, environment: environment)
             } catch {
                 InspectorLauncher.printError("syncscope inspect: \(error.reason)")
                 throw ExitCode(1)
             }
             try InspectorLauncher.requireTerminal(hint: "try `syncscope doctor --server \(server)` for the diagnoses as text")
             try await TerminalActor().run {
-                try await ServerInspection.run(serverURL: url, adminToken: token, container: container, environment: environment, logPath: log)
+                try await ServerInspection.run(world, logPath: log)
             }
             return
         }
