@@ -155,9 +155,7 @@ package final class GroupCommitter: Sendable {
             state.toEncode.append(PendingCheckpoint(ticket: state.checkpointsQueued, throughSeq: state.seq, time: time, encode: encode))
             return (state.checkpointsQueued, state.seq)
         }
-        encoderWork.lock()
-        encoderWork.signal()
-        encoderWork.unlock()
+        Self.signal(encoderWork)
         return (CheckpointTicket(number: queued.0), queued.1)
     }
 
@@ -229,9 +227,7 @@ package final class GroupCommitter: Sendable {
             return !state.stopping
         }
         guard first else { return state.withLock { $0.failure } }
-        encoderWork.lock()
-        encoderWork.signal()
-        encoderWork.unlock()
+        Self.signal(encoderWork)
         // Every checkpoint queued before this is encoded and committed before the checkpoint threads stop.
         checkpointsFinished.wait()
         let (lastRow, lastCheckpoint) = state.withLock { (queuedRows.load(ordering: .acquiring), $0.checkpointsQueued) }
@@ -390,19 +386,7 @@ package final class GroupCommitter: Sendable {
     /// The checkpoint thread: encodes each queued checkpoint (off the state
     /// lock, and without holding back any row) and hands it to the commit thread.
     private func encodeCheckpoints() {
-        while true {
-            encoderWork.lock()
-            var work: PendingCheckpoint?
-            while true {
-                let (next, stopping) = state.withLock { state -> (PendingCheckpoint?, Bool) in
-                    (state.toEncode.isEmpty ? nil : state.toEncode.removeFirst(), state.stopping)
-                }
-                work = next
-                if work != nil || stopping { break }
-                encoderWork.wait()
-            }
-            encoderWork.unlock()
-            guard let work else { break }
+        while let work = waitForWork(on: encoderWork, { state in (state.toEncode.isEmpty ? nil : state.toEncode.removeFirst(), state.stopping) }) {
             let entry: Journal.Entry?
             var failure: String?
             do {
@@ -416,7 +400,7 @@ package final class GroupCommitter: Sendable {
             }
             if let entry {
                 state.withLock { $0.encoded.append(entry) }
-                signalCommitter()
+                Self.signal(commitWork)
                 continue
             }
             let (resume, blocked) = state.withLock { state -> ([Waiter], Bool) in
@@ -430,32 +414,14 @@ package final class GroupCommitter: Sendable {
             if blocked { wakeBlocked() }
         }
         state.withLock { $0.encoderDone = true }
-        signalCommitter()
-    }
-
-    private func signalCommitter() {
-        commitWork.lock()
-        commitWork.signal()
-        commitWork.unlock()
+        Self.signal(commitWork)
     }
 
     /// The checkpoint commit thread: queues each encoded checkpoint behind the
     /// rows it holds and commits it (or leaves it to the transaction under
     /// way, whose leader commits it), at the calls' priority.
     private func commitCheckpoints() {
-        while true {
-            commitWork.lock()
-            var entry: Journal.Entry?
-            while true {
-                let (next, done) = state.withLock { state -> (Journal.Entry?, Bool) in
-                    (state.encoded.isEmpty ? nil : state.encoded.removeFirst(), state.encoderDone)
-                }
-                entry = next
-                if entry != nil || done { break }
-                commitWork.wait()
-            }
-            commitWork.unlock()
-            guard let entry else { break }
+        while let entry = waitForWork(on: commitWork, { state in (state.encoded.isEmpty ? nil : state.encoded.removeFirst(), state.encoderDone) }) {
             let batch = state.withLock { state -> [Journal.Entry]? in
                 state.pending.append(entry)
                 return takeBatch(&state)
@@ -464,5 +430,23 @@ package final class GroupCommitter: Sendable {
             // A checkpoint left to the transaction under way is committed by its leader (or the one it hands over to).
         }
         checkpointsFinished.signal()
+    }
+
+    /// Waits on `condition` until `next` (under the state lock) finds work, returned, or says to stop (`nil`).
+    private func waitForWork<Work>(on condition: NSCondition, _ next: (inout State) -> (work: Work?, stop: Bool)) -> Work? {
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            let (work, stop) = state.withLock { next(&$0) }
+            if work != nil || stop { return work }
+            condition.wait()
+        }
+    }
+
+    /// Wakes the thread waiting on `condition` (it checks for work under the condition's lock, so no wake is lost).
+    private static func signal(_ condition: NSCondition) {
+        condition.lock()
+        condition.signal()
+        condition.unlock()
     }
 }
