@@ -1,45 +1,8 @@
 import Testing
 @testable import SyncInspector
 
-@Suite("Help overlay, status line, wrapping")
-struct OverlayTests {
-    let sections = [
-        HelpSection("Navigation", [HelpEntry("↑/k", "move up"), HelpEntry("↓/j", "move down")]),
-        HelpSection([HelpEntry("q", "quit")]),
-    ]
-
-    @Test func helpOverlayListsKeysInAlignedColumns() {
-        var buffer = CellBuffer(width: 40, height: 12)
-        buffer.fill(buffer.bounds, character: ".")
-        HelpOverlay(sections: sections).render(into: &buffer, screen: buffer.bounds)
-        // The footer is the widest line (25 columns): the box is 29 wide, 9 high.
-        func line(_ content: String) -> String { "║ " + TextWidth.pad(content, to: 25) + " ║" }
-        let box = Array(buffer.lines()[1...9]).map { String($0.dropFirst(5).prefix(29)) }
-        #expect(box == [
-            "╔═ Keys ════════════════════╗",
-            line("Navigation"),
-            line("↑/k  move up"),
-            line("↓/j  move down"),
-            line(""),
-            line("q    quit"),
-            line(""),
-            line("? or Esc closes this help"),
-            "╚═══════════════════════════╝",
-        ])
-        #expect(buffer.lines()[0] == String(repeating: ".", count: 40))
-        #expect(buffer[x: 7, y: 3].style == Theme.monochrome.helpKey)
-    }
-
-    @Test func helpOverlayTooTallForTheScreenSaysHowManyKeysAreHidden() {
-        var buffer = CellBuffer(width: 40, height: 6)
-        HelpOverlay(sections: sections).render(into: &buffer, screen: buffer.bounds)
-        let lines = buffer.lines()
-        #expect(lines[1].contains("Navigation"))
-        #expect(lines[3].contains("↓/j  move down"))
-        #expect(lines[4].contains("… 1 more"))
-        #expect(!buffer.render().contains("quit"))
-    }
-
+@Suite("Status line, wrapping, paragraphs, small screens, themes, key codes")
+struct TextWidgetsAndKeysTests {
     @Test func statusLineKeepsTheRightTextAndCutsTheLeft() {
         var buffer = CellBuffer(width: 20, height: 2)
         StatusLine(left: "Zone: default", right: "sim 12:00").render(into: &buffer, area: buffer.bounds.row(1))
