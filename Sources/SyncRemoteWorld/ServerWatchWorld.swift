@@ -15,7 +15,7 @@ import FoundationNetworking
 /// the same interface the in-process inspector reads; it lives on the wall
 /// clock, and has nothing of its own to move on.
 public final class ServerWatchWorld: SyncWorld {
-    /// Checks the address and the admin token (one `admin/…/users` call),
+    /// Checks the address and the admin token (a read of the users and one of the feed),
     /// and says clearly which of them is wrong.
     public init(
         serverURL: URL, adminToken: String, container: String = "iCloud.com.example.SyncScope", environment: ContainerEnvironment = .development,
