@@ -102,11 +102,9 @@ public enum ServerWatchReducer {
         let focus = watch.focus
         // The latest token given for each place (``WatchFocus/latestIssued``: only the watched
         // container's can be asked about, the observer reads it alone), places in the order first given one.
-        var asked = Set<String>()
-        var tokens: [ServerWatchRequest.Place] = []
-        for entry in focus.history where entry.issued != nil && focus.isWatched(entry) && asked.insert(entry.target).inserted {
-            guard let index = focus.latestIssued[entry.target], let token = focus.history[index].issued else { continue }
-            tokens.append(ServerWatchRequest.Place(place: entry.target, token: token, zoneOwner: focus.history[index].zoneOwner))
+        let tokens = focus.issuedPlaces.compactMap { place -> ServerWatchRequest.Place? in
+            guard let index = focus.latestIssued[place], let token = focus.history[index].issued else { return nil }
+            return ServerWatchRequest.Place(place: place, token: token, zoneOwner: focus.history[index].zoneOwner)
         }
         return ServerWatchRequest(zone: watch.selectedZone, client: watch.focusedClient?.key, user: watch.focusedClient?.user, tokens: tokens)
     }

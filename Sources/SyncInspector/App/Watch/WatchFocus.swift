@@ -20,6 +20,8 @@ struct WatchFocus: Sendable, Equatable {
     /// For each place of the watched container, the history's latest entry
     /// that was given a token: the one whose lag the server is asked.
     var latestIssued: [String: Int] = [:]
+    /// Those places, in the order each was first given a token.
+    var issuedPlaces: [String] = []
 
     init() {}
 
@@ -33,7 +35,10 @@ struct WatchFocus: Sendable, Equatable {
             if let container = DatabasePath.container(of: event.path ?? "") { containers[event.seq] = container }
         }
         labels = TokenLabels(history)
-        for (index, entry) in history.enumerated() where entry.issued != nil && isWatched(entry) { latestIssued[entry.target] = index }
+        for (index, entry) in history.enumerated() where entry.issued != nil && isWatched(entry) {
+            if latestIssued[entry.target] == nil { issuedPlaces.append(entry.target) }
+            latestIssued[entry.target] = index
+        }
     }
 
     /// Whether `entry` is a fetch in the watched container (or in no container the path names).
