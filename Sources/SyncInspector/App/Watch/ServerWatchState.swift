@@ -116,9 +116,6 @@ public struct ServerWatchState: Sendable, Equatable {
     /// The focused client's fetches, token by token (``TokenHistoryEntry``).
     public var history: [TokenHistoryEntry] { focus.history }
 
-    /// The container each of the focused client's requests went to, by its place in the feed.
-    public var containers: [UInt64: String] { focus.containers }
-
     /// The focused client's requests and the pushes it was given, oldest first.
     public var traffic: [ClientTraffic] { focus.traffic }
 
