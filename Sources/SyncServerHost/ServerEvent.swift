@@ -3,8 +3,8 @@ import SyncCore
 
 /// One thing the server did, as its event feed (``ServerEventFeed``) keeps
 /// it: a request answered, something the push layer did, or notifications a
-/// device acknowledged. A small value of references the request already
-/// made: appending one to the feed copies no body and encodes nothing.
+/// device acknowledged. The feed keeps a request's fields and bodies as
+/// bytes (``FeedByteRing``) and makes this value again when a watcher reads.
 package struct ServerEvent: Sendable {
     package enum Kind: Sendable {
         case request(RequestEvent)
@@ -27,11 +27,5 @@ package struct ServerEvent: Sendable {
     package init(time: Milliseconds, kind: Kind) {
         self.time = time
         self.kind = kind
-    }
-
-    /// The request and answer bytes the event holds on to.
-    var bodyBytes: Int {
-        if case .request(let request) = kind { return request.requestBody.count + request.answerBody.count }
-        return 0
     }
 }

@@ -10,8 +10,10 @@ extension ServerEventFeed {
     /// parsed and encoded again). Inspector requests are left out unless
     /// `inspectorReads`.
     package func readJSON(after sequence: UInt64, limit: Int, bodies: Bool, inspectorReads: Bool = false) throws -> Data {
-        learnClients()
         let page = events(after: sequence, limit: limit)
+        // The clients are learned in order up to the page's first event, then from the page's own events (each read once).
+        if let first = page.events.first { learnClients(through: first.sequence - 1) }
+        clients.observe(page.events)
         var wire: [WireServerEvent] = []
         // Beside `wire`, index for index: the bodies that go as bytes.
         var raw: [WireServerEvents.RawBodies?] = []
@@ -26,10 +28,12 @@ extension ServerEventFeed {
         return try WireServerEvents(node: node, events: wire, next: page.next, missed: page.missed).json(raw: raw)
     }
 
-    /// Lets the client directory learn every event it has not yet, in order, whatever page a watcher reads.
-    package func learnClients() {
-        let through = clients.observedThrough
-        if through < newest { clients.observe(events(after: through, limit: capacity).events) }
+    /// Lets the client directory learn every event it has not yet, in order,
+    /// through `sequence` (the newest when `nil`), whatever page a watcher reads.
+    package func learnClients(through sequence: UInt64? = nil) {
+        let learned = clients.observedThrough
+        let through = min(sequence ?? newest, newest)
+        if learned < through { clients.observe(events(after: learned, limit: Int(through - learned), bodies: false).events) }
     }
 
     /// Appends `event` in its wire shape (a request that changed zones or

@@ -6,13 +6,15 @@ import SyncCore
 /// push step, every acknowledgement), in a ring, read by a watcher with the
 /// server admin token through the `admin/…/events` long-poll.
 ///
-/// What the feed costs a request: one lock and the store of a small value
-/// (``ServerEvent``) into a slot allocated at start-up. Nothing is encoded,
-/// copied or named until a watcher reads: then the events read are worded
-/// (``WireServerEvent``) and their clients named (``ClientDirectory``). A
-/// watcher waiting is woken by the next event. Bodies are kept by reference
-/// while the ring holds fewer than ``bodyBudget`` body bytes; past that, an
-/// event keeps none.
+/// What the feed costs a request: its fields written into bytes, one lock,
+/// and two copies into the feed's byte rings (``FeedByteRing``): one for the
+/// fields, one for the request and answer bodies. The request keeps nothing
+/// alive once answered; nothing is encoded as JSON or named until a watcher
+/// reads: then the events read are worded (``WireServerEvent``) and their
+/// clients named (``ClientDirectory``). A watcher waiting is woken by the
+/// next event. The bodies' ring holds at most ``bodyBudget`` bytes: past
+/// that the oldest bodies are let go (an event then reads with none, but an
+/// error's answer and a registration's stay with its fields).
 package final class ServerEventFeed: Sendable {
     /// Events kept; 0: the feed is off (nothing is recorded).
     package let capacity: Int
@@ -25,11 +27,28 @@ package final class ServerEventFeed: Sendable {
     private let ring: Mutex<Ring>
     private let appliedPosition = Atomic<Int64>(0)
 
+    /// One event as the ring keeps it: a request's place in the byte rings, or another event's value.
+    private struct Slot {
+        var time: Milliseconds = 0
+        var position: Int64 = 0
+        /// Where its fields start in ``Ring/fields`` (a request's; for another event, the end there when it came).
+        var fieldsAt: UInt64 = 0
+        var fieldsCount = 0
+        /// Where its request body starts in ``Ring/bodies``, its answer right after it.
+        var bodiesAt: UInt64 = 0
+        var requestCount = 0
+        var answerCount = 0
+        /// A push step or an acknowledgement; `nil` for a request (its fields are bytes).
+        var other: ServerEvent.Kind?
+        var isUsed = false
+    }
+
     private struct Ring {
-        var slots: [ServerEvent?]
+        var slots: [Slot]
+        var fields = FeedByteRing(limit: Int.max / 4)
+        var bodies: FeedByteRing
         /// The sequence the next event gets.
         var next: UInt64 = 1
-        var bodyBytes = 0
         /// Watchers waiting for the next event.
         var waiting: [WakeTicket] = []
     }
@@ -37,7 +56,7 @@ package final class ServerEventFeed: Sendable {
     package init(capacity: Int, bodyBudget: Int = 64 * 1024 * 1024) {
         self.capacity = max(0, capacity)
         self.bodyBudget = bodyBudget
-        ring = Mutex(Ring(slots: Array(repeating: nil, count: max(0, capacity))))
+        ring = Mutex(Ring(slots: Array(repeating: Slot(), count: max(0, capacity)), bodies: FeedByteRing(limit: max(1, bodyBudget))))
     }
 
     package var isOn: Bool { capacity > 0 }
@@ -47,26 +66,42 @@ package final class ServerEventFeed: Sendable {
         appliedPosition.store(position, ordering: .relaxed)
     }
 
-    /// Appends an event (dropping its bodies past the budget) and wakes the watchers waiting.
+    /// Appends an event (a request's fields and bodies copied into the byte rings) and wakes the watchers waiting.
     package func record(_ event: ServerEvent) {
         guard capacity > 0 else { return }
-        var event = event
-        event.position = appliedPosition.load(ordering: .relaxed)
-        var bytes = event.bodyBytes
-        let (old, woken) = ring.withLock { ring -> (ServerEvent?, [WakeTicket]) in
+        var slot = Slot(time: event.time, position: appliedPosition.load(ordering: .relaxed), isUsed: true)
+        var fields: [UInt8] = []
+        var requestBody = Data()
+        var answerBody = Data()
+        if case .request(let request) = event.kind {
+            fields = request.feedBytes()
+            requestBody = request.requestBody
+            if !request.keepsAnswerWithFields { answerBody = request.answerBody }
+        } else {
+            slot.other = event.kind
+        }
+        let (old, woken) = ring.withLock { ring -> (ServerEvent.Kind?, [WakeTicket]) in
             let index = Int(ring.next % UInt64(capacity))
-            let old = ring.slots[index]
-            if let old { ring.bodyBytes -= old.bodyBytes }
-            if bytes > 0, ring.bodyBytes + bytes > bodyBudget, case .request(var request) = event.kind {
-                // An error's answer is small and says what went wrong: it stays.
-                request.requestBody = Data()
-                if request.status == 200 { request.answerBody = Data() }
-                event.kind = .request(request)
-                bytes = request.answerBody.count
+            let old = ring.slots[index].other
+            // What the ring keeps after this event: from its oldest event on (this one, for a ring of one).
+            let oldest = ring.next >= UInt64(capacity) ? ring.slots[Int((ring.next + 1) % UInt64(capacity))] : ring.slots[Int(1 % UInt64(capacity))]
+            let keepsOthers = capacity > 1 && oldest.isUsed
+            slot.fieldsAt = ring.fields.end
+            if !fields.isEmpty {
+                let keeping = keepsOthers ? oldest.fieldsAt : ring.fields.end
+                slot.fieldsAt = fields.withUnsafeBytes { ring.fields.append($0, keeping: keeping) } ?? ring.fields.end
+                slot.fieldsCount = fields.count
             }
-            ring.bodyBytes += bytes
-            event.sequence = ring.next
-            ring.slots[index] = event
+            slot.bodiesAt = ring.bodies.end
+            if requestBody.count + answerBody.count > 0 {
+                let keeping = keepsOthers ? oldest.bodiesAt : ring.bodies.end
+                if requestBody.count + answerBody.count <= ring.bodies.limit {
+                    slot.bodiesAt = ring.bodies.append(requestBody, keeping: keeping) ?? ring.bodies.end
+                    _ = ring.bodies.append(answerBody, keeping: keeping)
+                    (slot.requestCount, slot.answerCount) = (requestBody.count, answerBody.count)
+                }
+            }
+            ring.slots[index] = slot
             ring.next += 1
             guard !ring.waiting.isEmpty else { return (old, []) }
             defer { ring.waiting = [] }
@@ -84,8 +119,9 @@ package final class ServerEventFeed: Sendable {
 
     /// The events after `sequence`, oldest first, at most `limit`; the
     /// sequence to read after next; and how many events after `sequence` the
-    /// ring no longer holds.
-    package func events(after sequence: UInt64, limit: Int) -> (events: [ServerEvent], next: UInt64, missed: UInt64) {
+    /// ring no longer holds. Without `bodies`, requests come without their
+    /// bodies (an answer kept with the fields still comes).
+    package func events(after sequence: UInt64, limit: Int, bodies: Bool = true) -> (events: [ServerEvent], next: UInt64, missed: UInt64) {
         guard capacity > 0 else { return ([], sequence, 0) }
         return ring.withLock { ring in
             let last = ring.next - 1
@@ -97,10 +133,28 @@ package final class ServerEventFeed: Sendable {
             var events: [ServerEvent] = []
             events.reserveCapacity(Int(through - from + 1))
             for number in from...through {
-                if let event = ring.slots[Int(number % UInt64(capacity))] { events.append(event) }
+                let slot = ring.slots[Int(number % UInt64(capacity))]
+                guard slot.isUsed, let kind = Self.kind(of: slot, in: ring, bodies: bodies) else { continue }
+                var event = ServerEvent(time: slot.time, kind: kind)
+                event.sequence = number
+                event.position = slot.position
+                events.append(event)
             }
             return (events, through, missed)
         }
+    }
+
+    /// A slot's event: a request read back from the byte rings (its bodies empty once let go).
+    private static func kind(of slot: Slot, in ring: Ring, bodies: Bool) -> ServerEvent.Kind? {
+        if let other = slot.other { return other }
+        guard let fields = ring.fields.bytes(at: slot.fieldsAt, count: slot.fieldsCount) else { return nil }
+        var requestBody = Data()
+        var answerBody = Data()
+        if bodies, ring.bodies.holds(slot.bodiesAt, count: slot.requestCount + slot.answerCount) {
+            requestBody = ring.bodies.data(at: slot.bodiesAt, count: slot.requestCount)
+            answerBody = ring.bodies.data(at: slot.bodiesAt + UInt64(slot.requestCount), count: slot.answerCount)
+        }
+        return RequestEvent(feedBytes: fields, requestBody: requestBody, answerBody: answerBody).map { .request($0) }
     }
 
     /// How long a long-poll that found fewer than `limit` events after
@@ -116,7 +170,7 @@ package final class ServerEventFeed: Sendable {
             let oldest = ring.next > UInt64(capacity) ? ring.next - UInt64(capacity) : 1
             let from = max(sequence + 1, oldest)
             guard from <= last, last - from + 1 < UInt64(max(1, limit)) else { return nil }
-            return ring.slots[Int(from % UInt64(capacity))]?.time
+            return ring.slots[Int(from % UInt64(capacity))].time
         }
         guard let firstTime else { return .zero }
         let waited = Duration.milliseconds(max(0, now - firstTime))
