@@ -12,9 +12,13 @@ import SyncServerHTTP
 /// (`--event-feed 0`), on with nobody watching, on with one watcher
 /// long-polling every event with its bodies, and on with a watcher that also
 /// decodes every page — get the same single-record saves in alternating
-/// rounds (the order rotating), and each round's ratio to the feed-off server
-/// is taken; the figure is the median round. The watchers must have read
-/// every event, none dropped by the ring, or the bench fails.
+/// rounds, and each round's ratio to the feed-off servers is taken; the
+/// figure is the median round. The order changes every round, so no server
+/// always runs first, last, or right after the same one; and each run starts
+/// from rest: once a server's saves end, its watcher reads what it has left
+/// before the next server's run (how much it had left is printed). The
+/// watchers must have read every event, none dropped by the ring, or the
+/// bench fails.
 struct FeedCostBenchmarks {
     var clients: Int
     var saves: Int
@@ -114,13 +118,18 @@ struct FeedCostBenchmarks {
             return (missed, next)
         }
 
-        /// Waits (with a deadline) until the watcher has read through `sequence`; then stops it.
-        func finish(through sequence: UInt64) async throws -> UInt64 {
+        /// Waits (with a deadline) until the watcher has read through `sequence`.
+        func catchUp(through sequence: UInt64) async throws {
             let deadline = ContinuousClock.now + .seconds(30)
             while cursor.value.load(ordering: .relaxed) < sequence {
                 guard ContinuousClock.now < deadline else { throw BenchmarkError("a feed watcher fell behind: it read through \(cursor.value.load(ordering: .relaxed)) of \(sequence) events") }
                 try await Task.sleep(for: .milliseconds(20))
             }
+        }
+
+        /// Waits until the watcher has read through `sequence`; then stops it and answers the events it missed.
+        func finish(through sequence: UInt64) async throws -> UInt64 {
+            try await catchUp(through: sequence)
             task.cancel()
             return await task.value.missed
         }
@@ -149,14 +158,25 @@ struct FeedCostBenchmarks {
                 try? FileManager.default.removeItem(at: server.directory)
             }
         }
+        let followers = [2: watcher, 3: decoder]
         var ratios: [[Double]] = Array(repeating: [], count: servers.count)
         var offRates: [Double] = []
+        var watcherBacklog: [Double] = []
         for round in 0..<Self.rounds {
             var rates = [Double](repeating: 0, count: servers.count)
-            // The order rotates, so no server always runs first or last.
+            // The order changes every round (a stride of 1 to 4 through five servers), so
+            // no server always runs first or last, nor always right after the same one.
+            let stride = 1 + round % (servers.count - 1)
             for step in 0..<servers.count {
-                let which = (round + step) % servers.count
+                let which = (round + step * stride) % servers.count
                 rates[which] = try await saves(servers[which], round: round)
+                // Each run starts from rest: a watcher still reading its server's
+                // last events would take the next server's cores.
+                if let follower = followers[which] {
+                    let newest = servers[which].host.events.newest
+                    if which == 2 { watcherBacklog.append(Double(newest - min(newest, follower.cursor.value.load(ordering: .relaxed)))) }
+                    try await follower.catchUp(through: newest)
+                }
             }
             let off = (rates[0] + rates[4]) / 2
             offRates.append(off)
@@ -177,6 +197,9 @@ struct FeedCostBenchmarks {
             BenchmarkFigure(
                 key: "http_save_feed_watched_ratio", label: "  feed on, one watcher / feed off", value: median(ratios[2]), unit: "×",
                 goal: .atLeast(0.9)),
+            BenchmarkFigure(
+                key: "http_save_feed_watcher_backlog", label: "  events the watcher had yet to read at the end",
+                value: median(watcherBacklog), unit: "events", goal: nil),
             BenchmarkFigure(
                 key: "http_save_feed_decoding_watcher_ratio", label: "  one watcher decoding too / feed off",
                 value: median(ratios[3]), unit: "×", goal: nil),
