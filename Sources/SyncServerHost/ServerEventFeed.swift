@@ -27,20 +27,31 @@ package final class ServerEventFeed: Sendable {
     private let ring: Mutex<Ring>
     private let appliedPosition = Atomic<Int64>(0)
 
-    /// One event as the ring keeps it: a request's place in the byte rings, or another event's value.
+    /// One event as the ring keeps it: a request's place in the byte rings, or
+    /// another event's value (boxed, so a slot stays within a cache line).
     private struct Slot {
         var time: Milliseconds = 0
         var position: Int64 = 0
         /// Where its fields start in ``Ring/fields`` (a request's; for another event, the end there when it came).
         var fieldsAt: UInt64 = 0
-        var fieldsCount = 0
         /// Where its request body starts in ``Ring/bodies``, its answer right after it.
         var bodiesAt: UInt64 = 0
-        var requestCount = 0
-        var answerCount = 0
-        /// A push step or an acknowledgement; `nil` for a request (its fields are bytes).
-        var other: ServerEvent.Kind?
+        var fieldsCount: Int32 = 0
+        var requestCount: Int32 = 0
+        var answerCount: Int32 = 0
         var isUsed = false
+        /// A push step or an acknowledgement; `nil` for a request (its fields are bytes).
+        var other: Other?
+    }
+
+    private enum Other {
+        indirect case event(ServerEvent.Kind)
+
+        var kind: ServerEvent.Kind {
+            switch self {
+            case .event(let kind): kind
+            }
+        }
     }
 
     private struct Ring {
@@ -78,27 +89,27 @@ package final class ServerEventFeed: Sendable {
             requestBody = request.requestBody
             if !request.keepsAnswerWithFields { answerBody = request.answerBody }
         } else {
-            slot.other = event.kind
+            slot.other = .event(event.kind)
         }
-        let (old, woken) = ring.withLock { ring -> (ServerEvent.Kind?, [WakeTicket]) in
+        let (old, woken) = ring.withLock { ring -> (Other?, [WakeTicket]) in
             let index = Int(ring.next % UInt64(capacity))
             let old = ring.slots[index].other
             // What the ring keeps after this event: from its oldest event on (this one, for a ring of one).
             let oldest = ring.next >= UInt64(capacity) ? ring.slots[Int((ring.next + 1) % UInt64(capacity))] : ring.slots[Int(1 % UInt64(capacity))]
             let keepsOthers = capacity > 1 && oldest.isUsed
             slot.fieldsAt = ring.fields.end
-            if !fields.isEmpty {
+            if !fields.isEmpty, fields.count <= Int32.max {
                 let keeping = keepsOthers ? oldest.fieldsAt : ring.fields.end
                 slot.fieldsAt = fields.withUnsafeBytes { ring.fields.append($0, keeping: keeping) } ?? ring.fields.end
-                slot.fieldsCount = fields.count
+                slot.fieldsCount = Int32(fields.count)
             }
             slot.bodiesAt = ring.bodies.end
             if requestBody.count + answerBody.count > 0 {
                 let keeping = keepsOthers ? oldest.bodiesAt : ring.bodies.end
-                if requestBody.count + answerBody.count <= ring.bodies.limit {
+                if requestBody.count + answerBody.count <= min(ring.bodies.limit, Int(Int32.max)) {
                     slot.bodiesAt = ring.bodies.append(requestBody, keeping: keeping) ?? ring.bodies.end
                     _ = ring.bodies.append(answerBody, keeping: keeping)
-                    (slot.requestCount, slot.answerCount) = (requestBody.count, answerBody.count)
+                    (slot.requestCount, slot.answerCount) = (Int32(requestBody.count), Int32(answerBody.count))
                 }
             }
             ring.slots[index] = slot
@@ -146,13 +157,14 @@ package final class ServerEventFeed: Sendable {
 
     /// A slot's event: a request read back from the byte rings (its bodies empty once let go).
     private static func kind(of slot: Slot, in ring: Ring, bodies: Bool) -> ServerEvent.Kind? {
-        if let other = slot.other { return other }
-        guard let fields = ring.fields.bytes(at: slot.fieldsAt, count: slot.fieldsCount) else { return nil }
+        if let other = slot.other { return other.kind }
+        guard let fields = ring.fields.bytes(at: slot.fieldsAt, count: Int(slot.fieldsCount)) else { return nil }
         var requestBody = Data()
         var answerBody = Data()
-        if bodies, ring.bodies.holds(slot.bodiesAt, count: slot.requestCount + slot.answerCount) {
-            requestBody = ring.bodies.data(at: slot.bodiesAt, count: slot.requestCount)
-            answerBody = ring.bodies.data(at: slot.bodiesAt + UInt64(slot.requestCount), count: slot.answerCount)
+        let (requestCount, answerCount) = (Int(slot.requestCount), Int(slot.answerCount))
+        if bodies, ring.bodies.holds(slot.bodiesAt, count: requestCount + answerCount) {
+            requestBody = ring.bodies.data(at: slot.bodiesAt, count: requestCount)
+            answerBody = ring.bodies.data(at: slot.bodiesAt + UInt64(requestCount), count: answerCount)
         }
         return RequestEvent(feedBytes: fields, requestBody: requestBody, answerBody: answerBody).map { .request($0) }
     }
