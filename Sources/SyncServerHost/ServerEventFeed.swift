@@ -28,7 +28,7 @@ package final class ServerEventFeed: Sendable {
     private let appliedPosition = Atomic<Int64>(0)
 
     /// One event as the ring keeps it: a request's place in the byte rings, or
-    /// another event's value (boxed, so a slot stays within a cache line).
+    /// another event's value (boxed, so a slot is a few words).
     private struct Slot {
         var time: Milliseconds = 0
         var position: Int64 = 0
