@@ -133,6 +133,7 @@ struct RestartBenchmarks {
         let crashed = base.appendingPathComponent("crashed")
         let stopped = base.appendingPathComponent("stopped")
         try await fill(crashed, records: records)
+        try await Self.waitUntilClosed(crashed)
 
         // Replay: every record is in journal rows.
         var replay: [Double] = []
@@ -204,6 +205,20 @@ struct RestartBenchmarks {
             next += count
         }
         // No clean stop: the rows stay in the journal, as after kill -9 (the host goes without a checkpoint).
+    }
+
+    /// Waits (with a deadline) until the host that filled `folder` has let
+    /// its database go: SQLite folds the WAL into the database as the last
+    /// connection closes and deletes it, and a copy made meanwhile could find a
+    /// file gone, or take the database without the WAL that completes it.
+    /// No more is written after the fill's last call, so a WAL still there at
+    /// the deadline belongs to a connection left open and idle: the files stay as they are.
+    static func waitUntilClosed(_ folder: URL) async throws {
+        let wal = folder.appendingPathComponent("syncscope.sqlite-wal").path
+        let deadline = ContinuousClock.now + .seconds(10)
+        while FileManager.default.fileExists(atPath: wal), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
     }
 
     /// Copies the data folder's files (the database with its WAL, and the users' and admin files).
