@@ -49,9 +49,13 @@ final class FeedByteRing {
         return position
     }
 
-    /// Appends `data`; see ``append(_:keeping:)``.
-    func append(_ data: Data, keeping: UInt64) -> UInt64? {
-        data.withUnsafeBytes { append($0, keeping: keeping) }
+    /// Appends `first` and `second` right after it, or neither when together
+    /// they are more than ``limit``; answers where `first` starts. See ``append(_:keeping:)``.
+    func append(_ first: Data, _ second: Data, keeping: UInt64) -> UInt64? {
+        guard first.count + second.count <= limit else { return nil }
+        let position = first.withUnsafeBytes { append($0, keeping: keeping) }
+        _ = second.withUnsafeBytes { append($0, keeping: keeping) }
+        return position
     }
 
     /// Whether the `count` bytes at `position` are still held.

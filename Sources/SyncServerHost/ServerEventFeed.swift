@@ -39,7 +39,6 @@ package final class ServerEventFeed: Sendable {
         var fieldsCount: Int32 = 0
         var requestCount: Int32 = 0
         var answerCount: Int32 = 0
-        var isUsed = false
         /// A push step or an acknowledgement; `nil` for a request (its fields are bytes).
         var other: Other?
     }
@@ -56,7 +55,8 @@ package final class ServerEventFeed: Sendable {
 
     private struct Ring {
         var slots: [Slot]
-        var fields = FeedByteRing(limit: Int.max / 4)
+        /// Grows as far as the events held need (a slot's counts are 32-bit).
+        var fields = FeedByteRing(limit: Int(Int32.max))
         var bodies: FeedByteRing
         /// The sequence the next event gets.
         var next: UInt64 = 1
@@ -67,7 +67,7 @@ package final class ServerEventFeed: Sendable {
     package init(capacity: Int, bodyBudget: Int = 64 * 1024 * 1024) {
         self.capacity = max(0, capacity)
         self.bodyBudget = bodyBudget
-        ring = Mutex(Ring(slots: Array(repeating: Slot(), count: max(0, capacity)), bodies: FeedByteRing(limit: max(1, bodyBudget))))
+        ring = Mutex(Ring(slots: Array(repeating: Slot(), count: max(0, capacity)), bodies: FeedByteRing(limit: min(max(1, bodyBudget), Int(Int32.max)))))
     }
 
     package var isOn: Bool { capacity > 0 }
@@ -80,7 +80,7 @@ package final class ServerEventFeed: Sendable {
     /// Appends an event (a request's fields and bodies copied into the byte rings) and wakes the watchers waiting.
     package func record(_ event: ServerEvent) {
         guard capacity > 0 else { return }
-        var slot = Slot(time: event.time, position: appliedPosition.load(ordering: .relaxed), isUsed: true)
+        var slot = Slot(time: event.time, position: appliedPosition.load(ordering: .relaxed))
         var fields: [UInt8] = []
         var requestBody = Data()
         var answerBody = Data()
@@ -94,23 +94,16 @@ package final class ServerEventFeed: Sendable {
         let (old, woken) = ring.withLock { ring -> (Other?, [WakeTicket]) in
             let index = Int(ring.next % UInt64(capacity))
             let old = ring.slots[index].other
-            // What the ring keeps after this event: from its oldest event on (this one, for a ring of one).
-            let oldest = ring.next >= UInt64(capacity) ? ring.slots[Int((ring.next + 1) % UInt64(capacity))] : ring.slots[Int(1 % UInt64(capacity))]
-            let keepsOthers = capacity > 1 && oldest.isUsed
+            // The rings keep the bytes of the oldest event held after this one (none but this one in a ring of one).
+            let oldestHeld = ring.next >= UInt64(capacity) ? ring.next - UInt64(capacity) + 1 : 1
+            let oldest = oldestHeld < ring.next ? ring.slots[Int(oldestHeld % UInt64(capacity))] : nil
             slot.fieldsAt = ring.fields.end
-            if !fields.isEmpty, fields.count <= Int32.max {
-                let keeping = keepsOthers ? oldest.fieldsAt : ring.fields.end
-                slot.fieldsAt = fields.withUnsafeBytes { ring.fields.append($0, keeping: keeping) } ?? ring.fields.end
-                slot.fieldsCount = Int32(fields.count)
+            if !fields.isEmpty, let at = fields.withUnsafeBytes({ ring.fields.append($0, keeping: oldest?.fieldsAt ?? ring.fields.end) }) {
+                (slot.fieldsAt, slot.fieldsCount) = (at, Int32(fields.count))
             }
             slot.bodiesAt = ring.bodies.end
-            if requestBody.count + answerBody.count > 0 {
-                let keeping = keepsOthers ? oldest.bodiesAt : ring.bodies.end
-                if requestBody.count + answerBody.count <= min(ring.bodies.limit, Int(Int32.max)) {
-                    slot.bodiesAt = ring.bodies.append(requestBody, keeping: keeping) ?? ring.bodies.end
-                    _ = ring.bodies.append(answerBody, keeping: keeping)
-                    (slot.requestCount, slot.answerCount) = (Int32(requestBody.count), Int32(answerBody.count))
-                }
+            if let at = ring.bodies.append(requestBody, answerBody, keeping: oldest?.bodiesAt ?? ring.bodies.end) {
+                (slot.bodiesAt, slot.requestCount, slot.answerCount) = (at, Int32(requestBody.count), Int32(answerBody.count))
             }
             ring.slots[index] = slot
             ring.next += 1
@@ -145,7 +138,7 @@ package final class ServerEventFeed: Sendable {
             events.reserveCapacity(Int(through - from + 1))
             for number in from...through {
                 let slot = ring.slots[Int(number % UInt64(capacity))]
-                guard slot.isUsed, let kind = Self.kind(of: slot, in: ring, bodies: bodies) else { continue }
+                guard let kind = Self.kind(of: slot, in: ring, bodies: bodies) else { continue }
                 var event = ServerEvent(time: slot.time, kind: kind)
                 event.sequence = number
                 event.position = slot.position

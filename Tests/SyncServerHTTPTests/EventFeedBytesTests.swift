@@ -112,4 +112,12 @@ import Testing
         }
         #expect(paths == [48, 49, 50].map { "/" + String(repeating: "p", count: ($0 * 37) % 1_500) + "/\($0)" })
     }
+
+    @Test func aRingOfOneHoldsItsOneEventWhole() {
+        let feed = ServerEventFeed(capacity: 1, bodyBudget: 64)
+        for number in 1...20 { feed.record(Self.request("/\(number)", requestBody: String(repeating: "b", count: number), answerBody: "ok")) }
+        let read = Self.requests(feed)
+        #expect(read.map(\.sequence) == [20])
+        #expect(read.first?.request.path == "/20" && read.first?.request.requestBody.count == 20 && read.first?.request.answerBody == Data("ok".utf8))
+    }
 }
