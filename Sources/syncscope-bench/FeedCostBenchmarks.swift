@@ -174,7 +174,7 @@ struct FeedCostBenchmarks {
                 // last events would take the next server's cores.
                 if let follower = followers[which] {
                     let newest = servers[which].host.events.newest
-                    if which == 2 { watcherBacklog.append(Double(newest - min(newest, follower.cursor.value.load(ordering: .relaxed)))) }
+                    if follower === watcher { watcherBacklog.append(Double(newest - min(newest, follower.cursor.value.load(ordering: .relaxed)))) }
                     try await follower.catchUp(through: newest)
                 }
             }

@@ -132,8 +132,10 @@ struct RestartBenchmarks {
         defer { try? FileManager.default.removeItem(at: base) }
         let crashed = base.appendingPathComponent("crashed")
         let stopped = base.appendingPathComponent("stopped")
-        try await fill(crashed, records: records)
-        try await Self.waitUntilClosed(crashed)
+        // The filling host is never stopped, as after kill -9; it is kept until the
+        // copies are made, so it cannot close the database (folding the WAL away) under a copy.
+        let filler = try await fill(crashed, records: records)
+        defer { withExtendedLifetime(filler) {} }
 
         // Replay: every record is in journal rows.
         var replay: [Double] = []
@@ -184,8 +186,9 @@ struct RestartBenchmarks {
             checkpointCPU: median(checkpointCPU), checkpointCeiling: median(checkpointCeiling), replayedRows: replayedRows, checkpointBytes: bytes)
     }
 
-    /// A folder holding `records` records in one zone, saved `recordsPerCall` a call, with no checkpoint.
-    private func fill(_ directory: URL, records: Int) async throws {
+    /// A folder holding `records` records in one zone, saved `recordsPerCall` a
+    /// call, with no checkpoint; and the host that filled it, still open.
+    private func fill(_ directory: URL, records: Int) async throws -> ServerHost {
         let host = try await ServerHost.start(options: options(directory))
         let path = "/database/1/\(container)/development/private/"
         func post(_ operation: String, _ body: String) async throws {
@@ -205,20 +208,7 @@ struct RestartBenchmarks {
             next += count
         }
         // No clean stop: the rows stay in the journal, as after kill -9 (the host goes without a checkpoint).
-    }
-
-    /// Waits (with a deadline) until the host that filled `folder` has let
-    /// its database go: SQLite folds the WAL into the database as the last
-    /// connection closes and deletes it, and a copy made meanwhile could find a
-    /// file gone, or take the database without the WAL that completes it.
-    /// No more is written after the fill's last call, so a WAL still there at
-    /// the deadline belongs to a connection left open and idle: the files stay as they are.
-    static func waitUntilClosed(_ folder: URL) async throws {
-        let wal = folder.appendingPathComponent("syncscope.sqlite-wal").path
-        let deadline = ContinuousClock.now + .seconds(10)
-        while FileManager.default.fileExists(atPath: wal), ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        return host
     }
 
     /// Copies the data folder's files (the database with its WAL, and the users' and admin files).
