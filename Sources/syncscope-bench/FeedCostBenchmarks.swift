@@ -72,10 +72,11 @@ struct FeedCostBenchmarks {
     /// A watcher that follows the feed from its start, every event with its
     /// bodies, as soon as each page comes, until cancelled: it returns the
     /// cursor it reached and the events the ring dropped before it read them.
-    /// With `decoding` it decodes every page, as `inspect --server` does (that
-    /// is the watcher's own work, on the same two cores); without, it takes
-    /// every byte and finds its cursor in the page's tail, so the figure is
-    /// what serving a watcher costs the server.
+    /// ``lean(port:adminToken:container:)`` reads every byte of every page on a
+    /// ``LeanHTTPConnection`` and finds its cursor in the page's tail, so the
+    /// figure is what serving a watcher costs the server;
+    /// ``decoding(_:)`` reads through `URLSession` and decodes every page, as
+    /// `inspect --server` does (that is the watcher's own work, on the same two cores).
     final class Watcher: Sendable {
         let task: Task<(next: UInt64, missed: UInt64), Never>
         /// The `after` of the watcher's next poll, as it goes.
@@ -84,31 +85,47 @@ struct FeedCostBenchmarks {
         }
         let cursor = Cursor()
 
-        init(reader: EventFeedReader, decoding: Bool) {
+        /// `read(after)`: the next page's `next` and `missed`; `end` runs once the watcher stops.
+        init(read: @escaping @Sendable (_ after: UInt64) async throws -> (next: UInt64, missed: UInt64), end: @escaping @Sendable () async -> Void = {}) {
             let cursor = self.cursor
             task = Task {
                 var next: UInt64 = 0
                 var missed: UInt64 = 0
                 while !Task.isCancelled {
-                    if decoding {
-                        guard let page = try? await reader.events(after: next, timeout: 5, limit: 1000, bodies: true) else { break }
-                        (next, missed) = (page.next, missed + page.missed)
-                    } else {
-                        guard let data = try? await reader.eventsJSON(after: next, timeout: 5, limit: 1000, bodies: true),
-                              let tail = Watcher.tail(data)
-                        else { break }
-                        (next, missed) = (tail.next, missed + tail.missed)
-                    }
+                    guard let page = try? await read(next) else { break }
+                    (next, missed) = (page.next, missed + page.missed)
                     cursor.value.store(next, ordering: .relaxed)
                 }
+                await end()
                 return (next, missed)
             }
         }
 
+        static func decoding(_ reader: EventFeedReader) -> Watcher {
+            Watcher(read: { after in
+                let page = try await reader.events(after: after, timeout: 5, limit: 1000, bodies: true)
+                return (page.next, page.missed)
+            })
+        }
+
+        static func lean(port: Int, adminToken: String, container: String) async throws -> Watcher {
+            let connection = try await LeanHTTPConnection.connect(port: port)
+            let path = "/admin/1/\(container)/development/events"
+            return Watcher(read: { after in
+                let request = LeanHTTPLoad.requestBytes(
+                    method: "GET", path: "\(path)?after=\(after)&timeout=5&limit=1000&bodies=true", token: adminToken,
+                    headers: [("X-SyncScope-Inspector", "1")], body: [])
+                let answer = try await connection.exchange(request)
+                guard let tail = Watcher.tail(answer.tail) else {
+                    throw BenchmarkError("a feed page did not end with its cursor: …\(String(decoding: answer.tail, as: UTF8.self))")
+                }
+                return (tail.next, tail.missed)
+            }, end: { await connection.close() })
+        }
+
         /// `missed` and `next` from a page's last bytes (`…],"missed":M,"next":N,"node":"…"}`: the keys are sorted).
-        static func tail(_ page: Data) -> (missed: UInt64, next: UInt64)? {
+        static func tail(_ bytes: [UInt8]) -> (missed: UInt64, next: UInt64)? {
             let marker = Array(#"],"missed":"#.utf8)
-            let bytes = [UInt8](page.suffix(160))
             guard bytes.count >= marker.count,
                   let start = (0...(bytes.count - marker.count)).last(where: { Array(bytes[$0..<$0 + marker.count]) == marker })
             else { return nil }
@@ -147,8 +164,8 @@ struct FeedCostBenchmarks {
         func reader(_ server: Server) -> EventFeedReader {
             EventFeedReader(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, adminToken: server.host.adminToken, container: container)
         }
-        let watcher = Watcher(reader: reader(watched), decoding: false)
-        let decoder = Watcher(reader: reader(decoded), decoding: true)
+        let watcher = try await Watcher.lean(port: watched.port, adminToken: watched.host.adminToken, container: container)
+        let decoder = Watcher.decoding(reader(decoded))
         let servers = [offFirst, idle, watched, decoded, offLast]
         defer {
             watcher.task.cancel()

@@ -72,10 +72,11 @@ struct LeanHTTPLoad {
         return report
     }
 
-    /// Standard request bytes: `METHOD path HTTP/1.1` with a JSON body and a bearer token.
-    static func requestBytes(method: String = "POST", path: String, token: String?, body: [UInt8]) -> [UInt8] {
+    /// Standard request bytes: `METHOD path HTTP/1.1` with a JSON body, a bearer token and any other headers.
+    static func requestBytes(method: String = "POST", path: String, token: String?, headers: [(name: String, value: String)] = [], body: [UInt8]) -> [UInt8] {
         var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n"
         if let token { head += "Authorization: Bearer \(token)\r\n" }
+        for header in headers { head += "\(header.name): \(header.value)\r\n" }
         head += "\r\n"
         return Array(head.utf8) + body
     }
@@ -156,54 +157,11 @@ private final class LoadHandler: ChannelInboundHandler, @unchecked Sendable {
     private func completeAnswer() -> (length: Int, status: Int?, head: String)? {
         guard let buffer else { return nil }
         let found = buffer.readableBytesView.withContiguousStorageIfAvailable { view -> (length: Int, status: Int?, head: String)? in
-            guard let headEnd = Self.find([13, 10, 13, 10], in: view) else { return nil }
-            // "HTTP/1.1 200 OK": three digits after the first space.
-            var status: Int?
-            if let space = view[0..<headEnd].firstIndex(of: 32), space + 3 < headEnd {
-                let digits = view[(space + 1)...(space + 3)]
-                if digits.allSatisfy({ (48...57).contains($0) }) {
-                    status = digits.reduce(0) { $0 * 10 + Int($1 - 48) }
-                }
-            }
-            var contentLength = 0
-            let name = Array("content-length:".utf8)
-            var lineStart = 0
-            while lineStart < headEnd {
-                var lineEnd = lineStart
-                while lineEnd < headEnd, view[lineEnd] != 13 { lineEnd += 1 }
-                if lineEnd - lineStart > name.count,
-                   (0..<name.count).allSatisfy({ i in view[lineStart + i] | (name[i] >= 97 && name[i] <= 122 ? 0x20 : 0) == name[i] }) {
-                    var i = lineStart + name.count
-                    while i < lineEnd, view[i] == 32 || view[i] == 9 { i += 1 }
-                    var value = 0
-                    while i < lineEnd, (48...57).contains(view[i]) {
-                        value = value * 10 + Int(view[i] - 48)
-                        i += 1
-                    }
-                    contentLength = value
-                }
-                lineStart = lineEnd + 2
-            }
-            let total = headEnd + 4 + contentLength
-            guard view.count >= total else { return nil }
-            guard let code = status, (200..<300).contains(code) else {
-                let head = String(decoding: UnsafeBufferPointer(rebasing: view[0..<headEnd]), as: UTF8.self)
-                let body = String(decoding: UnsafeBufferPointer(rebasing: view[(headEnd + 4)..<total]).prefix(300), as: UTF8.self)
-                return (total, status, head + "\r\n\r\n" + body)
-            }
-            return (total, status, "")
+            guard let answer = LeanHTTPLoad.answer(in: view) else { return nil }
+            guard let code = answer.status, (200..<300).contains(code) else { return (answer.length, answer.status, LeanHTTPLoad.describe(answer, in: view)) }
+            return (answer.length, answer.status, "")
         }
         return found ?? nil
-    }
-
-    private static func find(_ needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard haystack.count >= needle.count else { return nil }
-        var i = 0
-        while i <= haystack.count - needle.count {
-            if haystack[i] == needle[0], haystack[i + 1] == needle[1], haystack[i + 2] == needle[2], haystack[i + 3] == needle[3] { return i }
-            i += 1
-        }
-        return nil
     }
 
     func channelInactive(context: ChannelHandlerContext) {
@@ -223,5 +181,60 @@ private final class LoadHandler: ChannelInboundHandler, @unchecked Sendable {
             if outcome.firstFailure == nil { outcome.firstFailure = failure }
         }
         done.succeed(outcome)
+    }
+}
+
+/// Reading an HTTP/1.1 answer as bytes, for ``LeanHTTPLoad`` and ``LeanHTTPConnection``.
+extension LeanHTTPLoad {
+    /// Where a complete answer at the start of `view` ends, its status and where its head ends; `nil` while incomplete.
+    static func answer(in view: UnsafeBufferPointer<UInt8>) -> (length: Int, status: Int?, headEnd: Int)? {
+        guard let headEnd = find([13, 10, 13, 10], in: view) else { return nil }
+        // "HTTP/1.1 200 OK": three digits after the first space.
+        var status: Int?
+        if let space = view[0..<headEnd].firstIndex(of: 32), space + 3 < headEnd {
+            let digits = view[(space + 1)...(space + 3)]
+            if digits.allSatisfy({ (48...57).contains($0) }) {
+                status = digits.reduce(0) { $0 * 10 + Int($1 - 48) }
+            }
+        }
+        var contentLength = 0
+        let name = Array("content-length:".utf8)
+        var lineStart = 0
+        while lineStart < headEnd {
+            var lineEnd = lineStart
+            while lineEnd < headEnd, view[lineEnd] != 13 { lineEnd += 1 }
+            if lineEnd - lineStart > name.count,
+               (0..<name.count).allSatisfy({ i in view[lineStart + i] | (name[i] >= 97 && name[i] <= 122 ? 0x20 : 0) == name[i] }) {
+                var i = lineStart + name.count
+                while i < lineEnd, view[i] == 32 || view[i] == 9 { i += 1 }
+                var value = 0
+                while i < lineEnd, (48...57).contains(view[i]) {
+                    value = value * 10 + Int(view[i] - 48)
+                    i += 1
+                }
+                contentLength = value
+            }
+            lineStart = lineEnd + 2
+        }
+        let total = headEnd + 4 + contentLength
+        guard view.count >= total else { return nil }
+        return (total, status, headEnd)
+    }
+
+    /// A complete answer's head and the start of its body, to show in a failure.
+    static func describe(_ answer: (length: Int, status: Int?, headEnd: Int), in view: UnsafeBufferPointer<UInt8>) -> String {
+        let head = String(decoding: UnsafeBufferPointer(rebasing: view[0..<answer.headEnd]), as: UTF8.self)
+        let body = String(decoding: UnsafeBufferPointer(rebasing: view[(answer.headEnd + 4)..<answer.length]).prefix(300), as: UTF8.self)
+        return head + "\r\n\r\n" + body
+    }
+
+    private static func find(_ needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard haystack.count >= needle.count else { return nil }
+        var i = 0
+        while i <= haystack.count - needle.count {
+            if haystack[i] == needle[0], haystack[i + 1] == needle[1], haystack[i + 2] == needle[2], haystack[i + 3] == needle[3] { return i }
+            i += 1
+        }
+        return nil
     }
 }
