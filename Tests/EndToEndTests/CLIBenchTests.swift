@@ -49,6 +49,24 @@ import Testing
         #expect(alone.stderr.contains("--signed-only measures signed requests on a server of its own: pass --http"), "\(alone.stderr)")
     }
 
+    /// The feed's cost at a small size: both watchers (the lean reader and
+    /// the decoding one) must read every event of their servers, none dropped
+    /// by the ring, or the bench fails with status 1.
+    @Test func feedOnlyGivesOnlyTheFeedFiguresWithEveryEventRead() throws {
+        let result = try BinaryRunner.runBench(["--json", "--http", "--feed-only", "--http-saves", "300"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let figures = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Double])
+        #expect(Set(figures.keys) == [
+            "http_save_feed_off_per_s", "http_save_feed_off_resolution", "http_save_feed_idle_ratio", "http_save_feed_watched_ratio",
+            "http_save_feed_watcher_backlog", "http_save_feed_decoding_watcher_ratio",
+        ])
+        for key in ["http_save_feed_off_per_s", "http_save_feed_idle_ratio", "http_save_feed_watched_ratio", "http_save_feed_decoding_watcher_ratio"] {
+            #expect((figures[key] ?? 0) > 0, "\(key): \(figures[key] ?? 0)")
+        }
+        // What a watcher had left when its server's saves ended: never more than the saves it was sent.
+        #expect((0...300).contains(figures["http_save_feed_watcher_backlog"] ?? -1))
+    }
+
     @Test func anUnreachableServerIsAnErrorSentenceWithStatus1() throws {
         let server = try ServerProcess()
         let address = server.baseURL.absoluteString
