@@ -91,11 +91,7 @@ private final class ExchangeHandler: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var incoming = unwrapInboundIn(data)
-        if buffer == nil {
-            buffer = incoming
-        } else {
-            buffer!.writeBuffer(&incoming)
-        }
+        buffer.gather(&incoming)
         guard let promise = pending, let buffer else { return }
         let outcome = buffer.readableBytesView.withContiguousStorageIfAvailable { view -> Result<LeanHTTPConnection.Answer, any Error>? in
             guard let answer = LeanHTTPLoad.answer(in: view) else { return nil }

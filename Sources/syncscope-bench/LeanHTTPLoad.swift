@@ -132,11 +132,7 @@ private final class LoadHandler: ChannelInboundHandler, @unchecked Sendable {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var incoming = unwrapInboundIn(data)
-        if buffer == nil {
-            buffer = incoming
-        } else {
-            buffer!.writeBuffer(&incoming)
-        }
+        buffer.gather(&incoming)
         while let answerEnd = completeAnswer() {
             let latency = (NIODeadline.now() - sentAt).nanoseconds
             outcome.latenciesNs.append(UInt64(max(0, latency)))
@@ -236,5 +232,16 @@ extension LeanHTTPLoad {
             i += 1
         }
         return nil
+    }
+}
+
+extension Optional where Wrapped == ByteBuffer {
+    /// Appends bytes that came to those gathered so far (the first ones are taken as they are).
+    mutating func gather(_ incoming: inout ByteBuffer) {
+        if self == nil {
+            self = incoming
+        } else {
+            self!.writeBuffer(&incoming)
+        }
     }
 }
