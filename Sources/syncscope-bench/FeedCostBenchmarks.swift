@@ -84,15 +84,28 @@ struct FeedCostBenchmarks {
             let value = Atomic<UInt64>(0)
         }
         let cursor = Cursor()
+        /// Why the watcher stopped reading before it was cancelled (the read's error), if it did.
+        final class StopReason: Sendable {
+            let value = Mutex<String?>(nil)
+        }
+        let stopped = StopReason()
 
         /// `read(after)`: the next page's `next` and `missed`; `end` runs once the watcher stops.
         init(read: @escaping @Sendable (_ after: UInt64) async throws -> (next: UInt64, missed: UInt64), end: @escaping @Sendable () async -> Void = {}) {
-            let cursor = self.cursor
+            let (cursor, stopped) = (self.cursor, self.stopped)
             task = Task {
                 var next: UInt64 = 0
                 var missed: UInt64 = 0
                 while !Task.isCancelled {
-                    guard let page = try? await read(next) else { break }
+                    let page: (next: UInt64, missed: UInt64)
+                    do { page = try await read(next) } catch {
+                        if !Task.isCancelled {
+                            // Said once: a bench error's sentence already starts with "benchmark failed: ".
+                            let reason = (error as? BenchmarkError).map { String($0.description.dropFirst("benchmark failed: ".count)) } ?? "\(error)"
+                            stopped.value.withLock { $0 = reason }
+                        }
+                        break
+                    }
                     (next, missed) = (page.next, missed + page.missed)
                     cursor.value.store(next, ordering: .relaxed)
                 }
@@ -139,6 +152,9 @@ struct FeedCostBenchmarks {
         func catchUp(through sequence: UInt64) async throws {
             let deadline = ContinuousClock.now + .seconds(30)
             while cursor.value.load(ordering: .relaxed) < sequence {
+                if let reason = stopped.value.withLock({ $0 }) {
+                    throw BenchmarkError("a feed watcher stopped reading after \(cursor.value.load(ordering: .relaxed)) of \(sequence) events: \(reason)")
+                }
                 guard ContinuousClock.now < deadline else { throw BenchmarkError("a feed watcher fell behind: it read through \(cursor.value.load(ordering: .relaxed)) of \(sequence) events") }
                 try await Task.sleep(for: .milliseconds(20))
             }
