@@ -34,7 +34,7 @@ extension RequestEvent {
         writer.optionalString(fault)
         writer.fixed(UInt32(changes.count))
         for change in changes {
-            writer.fixed(change.kind.feedCode)
+            writer.string(change.kind.rawValue)
             writer.string(change.zone)
             writer.optionalString(change.recordName)
         }
@@ -61,7 +61,7 @@ extension RequestEvent {
         let optionals = try (0..<7).map { _ in try reader.optionalString() }
         let count: UInt32 = try reader.fixed()
         let changes = try (0..<count).map { _ in
-            guard let kind = CallChange.Kind(feedCode: try reader.byte()) else { throw CheckpointFormat.Damaged(what: "a change of no known kind") }
+            guard let kind = CallChange.Kind(rawValue: try reader.string()) else { throw CheckpointFormat.Damaged(what: "a change of no known kind") }
             return CallChange(kind, zone: try reader.string(), recordName: try reader.optionalString())
         }
         let answer = flags & 8 != 0 ? try reader.blob() : answerBody
@@ -72,26 +72,5 @@ extension RequestEvent {
             tokenOut: optionals[5].map(ServerChangeToken.init(rawValue:)), status: Int(status),
             latency: Duration(secondsComponent: seconds, attosecondsComponent: attoseconds), fault: optionals[6],
             requestBody: requestBody, answerBody: answer, bodyIsJSON: flags & 4 != 0, changes: changes)
-    }
-}
-
-extension CallChange.Kind {
-    fileprivate var feedCode: UInt8 {
-        switch self {
-        case .saved: 0
-        case .deleted: 1
-        case .zoneCreated: 2
-        case .zoneDeleted: 3
-        }
-    }
-
-    fileprivate init?(feedCode: UInt8) {
-        switch feedCode {
-        case 0: self = .saved
-        case 1: self = .deleted
-        case 2: self = .zoneCreated
-        case 3: self = .zoneDeleted
-        default: return nil
-        }
     }
 }
