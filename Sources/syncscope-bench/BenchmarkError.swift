@@ -3,6 +3,8 @@ import SyncCore
 import SyncServer
 
 struct BenchmarkError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = "benchmark failed: " + description }
+    /// What went wrong, without the "benchmark failed: " the description starts with.
+    var message: String
+    init(_ message: String) { self.message = message }
+    var description: String { "benchmark failed: " + message }
 }

@@ -99,11 +99,7 @@ struct FeedCostBenchmarks {
                 while !Task.isCancelled {
                     let page: (next: UInt64, missed: UInt64)
                     do { page = try await read(next) } catch {
-                        if !Task.isCancelled {
-                            // Said once: a bench error's sentence already starts with "benchmark failed: ".
-                            let reason = (error as? BenchmarkError).map { String($0.description.dropFirst("benchmark failed: ".count)) } ?? "\(error)"
-                            stopped.value.withLock { $0 = reason }
-                        }
+                        if !Task.isCancelled { stopped.value.withLock { $0 = (error as? BenchmarkError)?.message ?? "\(error)" } }
                         break
                     }
                     (next, missed) = (page.next, missed + page.missed)
