@@ -43,14 +43,8 @@ package final class ServerEventFeed: Sendable {
         var other: Other?
     }
 
-    private enum Other {
-        indirect case event(ServerEvent.Kind)
-
-        var kind: ServerEvent.Kind {
-            switch self {
-            case .event(let kind): kind
-            }
-        }
+    private indirect enum Other {
+        case event(ServerEvent.Kind)
     }
 
     private struct Ring {
@@ -150,7 +144,7 @@ package final class ServerEventFeed: Sendable {
 
     /// A slot's event: a request read back from the byte rings (its bodies empty once let go).
     private static func kind(of slot: Slot, in ring: Ring, bodies: Bool) -> ServerEvent.Kind? {
-        if let other = slot.other { return other.kind }
+        if case .event(let kind)? = slot.other { return kind }
         guard let fields = ring.fields.bytes(at: slot.fieldsAt, count: Int(slot.fieldsCount)) else { return nil }
         var requestBody = Data()
         var answerBody = Data()
