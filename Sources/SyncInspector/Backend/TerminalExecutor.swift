@@ -16,13 +16,19 @@ import Foundation
 public final class TerminalExecutor: SerialExecutor, TaskExecutor, @unchecked Sendable {
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
+    /// Set once, in `init`, before the thread starts.
+    private var thread: Thread?
 
     /// - Parameter threadName: the thread's name (a live world's effects run on one named `syncscope-world`).
     public init(threadName: String = "syncscope-terminal") {
         let thread = Thread { [self] in loop() }
         thread.name = threadName
+        self.thread = thread
         thread.start()
     }
+
+    /// Whether the code asking runs on this executor's thread.
+    public var isCurrentThread: Bool { Thread.current === thread }
 
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
@@ -60,8 +66,20 @@ public actor TerminalActor {
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
-    /// Runs `body` on the terminal's thread.
+    /// Runs `body` on the terminal's thread, from its first line.
     public func run<T: Sendable>(_ body: nonisolated(nonsending) () async throws -> T) async throws -> T {
-        try await body()
+        // The compiler drops the hop onto this actor at the start of a method
+        // whose first isolated act is to call a nonisolated(nonsending)
+        // closure: `body` would then begin on the caller's thread and reach
+        // the terminal's only at its first suspension, and curses, started
+        // before it, would be used from two threads. Counting the run is
+        // isolated work, so the hop stays before it; the check says so at
+        // once should it ever not.
+        runs += 1
+        precondition(executor.isCurrentThread, "TerminalActor.run began off the terminal's thread")
+        return try await body()
     }
+
+    /// The runs begun (isolated state: see ``run(_:)``).
+    private var runs = 0
 }
