@@ -29,6 +29,9 @@ public struct HTTPCloudService: CloudService {
     /// With the server admin token as ``webAuthToken``: reads the databases
     /// of this user, as the user (`X-SyncScope-Read-As`; reads only).
     public var readAs: String?
+    /// Sent as `User-Agent` (else URLSession's own): `syncscope device` says
+    /// its device's name there (``DeviceUserAgent``).
+    public var userAgent: String?
     let session: URLSession
     private let registration: PushRegistration
     /// Signs every request with a server-to-server key instead of sending the
@@ -69,9 +72,11 @@ public struct HTTPCloudService: CloudService {
         guard let token = created.apnsToken else {
             throw CloudError(.internalError, "tokens/create answered without an apnsToken.")
         }
-        return HTTPCloudService(
+        var device = HTTPCloudService(
             baseURL: baseURL, webAuthToken: webAuthToken, userRecordName: userRecordName, deviceID: token, container: container,
             environment: environment, pushWaitSeconds: pushWaitSeconds, session: session, serverKeySigner: serverKeySigner)
+        device.userAgent = userAgent
+        return device
     }
 
     // MARK: Paths and requests
@@ -114,6 +119,7 @@ public struct HTTPCloudService: CloudService {
         if let deviceID { request.setValue(deviceID, forHTTPHeaderField: "X-SyncScope-Device") }
         if isInspector { request.setValue("1", forHTTPHeaderField: "X-SyncScope-Inspector") }
         if let readAs { request.setValue(readAs, forHTTPHeaderField: "X-SyncScope-Read-As") }
+        if let userAgent { request.setValue(userAgent, forHTTPHeaderField: "User-Agent") }
         if let body {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             request.httpBody = body

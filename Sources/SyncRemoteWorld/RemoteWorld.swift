@@ -7,6 +7,7 @@ import SyncNetwork
 import FoundationNetworking
 #endif
 import SyncSQLiteStore
+import SyncWire
 import SyncWorlds
 
 /// One device connected to a real `syncscope serve` over HTTP, on the wall clock.
@@ -46,9 +47,11 @@ public final class RemoteWorld: SyncWorld {
                 .invalidArguments, "'\(setup.serverURL.absoluteString)' is not a server address; give one such as http://127.0.0.1:8400.")
         }
         let address = setup.serverURL.absoluteString
-        let signedIn = HTTPCloudService(
+        // Every request says the device's name: the server's client directory names the device after it.
+        var signedIn = HTTPCloudService(
             baseURL: setup.serverURL, webAuthToken: setup.webAuthToken, userRecordName: setup.user, container: setup.container,
             environment: setup.environment, session: setup.session)
+        signedIn.userAgent = DeviceUserAgent.make(deviceName: setup.name)
         try await Self.checkAccess(signedIn, address: address, user: setup.user)
 
         // Identity and cache.
@@ -83,6 +86,7 @@ public final class RemoteWorld: SyncWorld {
         var deviceConnection = HTTPCloudService(
             baseURL: setup.serverURL, webAuthToken: setup.webAuthToken, userRecordName: setup.user, deviceID: deviceID,
             container: setup.container, environment: setup.environment, pushWaitSeconds: setup.pollTimeout, session: setup.session)
+        deviceConnection.userAgent = signedIn.userAgent
         do {
             try await deviceConnection.registerForPushNotifications()
         } catch let error as CloudError where identity != nil && (error.code == .unknownItem || error.code == .permissionFailure) {
@@ -91,6 +95,7 @@ public final class RemoteWorld: SyncWorld {
             deviceConnection = HTTPCloudService(
                 baseURL: setup.serverURL, webAuthToken: setup.webAuthToken, userRecordName: setup.user, deviceID: deviceID,
                 container: setup.container, environment: setup.environment, pushWaitSeconds: setup.pollTimeout, session: setup.session)
+            deviceConnection.userAgent = signedIn.userAgent
             try await deviceConnection.registerForPushNotifications()
         }
         if let directory = setup.dataDirectory {
@@ -128,12 +133,15 @@ public final class RemoteWorld: SyncWorld {
         // reuses the one before's), unless the caller gave one. It is not
         // invalidated on close: tearing a URLSession down races its sockets'
         // dispatch sources in FoundationNetworking on Linux.
-        pushConnection = setup.session === HTTPCloudService.sharedSession
-            ? HTTPCloudService(
+        var polling = deviceConnection
+        if setup.session === HTTPCloudService.sharedSession {
+            polling = HTTPCloudService(
                 baseURL: setup.serverURL, webAuthToken: setup.webAuthToken, userRecordName: setup.user, deviceID: deviceID,
                 container: setup.container, environment: setup.environment, pushWaitSeconds: setup.pollTimeout,
                 session: HTTPCloudService.makeLongPollSession())
-            : deviceConnection
+            polling.userAgent = signedIn.userAgent
+        }
+        pushConnection = polling
         dataDirectory = setup.dataDirectory
 
         // The observer's reads are an inspector's, not the device's traffic.

@@ -5,13 +5,14 @@ import SyncWire
 
 /// Who the server's clients are: one app instance each, named once, stably.
 ///
-/// A client is, in this order: the device named by `X-SyncScope-Device`;
-/// else the push registration a long-poll polls (which belongs to the
-/// client that made it with `tokens/create`); else a user's web auth token
-/// with one User-Agent. Its short name is the user and what the
-/// User-Agent says the app is (`alice · pyicloud`, `alice · CloudKit JS ·
-/// Firefox`, `bob · iPad`), numbered when two would read the same; an admin
-/// call renames it (``rename(_:to:)``).
+/// A client is, in this order: the device named by `X-SyncScope-Device`
+/// (a push registration the server made, named so, belongs to the client
+/// that made it with `tokens/create`); else the push registration a
+/// long-poll polls (the same way); else a user's web auth token with one
+/// User-Agent. Its short name is the user and what the User-Agent says the
+/// app is (`alice · pyicloud`, `alice · CloudKit JS · Firefox`, `bob · iPad`:
+/// `syncscope device` says its device's name), numbered when two would read
+/// the same; an admin call renames it (``rename(_:to:)``).
 ///
 /// The directory learns from the feed's events in their order
 /// (``observe(_:)``), only when a watcher reads: a request pays nothing for it.
@@ -116,7 +117,8 @@ package final class ClientDirectory: Sendable {
     // MARK: Keys and names
 
     private static func key(of request: RequestEvent, _ state: State) -> String? {
-        if let device = request.device { return "device:\(device)" }
+        // A registration the server made is its maker's, whether a long-poll polls it or a request names it.
+        if let device = request.device { return state.registrations[device] ?? "device:\(device)" }
         if let token = request.courierToken { return state.registrations[token] ?? "device:\(token)" }
         guard let user = request.user else { return nil }
         return "web:\(user):\(request.userAgent ?? "")"
@@ -130,12 +132,13 @@ package final class ClientDirectory: Sendable {
         return "\(user) · \(appName(request.userAgent))"
     }
 
-    /// What a User-Agent says the app is.
+    /// What a User-Agent says the app is (for `syncscope device`, its device's name).
     package static func appName(_ userAgent: String?) -> String {
         guard let agent = userAgent, !agent.isEmpty else { return "web" }
         let lower = agent.lowercased()
         if lower.contains("pyicloud") { return "pyicloud" }
         if lower.hasPrefix("python-requests") { return "Python requests" }
+        if let device = DeviceUserAgent.deviceName(in: agent) { return device }
         if lower.hasPrefix("syncscope") { return "syncscope" }
         if lower.hasPrefix("curl/") { return "curl" }
         if lower.hasPrefix("mozilla/") {

@@ -212,6 +212,48 @@ import Testing
         #expect(ClientDirectory.appName("curl/8.5.0") == "curl")
         #expect(ClientDirectory.appName(nil) == "web")
         #expect(ClientDirectory.appName("MyApp/3 (iOS)") == "MyApp")
+        // `syncscope device` says its device's name.
+        #expect(ClientDirectory.appName(DeviceUserAgent.make(deviceName: "iPad")) == "iPad")
+        #expect(ClientDirectory.appName("syncscope (unknown version) curl/7.88.1") == "syncscope")
+    }
+
+    @Test func aDevicesUserAgentIsAHeaderValueThatGivesItsNameBack() {
+        #expect(DeviceUserAgent.make(deviceName: "iPhone") == "SyncScope-Device/1 (iPhone)")
+        #expect(DeviceUserAgent.deviceName(in: "SyncScope-Device/1 (iPhone)") == "iPhone")
+        // Outside printable ASCII, and parentheses, become underscores; the name is cut to 40 characters.
+        #expect(DeviceUserAgent.make(deviceName: "Zoë's (old)\niPad") == "SyncScope-Device/1 (Zo_'s _old__iPad)")
+        let long = DeviceUserAgent.make(deviceName: String(repeating: "x", count: 60))
+        #expect(DeviceUserAgent.deviceName(in: long) == String(repeating: "x", count: 40))
+        #expect(DeviceUserAgent.deviceName(in: "MyApp/3 (iOS)") == nil)
+        #expect(DeviceUserAgent.deviceName(in: "SyncScope-Device/1 ()") == nil)
+    }
+
+    /// `syncscope device` makes its push registration (`tokens/create`) and
+    /// then names it in `X-SyncScope-Device` on every request: one app
+    /// instance, so one client, as when a long-poll polls the registration.
+    @Test func aRequestNamingARegistrationIsTheClientThatMadeIt() {
+        let directory = ClientDirectory()
+        func request(_ operation: String, agent: String, device: String? = nil, answer: String = "{}") -> ServerEvent {
+            ServerEvent(time: 0, kind: .request(RequestEvent(
+                method: "POST", path: "/p", operation: operation, user: "alice", isServerAdmin: false, device: device, userAgent: agent,
+                isInspector: false, tokenIn: nil, tokenOut: nil, status: 200, latency: .zero, fault: nil, requestBody: Data(),
+                answerBody: Data(answer.utf8))))
+        }
+        let (iPhone, mac) = (DeviceUserAgent.make(deviceName: "iPhone"), DeviceUserAgent.make(deviceName: "Mac"))
+        var events = [
+            request("tokens/create", agent: iPhone, answer: #"{"apnsToken":"reg-1"}"#),
+            request("tokens/create", agent: mac, answer: #"{"apnsToken":"reg-2"}"#),
+            request("tokens/register", agent: iPhone, device: "reg-1"),
+            request("changes/database", agent: iPhone, device: "reg-1"),
+            request("changes/database", agent: mac, device: "reg-2"),
+            // A device that names itself, with no registration of the server's, is a client of its own.
+            request("changes/database", agent: iPhone, device: "bobs-iPad"),
+        ]
+        for index in events.indices { events[index].sequence = UInt64(index + 1) }
+        directory.observe(events)
+        #expect(directory.list.map(\.name) == ["alice · iPhone", "alice · Mac", "alice · bobs-iPad"])
+        #expect(directory.list.map(\.requests) == [3, 2, 1])
+        #expect(directory.client(ofDevice: "reg-2")?.name == "alice · Mac", "a push to the registration is the Mac's")
     }
 
     @Test func twoClientsThatWouldReadTheSameAreNumbered() {
