@@ -34,8 +34,12 @@ struct EventFeedRoutes: Sendable {
             let limit = max(1, Int(min(try number(query, "limit", default: 1000), 10_000)))
             let bodies = flag(query, "bodies")
             let inspectorReads = flag(query, "inspectorReads")
-            let sequence = UInt64(after)
-            if timeout > 0 {
+            var sequence = UInt64(after)
+            if sequence > feed.newest {
+                // No event of this feed is numbered so far: the cursor came from an earlier run of
+                // the server (or another node). Answered at once, from the feed's start (its node tells).
+                sequence = 0
+            } else if timeout > 0 {
                 let deadline = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
                 if feed.newest <= sequence { await feed.wait(after: sequence, until: deadline) }
                 // A short page of a busy feed waits a moment to fill (a watcher reads pages, not single events).

@@ -5,14 +5,15 @@ import SyncWire
 
 /// Who the server's clients are: one app instance each, named once, stably.
 ///
-/// A client is, in this order: the device named by `X-SyncScope-Device`
-/// (a push registration the server made, named so, belongs to the client
-/// that made it with `tokens/create`); else the push registration a
-/// long-poll polls (the same way); else a user's web auth token with one
-/// User-Agent. Its short name is the user and what the User-Agent says the
-/// app is (`alice · pyicloud`, `alice · CloudKit JS · Firefox`, `bob · iPad`:
-/// `syncscope device` says its device's name), numbered when two would read
-/// the same; an admin call renames it (``rename(_:to:)``).
+/// A client is, in this order: `syncscope device`, by the User-Agent that
+/// names its device (``DeviceUserAgent``); the device named by
+/// `X-SyncScope-Device` (a push registration the server made, named so,
+/// belongs to the client that made it with `tokens/create`); else the push
+/// registration a long-poll polls (the same way); else a user's web auth
+/// token with one User-Agent. Its short name is the user and what the
+/// User-Agent says the app is (`alice · pyicloud`, `alice · CloudKit JS ·
+/// Firefox`, `bob · iPad`), numbered when two would read the same; an admin
+/// call renames it (``rename(_:to:)``).
 ///
 /// The directory learns from the feed's events in their order
 /// (``observe(_:)``), only when a watcher reads: a request pays nothing for it.
@@ -61,6 +62,10 @@ package final class ClientDirectory: Sendable {
                 // A registration made now: its long-polls are this client's.
                 if request.operation == "tokens/create", request.status == 200, let token = Self.registrationToken(request.answerBody) {
                     state.registrations[token] = key
+                }
+                // A device that names itself is this client's too (the pushes to it, for one).
+                if let device = request.device, key != "device:\(device)", state.registrations[device] == nil {
+                    state.registrations[device] = key
                 }
             }
         }
@@ -117,6 +122,9 @@ package final class ClientDirectory: Sendable {
     // MARK: Keys and names
 
     private static func key(of request: RequestEvent, _ state: State) -> String? {
+        // `syncscope device` names itself in its User-Agent: that is the app instance, whatever
+        // registration it uses (one an earlier run of the server made, too).
+        if let user = request.user, let agent = request.userAgent, DeviceUserAgent.deviceName(in: agent) != nil { return "web:\(user):\(agent)" }
         // A registration the server made is its maker's, whether a long-poll polls it or a request names it.
         if let device = request.device { return state.registrations[device] ?? "device:\(device)" }
         if let token = request.courierToken { return state.registrations[token] ?? "device:\(token)" }
@@ -128,6 +136,8 @@ package final class ClientDirectory: Sendable {
     /// registration the server made, or none) what the User-Agent says the app is.
     private static func baseName(_ request: RequestEvent, _ state: State) -> String {
         let user = request.user ?? "anonymous"
+        // `syncscope device` says its name (its ID may be a registration an earlier run of the server made).
+        if let agent = request.userAgent, let device = DeviceUserAgent.deviceName(in: agent) { return "\(user) · \(device)" }
         if let device = request.device, state.registrations[device] == nil { return "\(user) · \(device.prefix(40))" }
         return "\(user) · \(appName(request.userAgent))"
     }

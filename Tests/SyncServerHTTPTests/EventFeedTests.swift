@@ -116,6 +116,19 @@ import Testing
         #expect(empty.events.isEmpty && empty.next == 7)
     }
 
+    /// The feed lives as long as the server's process: a watcher's cursor from
+    /// an earlier run is beyond every event of this one, and waiting for an event
+    /// after it would show nothing for as long.
+    @Test func aCursorOfAnEarlierRunIsAnsweredAtOnceFromTheFeedsStart() async throws {
+        let server = try await LiveServer(ServeOptions(dataDirectory: nil, coalescingWindow: 0, seed: 5))
+        defer { server.stop() }
+        for _ in 0..<2 { _ = try await Self.send(server, "POST", "\(Self.database)/zones/list", token: server.aliceToken, json: "{}") }
+        let started = ContinuousClock.now
+        let page = try await Self.feed(server, "after=500&timeout=30")
+        #expect(page.events.map(\.seq) == [1, 2] && page.next == 2 && page.missed == 0)
+        #expect(ContinuousClock.now - started < .seconds(25), "answered at once, not when the poll's time was up")
+    }
+
     @Test func pushesAreEventsOfTheClientThatRegistered() async throws {
         let server = try await LiveServer(ServeOptions(dataDirectory: nil, coalescingWindow: 0, seed: 6))
         defer { server.stop() }
@@ -247,13 +260,20 @@ import Testing
             request("changes/database", agent: iPhone, device: "reg-1"),
             request("changes/database", agent: mac, device: "reg-2"),
             // A device that names itself, with no registration of the server's, is a client of its own.
-            request("changes/database", agent: iPhone, device: "bobs-iPad"),
+            request("changes/database", agent: "MyApp/2 (iPadOS)", device: "bobs-iPad"),
         ]
         for index in events.indices { events[index].sequence = UInt64(index + 1) }
         directory.observe(events)
         #expect(directory.list.map(\.name) == ["alice · iPhone", "alice · Mac", "alice · bobs-iPad"])
         #expect(directory.list.map(\.requests) == [3, 2, 1])
         #expect(directory.client(ofDevice: "reg-2")?.name == "alice · Mac", "a push to the registration is the Mac's")
+        // After a restart the server knows no registration of its earlier run: the device is named by what it says it is.
+        let restarted = ClientDirectory()
+        var later = [request("zones/list", agent: iPhone), request("changes/database", agent: iPhone, device: "reg-1")]
+        for index in later.indices { later[index].sequence = UInt64(index + 1) }
+        restarted.observe(later)
+        #expect(restarted.list.map(\.name) == ["alice · iPhone"] && restarted.list.map(\.requests) == [2], "one client, as before the restart")
+        #expect(restarted.client(ofDevice: "reg-1")?.name == "alice · iPhone", "and the pushes to its registration are its own")
     }
 
     @Test func twoClientsThatWouldReadTheSameAreNumbered() {
