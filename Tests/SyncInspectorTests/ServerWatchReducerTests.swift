@@ -102,6 +102,7 @@ import Testing
             effects: [.readFeed(after: 2, timeout: 25, delay: 0)]
         ) {
             $0.watch.next = 2
+            $0.watch.node = "n"
             $0.watch.events = events
             $0.watch.clients = [WatchedClient(key: "token:1", name: "alice · pyicloud", user: "alice", requests: 2)]
             $0.watch.clientIndex = ["token:1": 0]
@@ -132,8 +133,29 @@ import Testing
         // Back: the problem goes (drawn again), with nothing new to show: no table has a row to select.
         store.send(.feedRead(.success(WireServerEvents(node: "n", events: [], next: 0, missed: 0))), effects: [.readFeed(after: 0, timeout: 25, delay: 0)]) {
             $0.watch.problem = nil
+            $0.watch.node = "n"
             for table in [\ServerWatchState.clientTable, \.zoneTable, \.recordTable, \.diagnosisTable] { $0.watch[keyPath: table] = TableState(selection: nil) }
         }
+    }
+
+    /// A server that started again has a new feed, numbered from 1 again: the
+    /// cursor of the old one would skip its first events (or wait for ever).
+    @Test func aServerThatStartedAgainIsReadFromItsFeedsStart() {
+        var store = TestStore(Self.state())
+        store.prepare(.started(size: Size(width: 120, height: 40), now: 0, offKeyPath: true))
+        let before = [Self.fetch(1, sent: nil, given: "tokA"), Self.fetch(2, sent: "tokA", given: "tokB")]
+        store.prepare(.feedRead(.success(WireServerEvents(node: "n", events: before, next: 2, missed: 0))))
+        // The new run's page, however it answered the old cursor, is not taken: the feed is read from its start.
+        store.send(
+            .feedRead(.success(WireServerEvents(node: "m", events: [Self.fetch(3, sent: "tokB", given: "tokC")], next: 3, missed: 0))),
+            effects: [.readFeed(after: 0, timeout: 25, delay: 0)]
+        ) {
+            $0.watch.node = "m"
+            $0.watch.next = 0
+            $0.message = InspectorMessage("The server started again: its event feed is new, and is read from its start.")
+            $0.needsRedraw = true
+        }
+        #expect(store.state.watch.events == before, "what was shown stays")
     }
 
     @Test func aReadOfTheServerFillsZonesRecordsAndLagsThenReadsWhatTheSelectionShowsNow() {

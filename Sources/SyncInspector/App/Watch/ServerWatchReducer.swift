@@ -62,6 +62,17 @@ public enum ServerWatchReducer {
         state.watch.feedWaiting = false
         switch result {
         case .success(let page):
+            if let known = state.watch.node, known != page.node {
+                // The server started again: its feed is new and numbered from 1 again, so the
+                // cursor means nothing there. It is read from its start; what was shown stays.
+                state.watch.node = page.node
+                state.watch.next = 0
+                state.watch.problem = nil
+                state.message = InspectorMessage("The server started again: its event feed is new, and is read from its start.")
+                state.needsRedraw = true
+                return nextFeedRead(&state, delay: 0)
+            }
+            state.watch.node = page.node
             let hadProblem = state.watch.problem != nil
             state.watch.problem = nil
             state.watch.next = page.next

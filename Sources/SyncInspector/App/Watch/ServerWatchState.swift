@@ -12,6 +12,8 @@ public struct ServerWatchState: Sendable, Equatable {
     public var isOn = false
     /// The feed's cursor: the next read asks for the events after it.
     public var next: UInt64 = 0
+    /// The node whose feed the cursor counts in (new each time the server starts).
+    public var node: String?
     /// The latest events, oldest first (at most ``eventLimit``).
     public var events: [WireServerEvent] = []
     /// Events the feed's ring dropped before they were read, plus those this state let go.
