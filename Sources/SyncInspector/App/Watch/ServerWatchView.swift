@@ -188,7 +188,8 @@ public struct ServerWatchView {
             for (text, style) in lines where y < inner.maxY {
                 let row = Rect(x: inner.x, y: y, width: inner.width, height: 1)
                 buffer.fill(row, style: base)
-                buffer.write(text, x: inner.x, y: y, style: style, clip: row)
+                // A line cut at the pane's edge ends with "…": Enter shows the whole diagnosis.
+                buffer.write(TextWidth.truncate(text, to: inner.width), x: inner.x, y: y, style: style, clip: row)
                 y += 1
             }
         }
