@@ -65,6 +65,12 @@ public struct EventFeedReader: Sendable {
         return reader
     }
 
+    /// Renames one of the server's clients (`POST admin/…/clients`); answers the clients as they are now.
+    public func renameClient(_ key: String, to name: String) async throws -> [WireClient] {
+        let body = try WireJSON.encode(WireClientRename(client: key, name: name))
+        return try WireJSON.decode(WireClients.self, from: try await connection.sendRaw("POST", connection.adminPath("clients"), body: body)).clients
+    }
+
     /// The server's clients and their names.
     public func clients() async throws -> [WireClient] {
         try WireJSON.decode(WireClients.self, from: try await connection.sendRaw("GET", connection.adminPath("clients"), body: nil)).clients

@@ -99,6 +99,11 @@ public final class HTTPServerObserver: ServerObserver {
         try await feed?.events(after: after, timeout: timeout)
     }
 
+    public func renameClient(_ key: String, to name: String) async throws -> [WireClient] {
+        guard let feed else { throw CloudError(.invalidArguments, "\(source) names no clients: only a server watched with its admin token does.") }
+        return try await feed.renameClient(key, to: name)
+    }
+
     private func connection(for viewer: Viewer) throws(CloudError) -> HTTPCloudService {
         if let feed { return connections[viewer] ?? feed.connection(readingAs: viewer.user, environment: viewer.environment) }
         guard let connection = connections[viewer] else {

@@ -82,6 +82,9 @@ public protocol ServerObserver: Sendable {
     /// The feed's events after `after`, waiting up to `timeout` seconds for
     /// one when there are none yet; `nil` when the observer reads no feed.
     func eventFeed(after: UInt64, timeout: Double) async throws -> WireServerEvents?
+    /// Gives one of the server's clients a new short name (when the observer
+    /// ``readsEventFeed``); answers the clients as they are now.
+    func renameClient(_ key: String, to name: String) async throws -> [WireClient]
 }
 
 extension ServerObserver {
@@ -93,6 +96,9 @@ extension ServerObserver {
     public var watchedEnvironment: ContainerEnvironment { .development }
     public func userNames() async throws -> [String] { [] }
     public func eventFeed(after: UInt64, timeout: Double) async throws -> WireServerEvents? { nil }
+    public func renameClient(_ key: String, to name: String) async throws -> [WireClient] {
+        throw CloudError(.invalidArguments, "\(source) names no clients: only a server watched with its admin token does.")
+    }
 }
 
 // MARK: - One device's view, in one go

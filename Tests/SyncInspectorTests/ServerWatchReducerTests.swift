@@ -138,6 +138,43 @@ import Testing
         }
     }
 
+    /// `n` renames the focused client: its name is typed on the message line,
+    /// Enter gives it to the server (an effect), Esc lets it go; the server's
+    /// answer names the client in the list.
+    @Test func nRenamesTheFocusedClientThroughTheServer() {
+        var store = TestStore(Self.state())
+        store.prepare(.started(size: Size(width: 120, height: 40), now: 0, offKeyPath: true))
+        store.prepare(.feedRead(.success(WireServerEvents(node: "n", events: [Self.fetch(1, sent: nil, given: "tokA")], next: 1, missed: 0))))
+        store.prepare(.frameDrawn)
+        store.send(.key(.character("n"))) {
+            $0.watch.renaming = ClientRenaming(key: "token:1", from: "alice · pyicloud", text: "alice · pyicloud")
+            $0.needsRedraw = true
+        }
+        // Typing edits the name; Esc lets it go.
+        store.send(.key(.backspace)) { $0.watch.renaming?.text = "alice · pyiclou" }
+        store.send(.key(.escape)) {
+            $0.watch.renaming = nil
+            $0.message = InspectorMessage("The name is as it was.")
+        }
+        // An empty name is not given.
+        _ = store.prepare(.key(.character("n")))
+        for _ in "alice · pyicloud" { _ = store.prepare(.key(.backspace)) }
+        store.send(.key(.enter)) { $0.message = InspectorMessage("A client's name cannot be empty; type one, or Esc.") }
+        for character in "Anna" { _ = store.prepare(.key(.character(character))) }
+        store.send(.key(.enter), effects: [.renameClient(key: "token:1", name: "Anna")]) {
+            $0.watch.renaming = nil
+            $0.message = InspectorMessage("Renaming alice · pyicloud to Anna…")
+        }
+        let renamed = WireClient(client: "token:1", name: "Anna", user: "alice", userAgent: "pyicloud/1.3", firstSeen: 1_001, lastSeen: 1_001, requests: 1)
+        store.send(.clientRenamed(.success([renamed]))) {
+            $0.watch.clients[0].name = "Anna"
+            $0.message = InspectorMessage("Renamed: Anna.")
+        }
+        store.send(.clientRenamed(.failure(CloudError(.invalidArguments, "A client's name is 1 to 80 bytes of text; got 81.")))) {
+            $0.message = InspectorMessage("The client could not be renamed: A client's name is 1 to 80 bytes of text; got 81.")
+        }
+    }
+
     /// A server that started again has a new feed, numbered from 1 again: the
     /// cursor of the old one would skip its first events (or wait for ever).
     @Test func aServerThatStartedAgainIsReadFromItsFeedsStart() {

@@ -1,5 +1,6 @@
 import Foundation
 import SyncCore
+import SyncNetwork
 import SyncInspector
 import SyncRemoteWorld
 import SyncTestSupport
@@ -115,6 +116,28 @@ import Testing
         #expect(live.contains("POST zones/modify"))
         // Its fetch from no token, given its first token.
         #expect(live.split(separator: "\n").contains { $0.contains("zone private/Z") && $0.contains(" none ") && $0.contains(" T1 ") }, "\(live)")
+    }
+
+    /// `n` renames the focused client: the name typed becomes the server's
+    /// (every watcher's and the doctor's), and the client list shows it.
+    @Test func nRenamesTheFocusedClientOnTheServer() async throws {
+        let server = try await server()
+        defer { server.stop() }
+        let alice = DoctorTests.Script(server: server, token: server.aliceToken)
+        try await alice.makeZone()
+        let old = "alice · Python requests"
+        var steps: [ScreenWaitBackend.Step] = [.until(old, then: .character("n"))]
+        steps.append(.until("Rename \(old) to: \(old)"))
+        for _ in old { steps.append(ScreenWaitBackend.Step(waitsFor: "the name being typed", condition: { _ in true }, key: .backspace)) }
+        for character in "Anna's phone" { steps.append(ScreenWaitBackend.Step(waitsFor: "the name being typed", condition: { _ in true }, key: .character(character))) }
+        steps.append(.until("Rename \(old) to: Anna's phone▏", capture: "typing", then: .enter))
+        steps.append(.until("Renamed: Anna's phone.", capture: "renamed"))
+        let screens = try await inspect(server, steps: steps)
+        let renamed = try #require(screens["renamed"])
+        #expect(renamed.contains { $0.contains("Anna's phone") && !$0.contains("Renamed") }, "the client list shows the new name: \(renamed.joined(separator: "\n"))")
+        let url = try #require(URL(string: "http://127.0.0.1:\(server.port)"))
+        let clients = try await EventFeedReader(baseURL: url, adminToken: server.host.adminToken, container: EventFeedTests.container).clients()
+        #expect(clients.map(\.name) == ["Anna's phone"])
     }
 
     /// A zone alice shares with bob, over raw HTTP: she makes Notes, saves a

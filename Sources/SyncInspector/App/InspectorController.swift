@@ -161,7 +161,7 @@ public final class InspectorController {
             logBefore(next)
             let asked = InspectorReducer.reduce(&state, next)
             switch next {
-            case .commandFinished, .serverRead, .worldRead, .feedRead, .watchRead: turn.answered = true
+            case .commandFinished, .serverRead, .worldRead, .feedRead, .watchRead, .clientRenamed: turn.answered = true
             default: break
             }
             logAfter(next)

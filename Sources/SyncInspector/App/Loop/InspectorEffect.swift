@@ -36,6 +36,9 @@ public enum InspectorEffect: Hashable, Sendable {
     /// A watched server: every user's zones, a zone's records, the focused
     /// client's lags. Answers ``InspectorMsg/watchRead(_:)``.
     case readWatch(ServerWatchRequest)
+    /// A watched server: gives the client with this key a new short name.
+    /// Answers ``InspectorMsg/clientRenamed(_:)``.
+    case renameClient(key: String, name: String)
 
     /// Whether it runs in its turn, after the one before it has answered:
     /// the effects that may change the world or wait for the server. (A
@@ -44,7 +47,7 @@ public enum InspectorEffect: Hashable, Sendable {
         switch self {
         case .command, .readServer, .advance, .advanceLive: true
         // A watched server's reads touch no world: the feed's long-poll runs beside them.
-        case .readWorld, .repaint, .copy, .quit, .readFeed, .readWatch: false
+        case .readWorld, .repaint, .copy, .quit, .readFeed, .readWatch, .renameClient: false
         }
     }
 }

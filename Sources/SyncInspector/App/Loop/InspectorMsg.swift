@@ -43,4 +43,6 @@ public enum InspectorMsg: Sendable {
     case feedRead(Result<WireServerEvents, CloudError>)
     /// A watched server's users, zones, records and lags were read.
     case watchRead(Result<ServerWatchReading, CloudError>)
+    /// A watched server renamed a client (its clients as they are now), or could not.
+    case clientRenamed(Result<[WireClient], CloudError>)
 }

@@ -76,7 +76,7 @@ public enum InspectorReducer {
             if state.world.eventsSinceRead { effects += worldChanged(&state) }
         case .worldReplaced(let world):
             replaceWorld(with: world, state: &state)
-        case .feedRead, .watchRead:
+        case .feedRead, .watchRead, .clientRenamed:
             // A watched server's (``ServerWatchReducer``).
             break
         }

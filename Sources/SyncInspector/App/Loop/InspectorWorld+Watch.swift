@@ -58,6 +58,15 @@ extension InspectorWorld {
         }
     }
 
+    /// Gives a client of the server a new short name.
+    func renameClient(_ key: String, to name: String) async -> InspectorMsg {
+        do {
+            return .clientRenamed(.success(try await observer.renameClient(key, to: name)))
+        } catch {
+            return .clientRenamed(.failure(Self.cloudError(error)))
+        }
+    }
+
     static func cloudError(_ error: any Error) -> CloudError {
         error as? CloudError ?? CloudError(.networkFailure, String(describing: error))
     }

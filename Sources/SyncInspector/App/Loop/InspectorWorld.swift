@@ -84,6 +84,8 @@ public final class InspectorWorld {
             return [await readFeed(after: after, timeout: timeout, delay: delay)]
         case .readWatch(let request):
             return [await readWatch(request)]
+        case .renameClient(let key, let name):
+            return [await renameClient(key, to: name)]
         case .repaint, .copy, .quit:
             // The controller's own (the terminal, the loop).
             return []

@@ -7,12 +7,14 @@ public enum ServerWatchKeys {
         ("↑ ↓ PgUp PgDn Home End", "move in the pane (clients: focus a client; zones: show its records)"),
         ("Enter", "a request: its body and the answer; a diagnosis: its evidence and lesson"),
         ("c z r t e d", "the clients, zones, records, token history, requests or diagnostics pane"),
+        ("n", "rename the focused client (type the name; Enter gives it, Esc lets it go)"),
         ("Esc", "close what Enter or ? opened"),
         ("Ctrl-L", "draw the whole screen again"),
         ("q", "quit"),
     ]
 
     static func handle(_ key: KeyEvent, state: inout InspectorState) -> [InspectorEffect] {
+        if state.watch.renaming != nil { return renameKey(key, state: &state) }
         if state.watch.detail != nil { return detailKey(key, state: &state) }
         let layout = ServerWatchLayout(size: state.screenSize)
         let pane = state.watch.pane
@@ -32,6 +34,14 @@ public enum ServerWatchKeys {
         case .character("t"): focus(.tokens, state: &state)
         case .character("e"): focus(.requests, state: &state)
         case .character("d"): focus(.diagnostics, state: &state)
+        case .character("n"):
+            guard let client = state.watch.focusedClient else {
+                state.message = InspectorMessage("No client to rename yet: one appears when it calls the server.")
+                state.needsRedraw = true
+                return []
+            }
+            state.watch.renaming = ClientRenaming(key: client.key, from: client.name, text: client.name)
+            state.needsRedraw = true
         case .character("?"):
             state.watch.detail = .help
             state.watch.detailScroll = 0
@@ -42,6 +52,36 @@ public enum ServerWatchKeys {
             return move(key, pane: pane, layout: layout, state: &state)
         default:
             return []
+        }
+        return []
+    }
+
+    /// A key while a client's new name is typed: text edits it, Enter gives it to the server, Esc lets it go.
+    private static func renameKey(_ key: KeyEvent, state: inout InspectorState) -> [InspectorEffect] {
+        guard var renaming = state.watch.renaming else { return [] }
+        state.needsRedraw = true
+        switch key {
+        case .escape:
+            state.watch.renaming = nil
+            state.message = InspectorMessage("The name is as it was.")
+        case .enter:
+            let name = renaming.text.trimmingCharacters(in: .whitespaces)
+            guard !name.isEmpty else {
+                state.message = InspectorMessage("A client's name cannot be empty; type one, or Esc.")
+                return []
+            }
+            state.watch.renaming = nil
+            state.message = InspectorMessage("Renaming \(renaming.from) to \(name)…")
+            return [.renameClient(key: renaming.key, name: name)]
+        case .backspace, .delete:
+            if !renaming.text.isEmpty { renaming.text.removeLast() }
+            state.watch.renaming = renaming
+        case .character(let character):
+            guard renaming.text.utf8.count + String(character).utf8.count <= ClientRenaming.maxBytes else { return [] }
+            renaming.text.append(character)
+            state.watch.renaming = renaming
+        default:
+            break
         }
         return []
     }

@@ -42,6 +42,9 @@ public enum ServerWatchReducer {
             return feedRead(result, state: &state)
         case .watchRead(let result):
             return watchRead(result, state: &state)
+        case .clientRenamed(let result):
+            clientRenamed(result, state: &state)
+            return []
         case .command(.quit):
             return [.quit]
         case .command, .worldEvent, .effectStarted, .commandFinished, .serverRead, .worldRead, .advanced, .worldReplaced:
@@ -94,6 +97,23 @@ public enum ServerWatchReducer {
             state.watch.problem = "The event feed cannot be read: \(error.reason) Trying again every 2 s."
             state.needsRedraw = true
             return nextFeedRead(&state, delay: 2000)
+        }
+    }
+
+    /// The server's answer to a rename: the clients' names as they are now (the feed's next events carry them too).
+    static func clientRenamed(_ result: Result<[WireClient], CloudError>, state: inout InspectorState) {
+        state.needsRedraw = true
+        switch result {
+        case .success(let clients):
+            var renamed: String?
+            for client in clients {
+                guard let index = state.watch.clientIndex[client.client], state.watch.clients[index].name != client.name else { continue }
+                state.watch.clients[index].name = client.name
+                renamed = client.name
+            }
+            state.message = InspectorMessage(renamed.map { "Renamed: \($0)." } ?? "The name is as it was.")
+        case .failure(let error):
+            state.message = InspectorMessage("The client could not be renamed: \(error.reason)")
         }
     }
 

@@ -59,6 +59,8 @@ public struct ServerWatchState: Sendable, Equatable {
 
     /// Why the server cannot be read now (said on the message line).
     public var problem: String?
+    /// The focused client's new name, while the person types it (on the message line).
+    public var renaming: ClientRenaming?
     /// A feed read is under way.
     public var feedWaiting = false
     /// A read of the server (zones, records, lags) is under way; another is wanted after it.

@@ -49,7 +49,11 @@ public struct ServerWatchView {
 
     private func drawMessage(_ state: InspectorState, into buffer: inout CellBuffer, area: Rect) {
         buffer.fill(area, style: theme.normal)
-        if let problem = state.watch.problem {
+        if let renaming = state.watch.renaming {
+            let x = buffer.write("Rename \(renaming.from) to: ", x: area.x + 1, y: area.y, style: theme.normal.adding(.bold), clip: area)
+            let end = buffer.write(renaming.text, x: x, y: area.y, style: theme.selection, clip: area)
+            buffer.write("▏ Enter gives the name, Esc lets it go", x: end, y: area.y, style: theme.muted, clip: area)
+        } else if let problem = state.watch.problem {
             buffer.write("✗ " + problem, x: area.x + 1, y: area.y, style: theme.error, clip: area)
         } else if let message = state.message {
             buffer.write(message.text, x: area.x + 1, y: area.y, style: theme.normal, clip: area)
