@@ -100,7 +100,7 @@ public final class HTTPServerObserver: ServerObserver {
     }
 
     public func renameClient(_ key: String, to name: String) async throws -> [WireClient] {
-        guard let feed else { throw CloudError(.invalidArguments, "\(source) names no clients: only a server watched with its admin token does.") }
+        guard let feed else { throw namesNoClients }
         return try await feed.renameClient(key, to: name)
     }
 

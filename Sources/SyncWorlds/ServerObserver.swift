@@ -96,8 +96,11 @@ extension ServerObserver {
     public var watchedEnvironment: ContainerEnvironment { .development }
     public func userNames() async throws -> [String] { [] }
     public func eventFeed(after: UInt64, timeout: Double) async throws -> WireServerEvents? { nil }
-    public func renameClient(_ key: String, to name: String) async throws -> [WireClient] {
-        throw CloudError(.invalidArguments, "\(source) names no clients: only a server watched with its admin token does.")
+    public func renameClient(_ key: String, to name: String) async throws -> [WireClient] { throw namesNoClients }
+
+    /// What a rename answers where the observer reads no event feed.
+    public var namesNoClients: CloudError {
+        CloudError(.invalidArguments, "\(source) names no clients: only a server watched with its admin token does.")
     }
 }
 
