@@ -53,7 +53,7 @@ package final class ClientDirectory: Sendable {
                 guard case .request(let request) = event.kind, !request.isInspector else { continue }
                 guard let key = Self.key(of: request, state) else { continue }
                 if state.clients[key] == nil {
-                    let name = Self.uniqueName(Self.baseName(request, state), &state.namesTaken)
+                    let name = Self.uniqueName(Self.baseName(request, key: key), &state.namesTaken)
                     state.clients[key] = Client(name: name, user: request.user, userAgent: request.userAgent, firstSeen: event.time, lastSeen: event.time)
                     state.order.append(key)
                 }
@@ -132,13 +132,12 @@ package final class ClientDirectory: Sendable {
         return "web:\(user):\(request.userAgent ?? "")"
     }
 
-    /// The user and the device's own name, or (for a device named by the
-    /// registration the server made, or none) what the User-Agent says the app is.
-    private static func baseName(_ request: RequestEvent, _ state: State) -> String {
+    /// The user and, for a device that is its own client (by its
+    /// `X-SyncScope-Device`), the device's ID; for any other, what the
+    /// User-Agent says the app is (`syncscope device` says its device's name).
+    private static func baseName(_ request: RequestEvent, key: String) -> String {
         let user = request.user ?? "anonymous"
-        // `syncscope device` says its name (its ID may be a registration an earlier run of the server made).
-        if let agent = request.userAgent, let device = DeviceUserAgent.deviceName(in: agent) { return "\(user) · \(device)" }
-        if let device = request.device, state.registrations[device] == nil { return "\(user) · \(device.prefix(40))" }
+        if let device = request.device, key == "device:\(device)" { return "\(user) · \(device.prefix(40))" }
         return "\(user) · \(appName(request.userAgent))"
     }
 
