@@ -124,9 +124,9 @@ struct FeedCostBenchmarks {
                 let request = LeanHTTPLoad.requestBytes(
                     method: "GET", path: "\(path)?after=\(after)&timeout=5&limit=1000&bodies=true", token: adminToken,
                     headers: [("X-SyncScope-Inspector", "1")], body: [])
-                let answer = try await connection.exchange(request)
-                guard let tail = Watcher.tail(answer.tail) else {
-                    throw BenchmarkError("a feed page did not end with its cursor: …\(String(decoding: answer.tail, as: UTF8.self))")
+                let last = try await connection.exchange(request)
+                guard let tail = Watcher.tail(last) else {
+                    throw BenchmarkError("a feed page did not end with its cursor: …\(String(decoding: last, as: UTF8.self))")
                 }
                 return (tail.next, tail.missed)
             }, end: { await connection.close() })

@@ -6,17 +6,10 @@ import NIOPosix
 /// whole answer as bytes, one request at a time, on an event-loop thread of
 /// its own: a reader that is not the bottleneck, as ``LeanHTTPLoad`` is a
 /// load generator that is not. The answer is read to its last byte; only its
-/// status and its body's last bytes are kept (a feed page's cursor is there).
+/// body's last bytes are kept (a feed page's cursor is there), and an answer
+/// other than 2xx fails the exchange.
 final class LeanHTTPConnection: Sendable {
-    struct Answer: Sendable {
-        var status: Int
-        /// The body's last bytes, at most ``tailBytes``.
-        var tail: [UInt8]
-        /// Every byte of the answer, head included.
-        var length: Int
-    }
-
-    /// How many of a body's last bytes an answer keeps.
+    /// How many of a body's last bytes an exchange keeps.
     static let tailBytes = 160
 
     private let group: MultiThreadedEventLoopGroup
@@ -48,10 +41,10 @@ final class LeanHTTPConnection: Sendable {
         }
     }
 
-    /// Sends `request` (its whole bytes) and returns its answer once read to the end.
-    func exchange(_ request: [UInt8]) async throws -> Answer {
+    /// Sends `request` (its whole bytes) and returns its answer's last body bytes (at most ``tailBytes``) once read to the end.
+    func exchange(_ request: [UInt8]) async throws -> [UInt8] {
         let loop = channel.eventLoop
-        let promise = loop.makePromise(of: Answer.self)
+        let promise = loop.makePromise(of: [UInt8].self)
         let (handler, channel) = (self.handler, self.channel)
         loop.execute { handler.value.send(request, on: channel, answering: promise) }
         // Cancelled (a long-poll still waiting): the connection closes, which fails the exchange.
@@ -74,10 +67,10 @@ private final class ExchangeHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
-    private var pending: EventLoopPromise<LeanHTTPConnection.Answer>?
+    private var pending: EventLoopPromise<[UInt8]>?
     private var buffer: ByteBuffer?
 
-    func send(_ request: [UInt8], on channel: any Channel, answering promise: EventLoopPromise<LeanHTTPConnection.Answer>) {
+    func send(_ request: [UInt8], on channel: any Channel, answering promise: EventLoopPromise<[UInt8]>) {
         guard pending == nil else {
             promise.fail(BenchmarkError("a lean connection takes one request at a time"))
             return
@@ -93,14 +86,13 @@ private final class ExchangeHandler: ChannelInboundHandler {
         var incoming = unwrapInboundIn(data)
         buffer.gather(&incoming)
         guard let promise = pending, let buffer else { return }
-        let outcome = buffer.readableBytesView.withContiguousStorageIfAvailable { view -> Result<LeanHTTPConnection.Answer, any Error>? in
+        let outcome = buffer.readableBytesView.withContiguousStorageIfAvailable { view -> Result<[UInt8], any Error>? in
             guard let answer = LeanHTTPLoad.answer(in: view) else { return nil }
             guard let status = answer.status, (200..<300).contains(status) else {
                 return .failure(BenchmarkError("the server answered: \(LeanHTTPLoad.describe(answer, in: view))"))
             }
             let bodyStart = answer.headEnd + 4
-            let tail = Array(view[max(bodyStart, answer.length - LeanHTTPConnection.tailBytes)..<answer.length])
-            return .success(LeanHTTPConnection.Answer(status: status, tail: tail, length: answer.length))
+            return .success(Array(view[max(bodyStart, answer.length - LeanHTTPConnection.tailBytes)..<answer.length]))
         } ?? .failure(BenchmarkError("an answer's bytes were not contiguous"))
         guard let outcome else { return }
         pending = nil
