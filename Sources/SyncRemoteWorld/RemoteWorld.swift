@@ -80,22 +80,24 @@ public final class RemoteWorld: SyncWorld {
         var deviceID = identity?.deviceID ?? ""
         if identity == nil { deviceID = try await signedIn.withNewDevice().deviceID ?? "" }
         guard !deviceID.isEmpty else { throw CloudError(.internalError, "The server at \(address) gave no device ID (tokens/create).") }
+        /// The device's connection with its ID, in `session`, saying the device's name as `signedIn` does.
+        func connection(deviceID: String, session: URLSession) -> HTTPCloudService {
+            var connection = HTTPCloudService(
+                baseURL: setup.serverURL, webAuthToken: setup.webAuthToken, userRecordName: setup.user, deviceID: deviceID,
+                container: setup.container, environment: setup.environment, pushWaitSeconds: setup.pollTimeout, session: session)
+            connection.userAgent = signedIn.userAgent
+            return connection
+        }
         // Push: register the device. A push channel belongs to the user who made
         // it; a server that does not know the kept one (it started again without
         // its data) makes a new one.
-        var deviceConnection = HTTPCloudService(
-            baseURL: setup.serverURL, webAuthToken: setup.webAuthToken, userRecordName: setup.user, deviceID: deviceID,
-            container: setup.container, environment: setup.environment, pushWaitSeconds: setup.pollTimeout, session: setup.session)
-        deviceConnection.userAgent = signedIn.userAgent
+        var deviceConnection = connection(deviceID: deviceID, session: setup.session)
         do {
             try await deviceConnection.registerForPushNotifications()
         } catch let error as CloudError where identity != nil && (error.code == .unknownItem || error.code == .permissionFailure) {
             deviceID = try await signedIn.withNewDevice().deviceID ?? ""
             guard !deviceID.isEmpty else { throw CloudError(.internalError, "The server at \(address) gave no device ID (tokens/create).") }
-            deviceConnection = HTTPCloudService(
-                baseURL: setup.serverURL, webAuthToken: setup.webAuthToken, userRecordName: setup.user, deviceID: deviceID,
-                container: setup.container, environment: setup.environment, pushWaitSeconds: setup.pollTimeout, session: setup.session)
-            deviceConnection.userAgent = signedIn.userAgent
+            deviceConnection = connection(deviceID: deviceID, session: setup.session)
             try await deviceConnection.registerForPushNotifications()
         }
         if let directory = setup.dataDirectory {
@@ -133,15 +135,9 @@ public final class RemoteWorld: SyncWorld {
         // reuses the one before's), unless the caller gave one. It is not
         // invalidated on close: tearing a URLSession down races its sockets'
         // dispatch sources in FoundationNetworking on Linux.
-        var polling = deviceConnection
-        if setup.session === HTTPCloudService.sharedSession {
-            polling = HTTPCloudService(
-                baseURL: setup.serverURL, webAuthToken: setup.webAuthToken, userRecordName: setup.user, deviceID: deviceID,
-                container: setup.container, environment: setup.environment, pushWaitSeconds: setup.pollTimeout,
-                session: HTTPCloudService.makeLongPollSession())
-            polling.userAgent = signedIn.userAgent
-        }
-        pushConnection = polling
+        pushConnection = setup.session === HTTPCloudService.sharedSession
+            ? connection(deviceID: deviceID, session: HTTPCloudService.makeLongPollSession())
+            : deviceConnection
         dataDirectory = setup.dataDirectory
 
         // The observer's reads are an inspector's, not the device's traffic.
