@@ -197,7 +197,14 @@ package final class SQLiteServerStore: OneNodeStore {
 
     package func perform(_ prepared: PreparedCall, on host: ServerHost) async -> StoreOutcome {
         var done = host.step(prepared, delivering: true)
-        if let ticket = done.ticket, let failure = await committer.waitUntilDurable(ticket) {
+        guard let ticket = done.ticket else { return done }
+        // The answer is worded before the wait, while earlier rows may be
+        // committing: the wait then often finds this row durable already and
+        // the call goes on without suspending. It is sent only once its row
+        // is durable all the same (a failure replaces it with a 503).
+        let answer = done.outcome.answer()
+        done.outcome = StepOutcome(changedState: done.outcome.changedState, answer: { answer })
+        if let failure = await committer.waitUntilDurable(ticket) {
             done.failure = failure
             host.failStorage(failure)
         }
