@@ -308,10 +308,15 @@ package final class SharedJournalStore: ServerStore {
     /// A clean stop of a node: takes no more calls and stops watching. Every
     /// acknowledged call is already committed in the journal; checkpoints are
     /// taken at fixed positions, not at a stop.
+    /// Returns once every checkpoint queued so far is written (and the rows it lets go folded).
+    package func checkpointsWritten() async {
+        await checkpointWrites.withLock { $0 }?.value
+    }
+
     package func stop(_ host: ServerHost) async -> String {
         guard host.markStopped() else { return "already stopped" }
         watcher.withLock { $0?.cancel() }
-        await checkpointWrites.withLock { $0 }?.value
+        await checkpointsWritten()
         journal.close()
         return "every acknowledged call is in \(name); this node: \(journal.summary)"
     }
