@@ -303,6 +303,18 @@ import Testing
         #expect(store.state.watch.detailScroll == 0)
     }
 
+    /// The zones pane is one container's: its title names it, and the
+    /// environment when it is production (clients may use other containers).
+    @Test func theZonesPaneNamesTheContainerItShows() {
+        var state = Self.state()
+        state.watch.environment = "development"
+        let zonesTitle = { (state: InspectorState) in ServerWatchView().render(state, size: state.screenSize).lines().first { $0.contains("Zones") } ?? "" }
+        #expect(zonesTitle(state).contains("Zones in iCloud.com.example.SyncScope ─"))
+        state.watch.container = "com.apple.notes"
+        state.watch.environment = "production"
+        #expect(zonesTitle(state).contains("Zones in com.apple.notes · production ─"))
+    }
+
     /// A client's token for a zone shared with it is asked about in that zone,
     /// which is its owner's (the request's `ownerRecordName`), not the client's own.
     @Test func aSharedZonesTokenIsAskedAboutInItsOwnersZone() {

@@ -175,7 +175,7 @@ import Testing
                 },
                 key: .character("z"), capture: "shares"),
             // Down from alice's Notes passes over its share lines to the next zone.
-            .until("╔═ Zones of every user", then: .down),
+            .until("╔═ Zones in \(EventFeedTests.container)", then: .down),
             .until("Records · alice private/_defaultZone", then: .end),
             .until("Records · bob shared/Notes (alice)", capture: "shared", then: .up),
             .until("Records · bob private/_defaultZone"),

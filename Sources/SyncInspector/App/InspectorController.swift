@@ -93,6 +93,7 @@ public final class InspectorController {
         } else if shown.serverObserver.readsEventFeed {
             state.watch.isOn = true
             state.watch.container = shown.container
+            state.watch.environment = shown.serverObserver.watchedEnvironment.rawValue
             state.message = InspectorMessage(
                 "Watching \(shown.serverObserver.source): every client, live. Tab moves between panes, Enter opens, d shows diagnoses, ? the keys.")
         } else if !shown.isVirtualTime {

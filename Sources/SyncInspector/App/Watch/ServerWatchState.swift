@@ -43,6 +43,8 @@ public struct ServerWatchState: Sendable, Equatable {
     /// The container whose zones the inspector reads (the world's); a client's
     /// fetches in other containers are shown with their container's name.
     public var container = ""
+    /// Its environment's name, shown beside it when it is not development (the default).
+    public var environment = ""
     /// Whether the person chose the zone (otherwise the first custom zone is followed, as in process).
     public var zoneChosen = false
 

@@ -80,7 +80,10 @@ public struct ServerWatchView {
     }
 
     private func drawZones(_ watch: ServerWatchState, into buffer: inout CellBuffer, area: Rect) {
-        let inner = panel(.zones, "Zones of every user", watch: watch, into: &buffer, area: area)
+        // The zones are one container's (`inspect --container`): the title says whose, as clients may use others.
+        var title = watch.container.isEmpty ? "Zones of every user" : "Zones in \(watch.container)"
+        if !watch.environment.isEmpty, watch.environment != ContainerEnvironment.development.rawValue { title += " · \(watch.environment)" }
+        let inner = panel(.zones, title, watch: watch, into: &buffer, area: area)
         let zoneRows = watch.zoneRows
         let rows = zoneRows.map { row in
             switch row {
