@@ -75,6 +75,13 @@ struct TableTests {
         #expect(buffer.lines()[1] == "(no rows)           ")
     }
 
+    @Test func anEmptyMessageCutAtTheEdgeEndsWithAnEllipsis() {
+        var buffer = CellBuffer(width: 20, height: 3)
+        let table = Table(columns: [TableColumn("Name")], emptyMessage: "(a default zone has no change fetching)")
+        table.render(into: &buffer, area: buffer.bounds, rows: ArrayRowProvider([]), state: TableState(selection: nil))
+        #expect(buffer.lines()[1] == "(a default zone has…")
+    }
+
     @Test func onlyVisibleRowsAreRequestedFromAHundredThousandRows() {
         var buffer = CellBuffer(width: 30, height: 10)
         let big = CountingRowProvider(rowCount: 100_000)

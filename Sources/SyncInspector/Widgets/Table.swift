@@ -44,7 +44,8 @@ public struct Table {
         guard visible > 0 else { return }
         let count = rows.rowCount
         if count <= 0 {
-            buffer.write(emptyMessage, x: area.x, y: y, style: theme.muted, clip: area)
+            // A message cut at the table's edge ends with "…", as a cut diagnosis does.
+            buffer.write(TextWidth.truncate(emptyMessage, to: area.width), x: area.x, y: y, style: theme.muted, clip: area)
             return
         }
         let first = state.visibleOffset(rowCount: count, visibleRows: visible)
