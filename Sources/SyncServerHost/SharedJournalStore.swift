@@ -305,14 +305,14 @@ package final class SharedJournalStore: ServerStore {
     /// Checkpoints are taken at fixed positions on every node, not on demand.
     package func checkpointNow(_ host: ServerHost) async {}
 
-    /// A clean stop of a node: takes no more calls and stops watching. Every
-    /// acknowledged call is already committed in the journal; checkpoints are
-    /// taken at fixed positions, not at a stop.
     /// Returns once every checkpoint queued so far is written (and the rows it lets go folded).
     package func checkpointsWritten() async {
         await checkpointWrites.withLock { $0 }?.value
     }
 
+    /// A clean stop of a node: takes no more calls and stops watching. Every
+    /// acknowledged call is already committed in the journal; checkpoints are
+    /// taken at fixed positions, not at a stop.
     package func stop(_ host: ServerHost) async -> String {
         guard host.markStopped() else { return "already stopped" }
         watcher.withLock { $0?.cancel() }
