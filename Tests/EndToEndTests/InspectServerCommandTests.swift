@@ -32,5 +32,8 @@ import Testing
         // The admin options without a server to watch.
         let stray = try BinaryRunner.run(["inspect", "--admin-token", server.adminToken])
         #expect(stray.status != 0 && stray.stderr.contains("go with --server"), "\(stray.stderr)")
+        // Nor a container to show without one.
+        let strayContainer = try BinaryRunner.run(["inspect", "--container", "com.apple.notes"])
+        #expect(strayContainer.status != 0 && strayContainer.stderr.contains("--container and --environment go with --server"), "\(strayContainer.stderr)")
     }
 }

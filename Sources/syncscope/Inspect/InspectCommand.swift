@@ -58,17 +58,16 @@ struct InspectCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "With --server") var admin: AdminAccessOptions
 
-    @Option(help: "With --server: the container identifier.")
-    var container = "iCloud.com.example.SyncScope"
-
-    @Option(help: "With --server: the container's environment.")
-    var environment: ContainerEnvironment = .development
+    @OptionGroup(title: "With --server") var watched: WatchedContainerOptions
 
     func validate() throws {
         guard speed >= 0.25, speed <= 50 else { throw ValidationError("--speed must be between 0.25 and 50 (got \(speed)).") }
         if let server { _ = try DoctorCommand.url(server) }
         if server == nil, admin.isGiven {
             throw ValidationError("--admin-token and --server-data go with --server URL (the server to watch).")
+        }
+        if server == nil, watched.isGiven {
+            throw ValidationError("--container and --environment go with --server URL (they choose what the inspector shows of that server).")
         }
     }
 
@@ -81,7 +80,7 @@ struct InspectCommand: AsyncParsableCommand {
                 InspectorLauncher.printError("syncscope inspect: \(missing.message)")
                 throw ExitCode(2)
             }
-            let (url, container, environment, log) = (try DoctorCommand.url(server), container, environment, log)
+            let (url, container, environment, log) = (try DoctorCommand.url(server), watched.watchedContainer, watched.watchedEnvironment, log)
             // The server and the token first (making the world checks them): the problem said is the real one, terminal or not.
             let world: ServerWatchWorld
             do {
