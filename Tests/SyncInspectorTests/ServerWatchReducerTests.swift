@@ -315,6 +315,16 @@ import Testing
         #expect(zonesTitle(state).contains("Zones in com.apple.notes · production ─"))
     }
 
+    /// The message line is one line: a problem too long for it ends with "…"
+    /// where it is cut (the greeting fits a 120-column terminal whole: see the goldens).
+    @Test func theMessageLineMarksACutSentence() {
+        var state = Self.state()
+        state.watch.problem = "The server at http://127.0.0.1:8400 could not be reached: " + String(repeating: "the connection was refused, ", count: 6)
+        let lines = ServerWatchView().render(state, size: state.screenSize).lines()
+        let problem = lines.first { $0.contains("✗ The server at") } ?? ""
+        #expect(String(problem.reversed().drop { $0 == " " }.reversed()).hasSuffix("…"), "\(problem)")
+    }
+
     /// A client's token for a zone shared with it is asked about in that zone,
     /// which is its owner's (the request's `ownerRecordName`), not the client's own.
     @Test func aSharedZonesTokenIsAskedAboutInItsOwnersZone() {

@@ -95,7 +95,7 @@ public final class InspectorController {
             state.watch.container = shown.container
             state.watch.environment = shown.serverObserver.watchedEnvironment.rawValue
             state.message = InspectorMessage(
-                "Watching \(shown.serverObserver.source): every client, live. Tab moves between panes, Enter opens, d shows diagnoses, ? the keys.")
+                "Watching \(shown.serverObserver.source): every client, live. Tab: next pane · Enter: open · d: diagnoses · ?: every key.")
         } else if !shown.isVirtualTime {
             state.message = InspectorMessage(
                 "\(shown.devices.map(\.name).joined(separator: ", ")) on \(shown.serverObserver.source), live. ? shows every key.")

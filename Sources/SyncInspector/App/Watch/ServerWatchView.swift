@@ -54,9 +54,10 @@ public struct ServerWatchView {
             let end = buffer.write(renaming.text, x: x, y: area.y, style: theme.selection, clip: area)
             buffer.write("▏ Enter gives the name, Esc lets it go", x: end, y: area.y, style: theme.muted, clip: area)
         } else if let problem = state.watch.problem {
-            buffer.write("✗ " + problem, x: area.x + 1, y: area.y, style: theme.error, clip: area)
+            // One line: a sentence cut at its edge ends with "…".
+            buffer.write(TextWidth.truncate("✗ " + problem, to: area.width - 1), x: area.x + 1, y: area.y, style: theme.error, clip: area)
         } else if let message = state.message {
-            buffer.write(message.text, x: area.x + 1, y: area.y, style: theme.normal, clip: area)
+            buffer.write(TextWidth.truncate(message.text, to: area.width - 1), x: area.x + 1, y: area.y, style: theme.normal, clip: area)
         }
     }
 
