@@ -93,8 +93,8 @@ package final class ClientDirectory: Sendable {
     /// Renames a client; throws when no client has that key.
     package func rename(_ key: String, to name: String) throws(CloudError) {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty, trimmed.utf8.count <= 80 else {
-            throw CloudError(.invalidArguments, "A client's name is 1 to 80 bytes of text; got \(trimmed.utf8.count).")
+        guard !trimmed.isEmpty, trimmed.utf8.count <= WireClientRename.maxNameBytes else {
+            throw CloudError(.invalidArguments, "A client's name is 1 to \(WireClientRename.maxNameBytes) bytes of text; got \(trimmed.utf8.count).")
         }
         try state.withLock { (state: inout State) throws(CloudError) in
             guard let old = state.clients[key]?.name else {

@@ -8,9 +8,6 @@ public struct ClientRenaming: Sendable, Equatable {
     /// The name typed so far.
     public var text: String
 
-    /// A client's name is 1 to 80 bytes of text (the server's rule).
-    public static let maxBytes = 80
-
     public init(key: String, from: String, text: String) {
         self.key = key
         self.from = from

@@ -1,3 +1,5 @@
+import SyncWire
+
 /// The keys of the inspector on a server (pure: the state changes, and the
 /// effects to start come back). `?` lists them on screen (``ServerWatchView``).
 public enum ServerWatchKeys {
@@ -77,7 +79,7 @@ public enum ServerWatchKeys {
             if !renaming.text.isEmpty { renaming.text.removeLast() }
             state.watch.renaming = renaming
         case .character(let character):
-            guard renaming.text.utf8.count + String(character).utf8.count <= ClientRenaming.maxBytes else { return [] }
+            guard renaming.text.utf8.count + String(character).utf8.count <= WireClientRename.maxNameBytes else { return [] }
             renaming.text.append(character)
             state.watch.renaming = renaming
         default:
