@@ -13,14 +13,12 @@ struct DeviceInspectorEndToEndTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("syncscope-device-ui-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let token = try #require(server.tokens["alice"])
-        let binary = BinaryRunner.binaryURL.path
-        let device = [
-            "LC_ALL=C.UTF-8", TmuxSession.quote(binary), "device", "--server", server.baseURL.absoluteString, "--user", "alice",
-            "--name", "Mac", "--token", TmuxSession.quote(token), "--data", TmuxSession.quote(folder.path),
-            "--container", ServerProcess.container, "--poll-timeout", "5",
-        ].joined(separator: " ")
-        let tmux = try TmuxSession(
-            command: "\(device); echo \"device exited with status $?\"; sleep 60", width: 110, height: 30)
+        let device = TmuxSession.syncscope(
+            [
+                "device", "--server", server.baseURL.absoluteString, "--user", "alice", "--name", "Mac", "--token", token, "--data", folder.path,
+                "--container", ServerProcess.container, "--poll-timeout", "5",
+            ], label: "device")
+        let tmux = try TmuxSession(command: device, width: 110, height: 30)
 
         try tmux.waitFor(text: "Zones seen by Mac (alice)")
         // The header says the clock is live. A capture can catch the terminal
@@ -55,12 +53,13 @@ struct DeviceInspectorEndToEndTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let log = folder.appendingPathComponent("inspector.log")
         let token = try #require(server.tokens["alice"])
-        let device = [
-            "LC_ALL=C.UTF-8", TmuxSession.quote(BinaryRunner.binaryURL.path), "device", "--server", server.baseURL.absoluteString,
-            "--user", "alice", "--name", "Mac", "--token", TmuxSession.quote(token), "--data", TmuxSession.quote(folder.appendingPathComponent("device").path),
-            "--container", ServerProcess.container, "--poll-timeout", "5", "--log", TmuxSession.quote(log.path),
-        ].joined(separator: " ")
-        let tmux = try TmuxSession(command: "\(device); echo \"device exited with status $?\"; sleep 60", width: 120, height: 40)
+        let device = TmuxSession.syncscope(
+            [
+                "device", "--server", server.baseURL.absoluteString, "--user", "alice", "--name", "Mac", "--token", token,
+                "--data", folder.appendingPathComponent("device").path, "--container", ServerProcess.container, "--poll-timeout", "5",
+                "--log", log.path,
+            ], label: "device")
+        let tmux = try TmuxSession(command: device, width: 120, height: 40)
         try tmux.waitFor(text: "Zones seen by Mac (alice)")
 
         server.kill9()

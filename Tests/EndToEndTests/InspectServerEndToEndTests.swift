@@ -13,11 +13,10 @@ struct InspectServerEndToEndTests {
         let server = try await ServerProcess.start()
         defer { server.stop(); server.removeData() }
         try await server.createZone("Notes")
-        let inspect = [
-            "LC_ALL=C.UTF-8", TmuxSession.quote(BinaryRunner.binaryURL.path), "inspect", "--server", server.baseURL.absoluteString,
-            "--admin-token", TmuxSession.quote(server.adminToken), "--container", ServerProcess.container,
-        ].joined(separator: " ")
-        let tmux = try TmuxSession(command: "\(inspect); echo \"inspect exited with status $?\"; sleep 60", width: 120, height: 40)
+        let inspect = TmuxSession.syncscope(
+            ["inspect", "--server", server.baseURL.absoluteString, "--admin-token", server.adminToken, "--container", ServerProcess.container],
+            label: "inspect")
+        let tmux = try TmuxSession(command: inspect, width: 120, height: 40)
 
         try tmux.waitFor(text: "a server, live")
         try tmux.waitFor(text: "╔═ Clients")

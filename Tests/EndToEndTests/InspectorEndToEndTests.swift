@@ -70,6 +70,14 @@ final class TmuxSession {
         "'" + argument.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
+    /// A session's command: the `syncscope` under test with `arguments` (each
+    /// quoted) in a UTF-8 locale, then "`label` exited with status N" and a
+    /// pause, so the test can read how it ended.
+    static func syncscope(_ arguments: [String], label: String) -> String {
+        let command = (["LC_ALL=C.UTF-8", quote(BinaryRunner.binaryURL.path)] + arguments.map(quote)).joined(separator: " ")
+        return "\(command); echo \"\(label) exited with status $?\"; sleep 60"
+    }
+
     /// Sends named keys (`Tab`, `Enter`, `q`…).
     func send(_ keys: String...) throws {
         try tmux(["send-keys", "-t", name] + keys)
