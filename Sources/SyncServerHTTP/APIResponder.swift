@@ -47,7 +47,7 @@ struct APIResponder: HTTPResponder {
 
     func respond(to request: Request, context: ServeRequestContext) async throws -> Response {
         // For the log line and the feed's event only.
-        let started = log.quiet && !host.events.isOn ? nil : ContinuousClock.now
+        let started = log.quiet && !host.events.isRecording ? nil : ContinuousClock.now
         let method = request.method.rawValue
         // What the log line shows (cut to 200 characters when it is written).
         var shownPath = request.uri.path
@@ -144,7 +144,7 @@ struct APIResponder: HTTPResponder {
                         status: answer.status, errorCode: answer.status == 200 ? nil : answer.wireError?.serverErrorCode,
                         elapsed: elapsed, note: faulted?.note))
             }
-            if host.events.isOn, route?.handling.isEventFeed != true {
+            if host.events.isRecording, route?.handling.isEventFeed != true {
                 host.events.record(ServerEvent(time: SystemClock().now(), kind: .request(RequestEvent(
                     method: method, path: shownPath, operation: route?.operation, user: caller.user, isServerAdmin: caller == .serverAdmin, device: device,
                     userAgent: requestHeaders.userAgent, isInspector: isInspector, tokenIn: answer.tokenIn, tokenOut: answer.tokenOut,

@@ -26,6 +26,8 @@ package final class ServerEventFeed: Sendable {
     package let node = String(UInt32.random(in: 0x1000_0000...UInt32.max), radix: 16)
     private let ring: Mutex<Ring>
     private let appliedPosition = Atomic<Int64>(0)
+    /// Cleared by ``setRecording(_:)``: the feed then records nothing, as one of size 0.
+    private let recording = Atomic<Bool>(true)
 
     /// One event as the ring keeps it: a request's place in the byte rings, or
     /// another event's value (boxed, so a slot is a few words).
@@ -64,7 +66,19 @@ package final class ServerEventFeed: Sendable {
         ring = Mutex(Ring(slots: Array(repeating: Slot(), count: max(0, capacity)), bodies: FeedByteRing(limit: min(max(1, bodyBudget), Int(Int32.max)))))
     }
 
+    /// The feed exists (its routes answer): its size is not 0.
     package var isOn: Bool { capacity > 0 }
+
+    /// The feed records events now: it is on, and its recording is not paused.
+    package var isRecording: Bool { capacity > 0 && recording.load(ordering: .relaxed) }
+
+    /// Pauses (`false`) or resumes recording. While paused, a request costs
+    /// what it costs with the feed off, and the events held stay readable:
+    /// `bench --http` measures the feed's cost on one server this way, its
+    /// saves with the recording paused beside its saves with it on.
+    package func setRecording(_ on: Bool) {
+        recording.store(on, ordering: .relaxed)
+    }
 
     /// The journal position applied (a shared journal's node moves it as it applies rows).
     package func advance(to position: Int64) {
@@ -73,7 +87,7 @@ package final class ServerEventFeed: Sendable {
 
     /// Appends an event (a request's fields and bodies copied into the byte rings) and wakes the watchers waiting.
     package func record(_ event: ServerEvent) {
-        guard capacity > 0 else { return }
+        guard isRecording else { return }
         var slot = Slot(time: event.time, position: appliedPosition.load(ordering: .relaxed))
         var fields: [UInt8] = []
         var requestBody = Data()

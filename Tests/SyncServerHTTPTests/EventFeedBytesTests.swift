@@ -27,6 +27,30 @@ import Testing
         }
     }
 
+    /// Paused (``ServerEventFeed/setRecording(_:)``), the feed records
+    /// nothing, as one of size 0 — its routes still answer, with the events
+    /// it held — and resumed, it goes on from the next sequence.
+    @Test func aPausedFeedRecordsNothingAndKeepsWhatItHeld() throws {
+        let feed = ServerEventFeed(capacity: 8)
+        feed.record(Self.request("/before", requestBody: "b"))
+        feed.setRecording(false)
+        #expect(feed.isOn && !feed.isRecording)
+        feed.record(Self.request("/while-paused"))
+        feed.record(ServerEvent(time: 5, kind: .acknowledged(deviceID: "d", notificationIDs: ["n"])))
+        #expect(feed.newest == 1)
+        #expect(Self.requests(feed).map(\.request.path) == ["/before"])
+        #expect(Self.requests(feed).first?.request.requestBody == Data("b".utf8))
+        feed.setRecording(true)
+        #expect(feed.isRecording)
+        feed.record(Self.request("/after"))
+        #expect(Self.requests(feed).map(\.sequence) == [1, 2])
+        #expect(Self.requests(feed).map(\.request.path) == ["/before", "/after"])
+        // A feed of size 0 never records, whatever it is told.
+        let off = ServerEventFeed(capacity: 0)
+        off.setRecording(true)
+        #expect(!off.isOn && !off.isRecording)
+    }
+
     @Test func aRequestReadsBackWithEveryField() throws {
         let feed = ServerEventFeed(capacity: 8)
         let changes = [
