@@ -67,7 +67,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(help: "Only the saves figures of --http or --server: saves over HTTP beside the bare Hummingbird ceiling, in alternating rounds.")
     var savesOnly = false
 
-    @Flag(name: .customLong("feed-only"), help: "Only the event feed's cost: saves with the feed off, on with no watcher, on with one watcher, and on with a watcher that decodes every page, in alternating rounds.")
+    @Flag(name: .customLong("feed-only"), help: "Only the event feed's cost: on servers with no watcher, with one watcher, and with a watcher that decodes every page, saves in phases with each one's feed recording and paused in turn.")
     var feedOnly = false
 
     @Flag(help: "Only the inspector's figures: records pane updates, frames and the live loop, on a 100,000-record zone.")
@@ -189,7 +189,7 @@ struct BenchCommand: AsyncParsableCommand {
         }
         if feedOnly {
             var results = BenchmarkResults()
-            results.figures = try await FeedCostBenchmarks(clients: httpClients, saves: httpSaves, timeLimit: 6).run()
+            results.figures = try await FeedCostBenchmarks(clients: httpClients, saves: httpSaves, timeLimit: 20).run()
             print(json ? results.json() : results.table())
             return
         }
@@ -225,7 +225,7 @@ struct BenchCommand: AsyncParsableCommand {
             throw BenchFailure(error: error)
         }
         if server == nil, !savesOnly, !signedOnly {
-            results.figures += try await FeedCostBenchmarks(clients: httpClients, saves: httpSaves, timeLimit: 6).run()
+            results.figures += try await FeedCostBenchmarks(clients: httpClients, saves: httpSaves, timeLimit: 20).run()
             results.figures += try await RestartBenchmarks(records: restartRecords).run()
         }
         print(json ? results.json() : results.table())

@@ -8,22 +8,34 @@ import SyncServerSQLite
 import SyncServerHTTP
 
 /// What `serve`'s event feed costs the save path, in the same run: four
-/// servers in this process on data folders of their own — the feed off
-/// (`--event-feed 0`), on with nobody watching, on with one watcher
-/// long-polling every event with its bodies, and on with a watcher that also
-/// decodes every page — get the same single-record saves in alternating
-/// rounds, and each round's ratio to the feed-off servers is taken; the
-/// figure is the median round. The order changes every round, so no server
-/// always runs first, last, or right after the same one; and each run starts
-/// from rest: once a server's saves end, its watcher reads what it has left
-/// before the next server's run (how much it had left is printed). The
+/// servers in this process on data folders of their own, each measured
+/// against itself — one with nobody watching, one with a watcher
+/// long-polling every event with its bodies, one with a watcher that also
+/// decodes every page, and a control. Each takes single-record saves in
+/// passes, its feed's recording switched in turn, every
+/// ``phases``-th of a pass's saves, between paused (what a request costs
+/// with `--event-feed 0`) and on; a server's figure is its saves per second
+/// while recording over its saves per second while paused, over every phase
+/// of every pass (the first phase of a pass, a warm-up, not counted). The
+/// control never records: its ratio is how finely the run can tell.
+///
+/// Why this way: the machine's speed drifts by more than the 2% measured,
+/// within seconds, and two servers differ by as much (where each one's
+/// memory and threads landed); phases a fifth of a second long, on the same
+/// server, under the same load, leave neither in the ratio. The servers
+/// take no checkpoints here: one lands in whichever phase it falls in.
+/// Each pass starts from rest: once a watched server's pass ends, its
+/// watcher reads what it has left (how much that was is printed). The
 /// watchers must have read every event, none dropped by the ring, or the
 /// bench fails.
 struct FeedCostBenchmarks {
     var clients: Int
     var saves: Int
     var timeLimit: Double
-    static let rounds = 7
+    /// Passes over the four servers (the order reversed every other pass).
+    static let passes = 3
+    /// Phases a pass is cut into, paused and recording in turn.
+    static let phases = 40
     let container = "iCloud.com.example.SyncScopeBench"
 
     struct Server {
@@ -38,6 +50,7 @@ struct FeedCostBenchmarks {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("syncscope-bench-feed-\(getpid())-\(UUID().uuidString)")
         var options = ServeOptions(host: "127.0.0.1", port: 0, dataDirectory: directory, users: ["bench"], coalescingWindow: 0, quiet: true)
         options.eventFeedSize = feed
+        options.checkpointEvery = .max
         let host = try await ServerHost.start(options: options)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let task = Task { try await SyncScopeHTTPServer(host: host, logger: Logger(label: "bench")).run { port in continuation.yield(port) } }
@@ -55,18 +68,68 @@ struct FeedCostBenchmarks {
         return Server(host: host, port: port, token: account.webAuthToken, task: task, directory: directory)
     }
 
-    func saves(_ server: Server, round: Int) async throws -> Double {
+    /// Saves and seconds in the phases of one kind (paused, or recording).
+    struct PhaseTotals {
+        var saves = 0
+        var seconds = 0.0
+        var perSecond: Double { seconds > 0 ? Double(saves) / seconds : 0 }
+    }
+
+    /// Switches a server's recording at the end of every phase, on the load's
+    /// thread, and adds each phase's saves and time to its kind's totals.
+    final class PhaseSwitch: Sendable {
+        struct State {
+            var phase = 0
+            var last = ContinuousClock.now
+            /// Paused phases' totals, then recording ones'.
+            var totals = [PhaseTotals(), PhaseTotals()]
+        }
+        let state = Mutex(State())
+        let feed: ServerEventFeed
+        let records: Bool
+        let perPhase: Int
+
+        init(feed: ServerEventFeed, records: Bool, perPhase: Int) {
+            self.feed = feed
+            self.records = records
+            self.perPhase = perPhase
+            feed.setRecording(false)
+        }
+
+        /// Phase 0 (paused) warms up; odd phases record (when ``records``).
+        func phaseEnded() {
+            let now = ContinuousClock.now
+            state.withLock { state in
+                if state.phase > 0 {
+                    state.totals[state.phase % 2].saves += perPhase
+                    state.totals[state.phase % 2].seconds += now.seconds(since: state.last)
+                }
+                state.last = now
+                state.phase += 1
+                feed.setRecording(records && state.phase % 2 == 1)
+            }
+        }
+
+        var totals: (paused: PhaseTotals, recording: PhaseTotals) { state.withLock { ($0.totals[0], $0.totals[1]) } }
+    }
+
+    /// One pass of saves on `server`, its recording switched every phase;
+    /// `records` false: it stays paused (the control).
+    func pass(_ server: Server, number: Int, records: Bool) async throws -> (paused: PhaseTotals, recording: PhaseTotals) {
         let path = "/database/1/\(container)/development/private/records/modify"
         let token = server.token
+        let phases = PhaseSwitch(feed: server.host.events, records: records, perPhase: max(1, saves / Self.phases))
+        defer { server.host.events.setRecording(false) }
         let report = try await LeanHTTPLoad(
             port: server.port, connections: clients, requests: saves, timeLimit: timeLimit,
+            every: (phases.perPhase, { _ in phases.phaseEnded() }),
             request: { connection, index in
-                let body = #"{"operations":[{"operationType":"create","record":{"recordName":"r\#(round)-c\#(connection)-\#(index)","recordType":"Item","fields":{"a":{"type":"STRING","value":"alpha\#(index % 97)"},"n":{"type":"INT64","value":\#(index)}}}}],"zoneID":{"zoneName":"Feed","ownerRecordName":"bench"}}"#
+                let body = #"{"operations":[{"operationType":"create","record":{"recordName":"r\#(number)-c\#(connection)-\#(index)","recordType":"Item","fields":{"a":{"type":"STRING","value":"alpha\#(index % 97)"},"n":{"type":"INT64","value":\#(index)}}}}],"zoneID":{"zoneName":"Feed","ownerRecordName":"bench"}}"#
                 return LeanHTTPLoad.requestBytes(path: path, token: token, body: Array(body.utf8))
             }
         ).run()
         if report.failures > 0 { throw BenchmarkError("\(report.failures) saves failed: \(report.firstFailure ?? "")") }
-        return report.perSecond
+        return phases.totals
     }
 
     /// A watcher that follows the feed from its start, every event with its
@@ -165,20 +228,14 @@ struct FeedCostBenchmarks {
     }
 
     func run() async throws -> [BenchmarkFigure] {
-        // Two feed-off servers, started first and last, with the feed-on ones
-        // between them (the idle one in the middle): a server started earlier
-        // runs a little faster here, and their mean cancels that out.
-        let offFirst = try await start(feed: 0)
-        let watched = try await start(feed: 10_000)
+        let control = try await start(feed: 10_000)
         let idle = try await start(feed: 10_000)
+        let watched = try await start(feed: 10_000)
         let decoded = try await start(feed: 10_000)
-        let offLast = try await start(feed: 0)
-        func reader(_ server: Server) -> EventFeedReader {
-            EventFeedReader(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, adminToken: server.host.adminToken, container: container)
-        }
+        let reader = EventFeedReader(baseURL: URL(string: "http://127.0.0.1:\(decoded.port)")!, adminToken: decoded.host.adminToken, container: container)
         let watcher = try await Watcher.lean(port: watched.port, adminToken: watched.host.adminToken, container: container)
-        let decoder = Watcher.decoding(reader(decoded))
-        let servers = [offFirst, idle, watched, decoded, offLast]
+        let decoder = Watcher.decoding(reader)
+        let servers = [control, idle, watched, decoded]
         defer {
             watcher.task.cancel()
             decoder.task.cancel()
@@ -188,50 +245,57 @@ struct FeedCostBenchmarks {
             }
         }
         let followers = [2: watcher, 3: decoder]
-        var ratios: [[Double]] = Array(repeating: [], count: servers.count)
-        var offRates: [Double] = []
+        var totals = Array(repeating: (paused: PhaseTotals(), recording: PhaseTotals()), count: servers.count)
         var watcherBacklog: [Double] = []
-        for round in 0..<Self.rounds {
-            var rates = [Double](repeating: 0, count: servers.count)
-            // The order changes every round (a stride of 1 to 4 through five servers), so
-            // no server always runs first or last, nor always right after the same one.
-            let stride = 1 + round % (servers.count - 1)
-            for step in 0..<servers.count {
-                let which = (round + step * stride) % servers.count
-                rates[which] = try await saves(servers[which], round: round)
-                // Each run starts from rest: a watcher still reading its server's
-                // last events would take the next server's cores.
+        // Its zone's creation is the control's one event.
+        let controlEvents = control.host.events.newest
+        for number in 0..<Self.passes {
+            for which in number % 2 == 0 ? Array(servers.indices) : servers.indices.reversed() {
+                let server = servers[which]
+                let pass = try await pass(server, number: number, records: which != 0)
+                totals[which].paused.saves += pass.paused.saves
+                totals[which].paused.seconds += pass.paused.seconds
+                totals[which].recording.saves += pass.recording.saves
+                totals[which].recording.seconds += pass.recording.seconds
+                // Each pass starts from rest: a watcher still reading its server's
+                // last events would take the next pass's cores.
                 if let follower = followers[which] {
-                    let newest = servers[which].host.events.newest
+                    let newest = server.host.events.newest
                     if follower === watcher { watcherBacklog.append(Double(newest - min(newest, follower.cursor.value.load(ordering: .relaxed)))) }
                     try await follower.catchUp(through: newest)
                 }
             }
-            let off = (rates[0] + rates[4]) / 2
-            offRates.append(off)
-            for which in servers.indices { ratios[which].append(rates[which] / off) }
-            // The bench's own resolution: one feed-off server against the other.
-            ratios[4][ratios[4].count - 1] = rates[4] / rates[0]
         }
         // Both watchers read every event: none fell off the ring while the saves ran.
         for (server, follower) in [(watched, watcher), (decoded, decoder)] {
             let missed = try await follower.finish(through: server.host.events.newest)
             if missed > 0 { throw BenchmarkError("a feed watcher missed \(missed) events: the ring dropped them before it read them") }
         }
+        if control.host.events.newest != controlEvents { throw BenchmarkError("the control server recorded events: its feed was to stay paused") }
+        func ratio(_ which: Int) -> Double {
+            let paused = totals[which].paused.perSecond
+            return paused > 0 ? totals[which].recording.perSecond / paused : 0
+        }
+        let paused = totals.reduce(into: PhaseTotals()) { sum, server in
+            sum.saves += server.paused.saves
+            sum.seconds += server.paused.seconds
+        }
         func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         return [
-            BenchmarkFigure(key: "http_save_feed_off_per_s", label: "saves with the event feed off (--event-feed 0)", value: median(offRates), unit: "saves/s", goal: nil),
-            BenchmarkFigure(key: "http_save_feed_off_resolution", label: "  one feed-off server / the other (noise)", value: median(ratios[4]), unit: "×", goal: nil),
-            BenchmarkFigure(key: "http_save_feed_idle_ratio", label: "  feed on, no watcher / feed off", value: median(ratios[1]), unit: "×", goal: .atLeast(0.98)),
             BenchmarkFigure(
-                key: "http_save_feed_watched_ratio", label: "  feed on, one watcher / feed off", value: median(ratios[2]), unit: "×",
+                key: "http_save_feed_off_per_s", label: "saves with the event feed not recording (as --event-feed 0)", value: paused.perSecond,
+                unit: "saves/s", goal: nil),
+            BenchmarkFigure(key: "http_save_feed_off_resolution", label: "  control: its phases against each other (noise)", value: ratio(0), unit: "×", goal: nil),
+            BenchmarkFigure(key: "http_save_feed_idle_ratio", label: "  feed on, no watcher / feed off", value: ratio(1), unit: "×", goal: .atLeast(0.98)),
+            BenchmarkFigure(
+                key: "http_save_feed_watched_ratio", label: "  feed on, one watcher / feed off", value: ratio(2), unit: "×",
                 goal: .atLeast(0.9)),
             BenchmarkFigure(
-                key: "http_save_feed_watcher_backlog", label: "  events the watcher had yet to read at the end",
+                key: "http_save_feed_watcher_backlog", label: "  events the watcher had yet to read at a pass's end",
                 value: median(watcherBacklog), unit: "events", goal: nil),
             BenchmarkFigure(
                 key: "http_save_feed_decoding_watcher_ratio", label: "  one watcher decoding too / feed off",
-                value: median(ratios[3]), unit: "×", goal: nil),
+                value: ratio(3), unit: "×", goal: nil),
         ]
     }
 }

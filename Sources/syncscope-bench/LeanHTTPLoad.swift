@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOPosix
+import Synchronization
 
 /// A load generator that is not the bottleneck: keep-alive HTTP/1.1
 /// connections on one event-loop thread, requests written as prepared bytes,
@@ -32,6 +33,23 @@ struct LeanHTTPLoad {
     var timeLimit: Double
     /// The bytes of request number `i` sent on connection `c`: `(c, i) -> bytes`.
     var request: @Sendable (_ connection: Int, _ index: Int) -> [UInt8]
+    /// Called on the load's thread each time another `every` answers have
+    /// come, over all the connections, with how many came so far.
+    var every: (answers: Int, action: @Sendable (_ answered: Int) -> Void)?
+
+    init(
+        host: String = "127.0.0.1", port: Int, connections: Int, requests: Int, timeLimit: Double,
+        every: (answers: Int, action: @Sendable (_ answered: Int) -> Void)? = nil,
+        request: @escaping @Sendable (_ connection: Int, _ index: Int) -> [UInt8]
+    ) {
+        self.host = host
+        self.port = port
+        self.connections = connections
+        self.requests = requests
+        self.timeLimit = timeLimit
+        self.every = every
+        self.request = request
+    }
 
     func run() async throws -> Report {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
@@ -50,10 +68,11 @@ struct LeanHTTPLoad {
         let deadline = NIODeadline.now() + .nanoseconds(Int64(timeLimit * 1e9))
         let started = NIODeadline.now()
         var futures: [EventLoopFuture<LoadHandler.Outcome>] = []
+        let answered = AnswerCount(every: every)
         for connection in 0..<connections {
             let promise = group.next().makePromise(of: LoadHandler.Outcome.self)
             let handler = LoadHandler(
-                connection: connection, count: perConnection, deadline: deadline, request: request, done: promise)
+                connection: connection, count: perConnection, deadline: deadline, request: request, answered: answered, done: promise)
             let channel = try await ClientBootstrap(group: group)
                 .channelOption(.socketOption(.tcp_nodelay), value: 1)
                 .channelInitializer { channel in channel.pipeline.addHandler(handler) }
@@ -82,6 +101,22 @@ struct LeanHTTPLoad {
     }
 }
 
+/// The answers a run's connections have read, for ``LeanHTTPLoad/every``.
+private final class AnswerCount: Sendable {
+    let count = Atomic<Int>(0)
+    let every: (answers: Int, action: @Sendable (Int) -> Void)?
+
+    init(every: (answers: Int, action: @Sendable (Int) -> Void)?) {
+        self.every = every
+    }
+
+    func add() {
+        guard let every else { return }
+        let now = count.wrappingAdd(1, ordering: .relaxed).newValue
+        if now % max(1, every.answers) == 0 { every.action(now) }
+    }
+}
+
 /// One connection's loop: write a request, read its answer, write the next.
 private final class LoadHandler: ChannelInboundHandler, @unchecked Sendable {
     typealias InboundIn = ByteBuffer
@@ -97,6 +132,7 @@ private final class LoadHandler: ChannelInboundHandler, @unchecked Sendable {
     private let count: Int
     private let deadline: NIODeadline
     private let request: @Sendable (Int, Int) -> [UInt8]
+    private let answered: AnswerCount
     private let done: EventLoopPromise<Outcome>
     private var sent = 0
     private var sentAt: NIODeadline = .now()
@@ -104,11 +140,15 @@ private final class LoadHandler: ChannelInboundHandler, @unchecked Sendable {
     private var outcome = Outcome(latenciesNs: [], failures: 0, firstFailure: nil)
     private var finished = false
 
-    init(connection: Int, count: Int, deadline: NIODeadline, request: @escaping @Sendable (Int, Int) -> [UInt8], done: EventLoopPromise<Outcome>) {
+    init(
+        connection: Int, count: Int, deadline: NIODeadline, request: @escaping @Sendable (Int, Int) -> [UInt8], answered: AnswerCount,
+        done: EventLoopPromise<Outcome>
+    ) {
         self.connection = connection
         self.count = count
         self.deadline = deadline
         self.request = request
+        self.answered = answered
         self.done = done
         outcome.latenciesNs.reserveCapacity(count)
     }
@@ -142,6 +182,7 @@ private final class LoadHandler: ChannelInboundHandler, @unchecked Sendable {
             }
             buffer!.moveReaderIndex(forwardBy: answerEnd.length)
             buffer!.discardReadBytes()
+            answered.add()
             sendNext(context: context)
         }
     }
