@@ -73,6 +73,10 @@ struct FeedCostBenchmarks {
         var saves = 0
         var seconds = 0.0
         var perSecond: Double { seconds > 0 ? Double(saves) / seconds : 0 }
+
+        static func + (a: PhaseTotals, b: PhaseTotals) -> PhaseTotals {
+            PhaseTotals(saves: a.saves + b.saves, seconds: a.seconds + b.seconds)
+        }
     }
 
     /// Switches a server's recording at the end of every phase, on the load's
@@ -122,7 +126,7 @@ struct FeedCostBenchmarks {
         defer { server.host.events.setRecording(false) }
         let report = try await LeanHTTPLoad(
             port: server.port, connections: clients, requests: saves, timeLimit: timeLimit,
-            every: (phases.perPhase, { _ in phases.phaseEnded() }),
+            every: (phases.perPhase, { phases.phaseEnded() }),
             request: { connection, index in
                 let body = #"{"operations":[{"operationType":"create","record":{"recordName":"r\#(number)-c\#(connection)-\#(index)","recordType":"Item","fields":{"a":{"type":"STRING","value":"alpha\#(index % 97)"},"n":{"type":"INT64","value":\#(index)}}}}],"zoneID":{"zoneName":"Feed","ownerRecordName":"bench"}}"#
                 return LeanHTTPLoad.requestBytes(path: path, token: token, body: Array(body.utf8))
@@ -253,10 +257,7 @@ struct FeedCostBenchmarks {
             for which in number % 2 == 0 ? Array(servers.indices) : servers.indices.reversed() {
                 let server = servers[which]
                 let pass = try await pass(server, number: number, records: which != 0)
-                totals[which].paused.saves += pass.paused.saves
-                totals[which].paused.seconds += pass.paused.seconds
-                totals[which].recording.saves += pass.recording.saves
-                totals[which].recording.seconds += pass.recording.seconds
+                totals[which] = (totals[which].paused + pass.paused, totals[which].recording + pass.recording)
                 // Each pass starts from rest: a watcher still reading its server's
                 // last events would take the next pass's cores.
                 if let follower = followers[which] {
@@ -276,10 +277,7 @@ struct FeedCostBenchmarks {
             let paused = totals[which].paused.perSecond
             return paused > 0 ? totals[which].recording.perSecond / paused : 0
         }
-        let paused = totals.reduce(into: PhaseTotals()) { sum, server in
-            sum.saves += server.paused.saves
-            sum.seconds += server.paused.seconds
-        }
+        let paused = totals.map(\.paused).reduce(PhaseTotals(), +)
         func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         return [
             BenchmarkFigure(

@@ -31,25 +31,11 @@ struct LeanHTTPLoad {
     /// Requests in all, spread over the connections.
     var requests: Int
     var timeLimit: Double
+    /// Called on the load's thread each time another `answers` answers have
+    /// come, over all the connections.
+    var every: (answers: Int, action: @Sendable () -> Void)? = nil
     /// The bytes of request number `i` sent on connection `c`: `(c, i) -> bytes`.
     var request: @Sendable (_ connection: Int, _ index: Int) -> [UInt8]
-    /// Called on the load's thread each time another `every` answers have
-    /// come, over all the connections, with how many came so far.
-    var every: (answers: Int, action: @Sendable (_ answered: Int) -> Void)?
-
-    init(
-        host: String = "127.0.0.1", port: Int, connections: Int, requests: Int, timeLimit: Double,
-        every: (answers: Int, action: @Sendable (_ answered: Int) -> Void)? = nil,
-        request: @escaping @Sendable (_ connection: Int, _ index: Int) -> [UInt8]
-    ) {
-        self.host = host
-        self.port = port
-        self.connections = connections
-        self.requests = requests
-        self.timeLimit = timeLimit
-        self.every = every
-        self.request = request
-    }
 
     func run() async throws -> Report {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
@@ -104,16 +90,16 @@ struct LeanHTTPLoad {
 /// The answers a run's connections have read, for ``LeanHTTPLoad/every``.
 private final class AnswerCount: Sendable {
     let count = Atomic<Int>(0)
-    let every: (answers: Int, action: @Sendable (Int) -> Void)?
+    let every: (answers: Int, action: @Sendable () -> Void)?
 
-    init(every: (answers: Int, action: @Sendable (Int) -> Void)?) {
+    init(every: (answers: Int, action: @Sendable () -> Void)?) {
         self.every = every
     }
 
     func add() {
         guard let every else { return }
         let now = count.wrappingAdd(1, ordering: .relaxed).newValue
-        if now % max(1, every.answers) == 0 { every.action(now) }
+        if now % max(1, every.answers) == 0 { every.action() }
     }
 }
 
