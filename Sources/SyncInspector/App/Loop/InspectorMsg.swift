@@ -7,7 +7,13 @@ import SyncWorlds
 /// a key, time passing, the terminal's size, an event of the world, and the
 /// results of effects. ``InspectorReducer/reduce(_:_:)`` turns each into
 /// state and effects.
-public enum InspectorMsg: Sendable {
+///
+/// Indirect: a message is one reference, whatever it carries. A live world
+/// sends a thousand events a second, and each message is copied on its way
+/// to the reducer; inline, every copy moved and retained the largest case's
+/// payload (a world snapshot), which doubled the inspector's CPU in the live
+/// loop (`syncscope-bench --inspector-only`).
+public indirect enum InspectorMsg: Sendable {
     /// The loop starts on a terminal of this size at real time `now`;
     /// `offKeyPath`: its effects run on a thread of their own while keys are
     /// read (a live world), so the device's own side is read apart from the server.
