@@ -10,9 +10,35 @@ public struct Record: Sendable, Hashable, CustomStringConvertible {
     public var modified: RecordStamp?
     /// The record's parent (`CKRecord.parent`): a record in the same zone. A
     /// share of a record shares every record whose parent chain reaches it.
-    public var parent: RecordReference?
+    public var parent: RecordReference? {
+        get { links?.parent }
+        set { setLinks(parent: newValue, share: share) }
+    }
     /// The share this record is the root of (`CKRecord.share`), set by the server.
-    public var share: RecordReference?
+    public var share: RecordReference? {
+        get { links?.share }
+        set { setLinks(parent: parent, share: newValue) }
+    }
+
+    /// ``parent`` and ``share``, out of line: most records have neither, and
+    /// a record is copied whole on every save, fetch and change; inline, the two
+    /// references made a record about half as big again. `nil` when both are.
+    private var links: Links?
+
+    private indirect enum Links: Sendable, Hashable {
+        case links(parent: RecordReference?, share: RecordReference?)
+
+        var parent: RecordReference? {
+            switch self { case .links(let parent, _): parent }
+        }
+        var share: RecordReference? {
+            switch self { case .links(_, let share): share }
+        }
+    }
+
+    private mutating func setLinks(parent: RecordReference?, share: RecordReference?) {
+        links = parent == nil && share == nil ? nil : .links(parent: parent, share: share)
+    }
 
     public init(
         recordID: RecordID,
@@ -30,8 +56,7 @@ public struct Record: Sendable, Hashable, CustomStringConvertible {
         self.recordChangeTag = recordChangeTag
         self.created = created
         self.modified = modified
-        self.parent = parent
-        self.share = share
+        setLinks(parent: parent, share: share)
     }
 
     public subscript(key: String) -> FieldValue? {
