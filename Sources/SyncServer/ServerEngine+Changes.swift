@@ -90,6 +90,7 @@ extension ServerEngine {
         let wantedTypes: Set<UInt32>? = request.desiredRecordTypes.map { Set($0.compactMap { names.index(of: $0) }) }
         // A record share's participant sees only the hierarchies they accepted.
         let viewer = zone.limitedViewer(caller.user, in: database.scope)
+        let links = zone.links
         var cursor = zone.log.firstLive(atOrAfter: sequence + 1)
         var last = sequence
         while let (entrySequence, name) = cursor {
@@ -100,7 +101,7 @@ extension ServerEngine {
                     // not wanted: skipped
                 } else {
                     if changes.count == limit { break }
-                    changes.append(.changed(record(stored, name: name, zone: zone, desiredKeys: request.desiredKeys)))
+                    changes.append(.changed(record(stored, name: name, zoneID: zone.zoneID, links: links, desiredKeys: request.desiredKeys)))
                 }
             } else if entrySequence > floor, let tombstone = zone.tombstones[name], wantedTypes?.contains(tombstone.type) ?? true {
                 if changes.count == limit { break }

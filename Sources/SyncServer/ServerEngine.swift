@@ -188,16 +188,26 @@ public final class ServerEngine {
     /// A stored record of `zone` as the model has it, with its parent and
     /// the share it is the root of (read only in a zone that has any).
     func record(_ stored: StoredRecord, name: String, zone: ZoneState, desiredKeys: [String]? = nil) -> Record {
+        record(stored, name: name, zoneID: zone.zoneID, links: zone.links, desiredKeys: desiredKeys)
+    }
+
+    /// The same, for a run of records of one zone: `links` is the zone's
+    /// ``ZoneState/links``, read once for the run. (Each read of a zone's
+    /// dictionaries is an exclusive access checked at run time, which a full
+    /// fetch would pay twice per record.)
+    func record(_ stored: StoredRecord, name: String, zoneID: RecordZoneID, links: ZoneState.Links?, desiredKeys: [String]? = nil) -> Record {
         var record = Record(
-            recordID: RecordID(recordName: name, zoneID: zone.zoneID),
+            recordID: RecordID(recordName: name, zoneID: zoneID),
             recordType: names[stored.type],
             fields: stored.fields.filtered(to: desiredKeys),
             recordChangeTag: Self.tagString(stored.tag),
             created: stamp(stored.created),
             modified: stamp(stored.modified)
         )
-        if !zone.parents.isEmpty, let parent = zone.parents[name] { record.parent = RecordReference(recordName: parent) }
-        if !zone.shareOfRoot.isEmpty, let share = zone.shareOfRoot[name] { record.share = RecordReference(recordName: share) }
+        if let links {
+            if !links.parents.isEmpty, let parent = links.parents[name] { record.parent = RecordReference(recordName: parent) }
+            if !links.shareOfRoot.isEmpty, let share = links.shareOfRoot[name] { record.share = RecordReference(recordName: share) }
+        }
         return record
     }
 

@@ -30,6 +30,15 @@ final class ZoneState {
     var recordShares: [String: ZoneShare] = [:]
     /// The share record of each shared root record, by the root's name.
     var shareOfRoot: [String: String] = [:]
+
+    /// ``parents`` and ``shareOfRoot`` as they are now, for a run of records
+    /// (``ServerEngine/record(_:name:zoneID:links:desiredKeys:)``); `nil` when both are empty.
+    var links: Links? { parents.isEmpty && shareOfRoot.isEmpty ? nil : Links(parents: parents, shareOfRoot: shareOfRoot) }
+
+    struct Links {
+        let parents: [String: String]
+        let shareOfRoot: [String: String]
+    }
     /// Participants who see only some records (the hierarchies of the record
     /// shares they accepted, by share record name); everyone else in
     /// ``participants`` sees the whole zone.
