@@ -12,20 +12,23 @@ public struct Record: Sendable, Hashable, CustomStringConvertible {
     /// share of a record shares every record whose parent chain reaches it.
     public var parent: RecordReference? {
         get { links?.parent }
-        set { setLinks(parent: newValue, share: share) }
+        set { links = Self.links(parent: newValue, share: share) }
     }
     /// The share this record is the root of (`CKRecord.share`), set by the server.
     public var share: RecordReference? {
         get { links?.share }
-        set { setLinks(parent: parent, share: newValue) }
+        set { links = Self.links(parent: parent, share: newValue) }
     }
 
     /// ``parent`` and ``share``, out of line: most records have neither, and
     /// a record is copied whole on every save, fetch and change; inline, the two
-    /// references made a record about half as big again. `nil` when both are.
-    private var links: Links?
+    /// references made a record about half as big again. `nil` when both are
+    /// (``links(parent:share:)``). Visible to inlined code only: the
+    /// initializer is inlinable, so that building a record with neither (a
+    /// server's fetch builds one per record) costs nothing for them.
+    @usableFromInline var links: Links?
 
-    private indirect enum Links: Sendable, Hashable {
+    @usableFromInline indirect enum Links: Sendable, Hashable {
         case links(parent: RecordReference?, share: RecordReference?)
 
         var parent: RecordReference? {
@@ -36,11 +39,14 @@ public struct Record: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    private mutating func setLinks(parent: RecordReference?, share: RecordReference?) {
-        links = parent == nil && share == nil ? nil : .links(parent: parent, share: share)
+    /// What ``links`` holds for this parent and share: `nil` when both are,
+    /// so that a record whose links were cleared equals one that never had any.
+    @inlinable @inline(__always)
+    static func links(parent: RecordReference?, share: RecordReference?) -> Links? {
+        parent == nil && share == nil ? nil : .links(parent: parent, share: share)
     }
 
-    public init(
+    @inlinable public init(
         recordID: RecordID,
         recordType: String,
         fields: RecordFields = RecordFields(),
@@ -56,7 +62,7 @@ public struct Record: Sendable, Hashable, CustomStringConvertible {
         self.recordChangeTag = recordChangeTag
         self.created = created
         self.modified = modified
-        setLinks(parent: parent, share: share)
+        links = Self.links(parent: parent, share: share)
     }
 
     public subscript(key: String) -> FieldValue? {
