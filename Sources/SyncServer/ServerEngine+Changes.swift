@@ -101,7 +101,15 @@ extension ServerEngine {
                     // not wanted: skipped
                 } else {
                     if changes.count == limit { break }
-                    changes.append(.changed(record(stored, name: name, zoneID: zone.zoneID, links: links, desiredKeys: request.desiredKeys)))
+                    // Built in place, straight into the batch, unless the zone has parents or shares
+                    // to add: a record built in a variable first is copied once more on its way in.
+                    if let links {
+                        var record = record(stored, name: name, zoneID: zoneID, desiredKeys: request.desiredKeys)
+                        links.apply(to: &record)
+                        changes.append(.changed(record))
+                    } else {
+                        changes.append(.changed(record(stored, name: name, zoneID: zoneID, desiredKeys: request.desiredKeys)))
+                    }
                 }
             } else if entrySequence > floor, let tombstone = zone.tombstones[name], wantedTypes?.contains(tombstone.type) ?? true {
                 if changes.count == limit { break }

@@ -188,15 +188,18 @@ public final class ServerEngine {
     /// A stored record of `zone` as the model has it, with its parent and
     /// the share it is the root of (read only in a zone that has any).
     func record(_ stored: StoredRecord, name: String, zone: ZoneState, desiredKeys: [String]? = nil) -> Record {
-        record(stored, name: name, zoneID: zone.zoneID, links: zone.links, desiredKeys: desiredKeys)
+        var record = record(stored, name: name, zoneID: zone.zoneID, desiredKeys: desiredKeys)
+        zone.links?.apply(to: &record)
+        return record
     }
 
-    /// The same, for a run of records of one zone: `links` is the zone's
-    /// ``ZoneState/links``, read once for the run. (Each read of a zone's
-    /// dictionaries is an exclusive access checked at run time, which a full
-    /// fetch would pay twice per record.)
-    func record(_ stored: StoredRecord, name: String, zoneID: RecordZoneID, links: ZoneState.Links?, desiredKeys: [String]? = nil) -> Record {
-        var record = Record(
+    /// The same without its parent and share: for a run of records of one
+    /// zone, whose ``ZoneState/links`` the caller reads once for the run and
+    /// applies to each (``ZoneState/Links/apply(to:)``). Kept this small so it
+    /// is inlined where a run converts records one by one (a full fetch).
+    @inline(__always)
+    func record(_ stored: StoredRecord, name: String, zoneID: RecordZoneID, desiredKeys: [String]? = nil) -> Record {
+        Record(
             recordID: RecordID(recordName: name, zoneID: zoneID),
             recordType: names[stored.type],
             fields: stored.fields.filtered(to: desiredKeys),
@@ -204,11 +207,6 @@ public final class ServerEngine {
             created: stamp(stored.created),
             modified: stamp(stored.modified)
         )
-        if let links {
-            if !links.parents.isEmpty, let parent = links.parents[name] { record.parent = RecordReference(recordName: parent) }
-            if !links.shareOfRoot.isEmpty, let share = links.shareOfRoot[name] { record.share = RecordReference(recordName: share) }
-        }
-        return record
     }
 
     func stamp(_ s: Stamp) -> RecordStamp {

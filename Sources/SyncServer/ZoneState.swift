@@ -32,12 +32,19 @@ final class ZoneState {
     var shareOfRoot: [String: String] = [:]
 
     /// ``parents`` and ``shareOfRoot`` as they are now, for a run of records
-    /// (``ServerEngine/record(_:name:zoneID:links:desiredKeys:)``); `nil` when both are empty.
+    /// (``Links/apply(to:)``); `nil` when both are empty.
     var links: Links? { parents.isEmpty && shareOfRoot.isEmpty ? nil : Links(parents: parents, shareOfRoot: shareOfRoot) }
 
     struct Links {
         let parents: [String: String]
         let shareOfRoot: [String: String]
+
+        /// Sets `record`'s parent and the share it is the root of, if it has them.
+        func apply(to record: inout Record) {
+            let name = record.recordID.recordName
+            if !parents.isEmpty, let parent = parents[name] { record.parent = RecordReference(recordName: parent) }
+            if !shareOfRoot.isEmpty, let share = shareOfRoot[name] { record.share = RecordReference(recordName: share) }
+        }
     }
     /// Participants who see only some records (the hierarchies of the record
     /// shares they accepted, by share record name); everyone else in
