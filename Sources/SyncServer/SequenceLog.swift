@@ -63,13 +63,23 @@ struct SequenceLog<Key> {
         liveCount -= 1
     }
 
-    /// The first live entry with sequence `>= sequence`.
-    mutating func firstLive(atOrAfter sequence: Int64) -> (sequence: Int64, key: Key)? {
-        let start = max(0, sequence - firstSequence)
-        guard start < keys.count else { return nil }
-        let i = find(Int(start))
-        guard i < keys.count, let key = keys[i] else { return nil }
-        return (firstSequence + Int64(i), key)
+    /// Walks the live entries from `sequence` on, oldest first, for as long
+    /// as `visit` answers `true`; answers the sequence of the first live
+    /// entry `visit` did not take, or `nil` when the walk reached the end.
+    ///
+    /// One call walks a whole run: a log held in a class's property (a
+    /// zone's) is accessed once for the walk, not once per entry (each such
+    /// access is a runtime exclusivity check, about a hundred instructions).
+    mutating func walkLive(from sequence: Int64, _ visit: (_ sequence: Int64, _ key: Key) -> Bool) -> Int64? {
+        var start = Int(max(0, sequence - firstSequence))
+        while start < keys.count {
+            let i = find(start)
+            guard i < keys.count, let key = keys[i] else { return nil }
+            let entrySequence = firstSequence + Int64(i)
+            if !visit(entrySequence, key) { return entrySequence }
+            start = i + 1
+        }
+        return nil
     }
 
     private mutating func find(_ start: Int) -> Int {

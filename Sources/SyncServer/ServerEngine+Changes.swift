@@ -23,19 +23,19 @@ extension ServerEngine {
                 token, kind: .database, caller: caller, database: database, zoneID: nil, history: history,
                 lastSequence: log.log.lastSequence, compactedThrough: log.compactedThrough)
             var changes: [DatabaseChange] = []
-            var cursor = log.log.firstLive(atOrAfter: sequence + 1)
             var last = sequence
-            while let (entrySequence, zoneID) = cursor {
-                let removal = log.entries[zoneID]?.removal
+            let entries = log.entries
+            let stoppedAt = log.log.walkLive(from: sequence + 1) { entrySequence, zoneID in
+                let removal = entries[zoneID]?.removal
                 let skip = removal != nil && entrySequence <= floor
                 if !skip {
-                    if changes.count == limit { break }
+                    if changes.count == limit { return false }
                     changes.append(removal.map { .zoneRemoved(zoneID, reason: $0) } ?? .zoneChanged(zoneID))
                 }
                 last = entrySequence
-                cursor = log.log.firstLive(atOrAfter: entrySequence + 1)
+                return true
             }
-            let moreComing = cursor != nil
+            let moreComing = stoppedAt != nil
             if !moreComing { last = log.log.lastSequence }
             let token = signer.sign(TokenPayload(
                 kind: .database, scope: database.scope, sequence: last, floor: floor, history: history,
@@ -91,16 +91,15 @@ extension ServerEngine {
         // A record share's participant sees only the hierarchies they accepted.
         let viewer = zone.limitedViewer(caller.user, in: database.scope)
         let links = zone.links
-        var cursor = zone.log.firstLive(atOrAfter: sequence + 1)
         var last = sequence
-        while let (entrySequence, name) = cursor {
+        let stoppedAt = zone.log.walkLive(from: sequence + 1) { entrySequence, name in
             if let viewer, !zone.isVisible(name, to: viewer) {
                 // not shared with the caller: skipped
             } else if let stored = zone.records[name] {
                 if let wantedTypes, !wantedTypes.contains(stored.type) {
                     // not wanted: skipped
                 } else {
-                    if changes.count == limit { break }
+                    if changes.count == limit { return false }
                     // Built in place, straight into the batch, unless the zone has parents or shares
                     // to add: a record built in a variable first is copied once more on its way in.
                     if let links {
@@ -112,13 +111,13 @@ extension ServerEngine {
                     }
                 }
             } else if entrySequence > floor, let tombstone = zone.tombstones[name], wantedTypes?.contains(tombstone.type) ?? true {
-                if changes.count == limit { break }
+                if changes.count == limit { return false }
                 changes.append(.deleted(RecordID(recordName: name, zoneID: zoneID), recordType: names[tombstone.type]))
             }
             last = entrySequence
-            cursor = zone.log.firstLive(atOrAfter: entrySequence + 1)
+            return true
         }
-        let moreComing = cursor != nil
+        let moreComing = stoppedAt != nil
         if !moreComing { last = zone.log.lastSequence }
         let token = signer.sign(TokenPayload(
             kind: .recordZone, scope: database.scope, sequence: last, floor: floor, history: history,

@@ -75,10 +75,9 @@ extension ServerEngine {
                   compactedThrough: zone.compactedThrough)
         else { return nil }
         var count = 0
-        var cursor = zone.log.firstLive(atOrAfter: sequence + 1)
-        while let (entrySequence, name) = cursor {
+        _ = zone.log.walkLive(from: sequence + 1) { entrySequence, name in
             if zone.records[name] != nil || entrySequence > floor { count += 1 }
-            cursor = zone.log.firstLive(atOrAfter: entrySequence + 1)
+            return true
         }
         return count
     }
