@@ -107,7 +107,7 @@ public struct RecordRowsModel: Sendable, Equatable {
     public mutating func reorder(_ list: inout RecordList, by order: RecordRowOrder) {
         currentOrder = order
         guard source != nil, !needsRebuild else { return }
-        var rows = list.rows
+        var rows = Array(list.rows)
         list = RecordList()
         rows.sort(by: order.areInIncreasingOrder)
         byName = order.isNaturalNameOrder ? [:] : Dictionary(rows.map { ($0.name, $0) }, uniquingKeysWith: { $1 })
@@ -336,12 +336,7 @@ public struct RecordRowsModel: Sendable, Equatable {
     private func index(of name: String, in list: RecordList) -> Int? {
         let rows = list.rows
         if order.isNaturalNameOrder {
-            var low = 0
-            var high = rows.count
-            while low < high {
-                let mid = (low + high) / 2
-                if NaturalOrder.less(rows[mid].name, name) { low = mid + 1 } else { high = mid }
-            }
+            let low = rows.partitionPoint { NaturalOrder.less($0.name, name) }
             return low < rows.count && rows[low].name == name ? low : nil
         }
         guard let row = byName[name] else { return nil }
@@ -377,13 +372,7 @@ extension RecordChange {
 extension RecordList {
     /// Where `row` stands (or would stand) in rows kept in `order`.
     func insertionIndex(of row: RecordRow, in order: RecordRowOrder) -> Int {
-        var low = 0
-        var high = rows.count
-        while low < high {
-            let mid = (low + high) / 2
-            if order.areInIncreasingOrder(rows[mid], row) { low = mid + 1 } else { high = mid }
-        }
-        return low
+        rows.partitionPoint { order.areInIncreasingOrder($0, row) }
     }
 
     /// Whether `row` can take the place of the row at `index` without breaking the order.
@@ -396,8 +385,8 @@ extension RecordList {
 
     /// Applies `edit` (its indices are those of the rows before it), keeping
     /// the rows in `order` and the counts, the unsent total and the filter's
-    /// rows in step. Removals and insertions each take one pass that moves
-    /// every row at most once, however many there are.
+    /// rows in step. Removals and insertions each move the rows of the
+    /// chunks they touch once (``RecordRows``), however many there are.
     mutating func apply(_ edit: RecordListEdit, in order: RecordRowOrder) {
         let selection = applied.map { (needle: $0.filter.lowercased(), mode: $0.mode) }
         func keeps(_ row: RecordRow) -> Bool {

@@ -3,11 +3,11 @@ import SyncClient
 
 /// The records of the selected zone, in the order shown (by name in
 /// ``NaturalOrder``, note-2 before note-10, unless a column sort is chosen:
-/// ``RecordRowsModel`` keeps the rows themselves in that order), and the rows
-/// the filter keeps.
+/// ``RecordRowsModel`` keeps the rows themselves in that order, in
+/// ``RecordRows``' chunks), and the rows the filter keeps.
 public struct RecordList: Sendable, Equatable {
     public var key: RecordListKey?
-    public internal(set) var rows: [RecordRow] = []
+    public internal(set) var rows = RecordRows()
     /// Indices into `rows` that the filter keeps (`nil`: all).
     public internal(set) var visible: [Int]?
     public private(set) var filter = ""
@@ -20,7 +20,7 @@ public struct RecordList: Sendable, Equatable {
 
     init(key: RecordListKey?, rows: [RecordRow]) {
         self.key = key
-        self.rows = rows
+        self.rows = RecordRows(rows)
         var counts: [RecordMarker: Int] = [:]
         for row in rows where row.marker != .same { counts[row.marker, default: 0] += 1 }
         self.counts = counts
