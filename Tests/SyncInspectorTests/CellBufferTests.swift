@@ -1,3 +1,4 @@
+import SyncCore
 import Testing
 @testable import SyncInspector
 
@@ -159,6 +160,50 @@ struct CellBufferTests {
         source.write("日", x: 0, y: 0)
         target.draw(source, x: 2, y: 1)
         #expect(target.lines() == ["     ", "  日 "])
+    }
+
+    /// ASCII writes and fills of one-column characters take a row at once;
+    /// they must leave every cell as putting their cells one by one does,
+    /// wide characters cut at either end included (styles show which cells
+    /// were blanked from which side).
+    @Test func rowWritesAndFillsMatchPuttingCellsOneByOne() {
+        var random = SeededRandom(seed: 5)
+        let styles: [Style] = [.plain, .bold, .reverse, Style(foreground: .red)]
+        for round in 0..<400 {
+            var fast = CellBuffer(width: 12, height: 3)
+            var slow = fast
+            for _ in 0..<8 {
+                let style = styles[Int.random(in: 0..<styles.count, using: &random)]
+                let x = Int.random(in: -3...12, using: &random)
+                let y = Int.random(in: -1...3, using: &random)
+                switch Int.random(in: 0..<3, using: &random) {
+                case 0:
+                    // Wide characters to cut (the same on both).
+                    fast.write("日本語", x: x, y: y, style: style)
+                    slow.write("日本語", x: x, y: y, style: style)
+                case 1:
+                    let text = String("abcdefghij".prefix(Int.random(in: 0...10, using: &random)))
+                    let clip = Rect(x: Int.random(in: -1...8, using: &random), y: 0, width: Int.random(in: 0...12, using: &random), height: 3)
+                    let end = fast.write(text, x: x, y: y, style: style, clip: clip)
+                    #expect(end == x + text.count)
+                    let area = clip.intersection(slow.bounds)
+                    for (i, character) in text.enumerated() where y >= area.y && y < area.maxY && x + i >= area.x && x + i < area.maxX {
+                        slow.put(Cell(character, style: style), x: x + i, y: y)
+                    }
+                default:
+                    let rect = Rect(x: x, y: y, width: Int.random(in: 0...6, using: &random), height: Int.random(in: 0...3, using: &random))
+                    fast.fill(rect, character: "#", style: style)
+                    let area = rect.intersection(slow.bounds)
+                    for row in area.y..<max(area.y, area.maxY) {
+                        for column in area.x..<max(area.x, area.maxX) { slow.put(Cell("#", style: style), x: column, y: row) }
+                    }
+                }
+                if fast != slow {
+                    Issue.record("round \(round): \(fast.lines()) vs \(slow.lines())")
+                    return
+                }
+            }
+        }
     }
 
     @Test func renderTrimsTrailingSpacesUnlessAsked() {

@@ -83,11 +83,20 @@ public struct CellBuffer: Hashable, Sendable {
         // Printable ASCII (most of what the panes show): each byte is one
         // character one column wide, so no grapheme breaking and no width lookups.
         if TextWidth.isPrintableASCII(text) {
-            for byte in text.utf8 {
-                if column >= area.x && column < area.maxX { put(.ascii(byte, style: style), x: column, y: y) }
-                column += 1
+            let utf8 = text.utf8
+            let from = max(column, area.x)
+            let to = min(column + utf8.count, area.maxX)
+            if from < to {
+                overwriteRow(y, from: from, to: to)
+                let row = y * size.width
+                var x = column
+                for byte in utf8 {
+                    if x >= to { break }
+                    if x >= from { cells[row + x] = .ascii(byte, style: style) }
+                    x += 1
+                }
             }
-            return column
+            return column + utf8.count
         }
         for original in text {
             var character = original
@@ -124,6 +133,14 @@ public struct CellBuffer: Hashable, Sendable {
         let area = rect.intersection(bounds)
         guard !area.isEmpty else { return }
         let cell = Cell(character, style: style)
+        if !cell.isWide {
+            for y in area.y..<area.maxY {
+                overwriteRow(y, from: area.x, to: area.maxX)
+                let row = y * size.width
+                for x in area.x..<area.maxX { cells[row + x] = cell }
+            }
+            return
+        }
         for y in area.y..<area.maxY {
             var x = area.x
             while x < area.maxX {
@@ -165,6 +182,15 @@ public struct CellBuffer: Hashable, Sendable {
                 }
             }
         }
+    }
+
+    /// Makes ready to overwrite columns `from..<to` of row `y` (inside the
+    /// buffer) with one-column cells, as ``put(_:x:y:)`` one by one would:
+    /// only a wide character across either end has a half outside to blank;
+    /// every cell inside is overwritten anyway.
+    private mutating func overwriteRow(_ y: Int, from: Int, to: Int) {
+        breakWideCharacter(at: from, y: y)
+        breakWideCharacter(at: to - 1, y: y)
     }
 
     private mutating func breakWideCharacter(at x: Int, y: Int) {
