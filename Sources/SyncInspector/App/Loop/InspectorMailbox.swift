@@ -10,9 +10,14 @@ public final class InspectorMailbox: Sendable {
 
     public init() {}
 
-    /// Posts `message` and wakes the loop.
+    /// Posts `message` and wakes the loop (a world's every event comes this
+    /// way, thousands a second: it is appended as it is, with no array of one).
     public func post(_ message: InspectorMsg) {
-        post([message])
+        let wasEmpty = messages.withLock { messages in
+            defer { messages.append(message) }
+            return messages.isEmpty
+        }
+        if wasEmpty { wake.wake() }
     }
 
     /// Posts each of `batch`, in order, and wakes the loop. Only the first
