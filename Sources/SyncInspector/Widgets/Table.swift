@@ -34,9 +34,7 @@ public struct Table {
         if showsHeader {
             buffer.fill(area.row(0), style: theme.tableHeader)
             for (column, columnArea) in zip(columns, columnAreas) {
-                buffer.write(
-                    TextWidth.pad(column.title, to: columnArea.width, alignment: column.alignment),
-                    x: columnArea.x, y: y, style: theme.tableHeader, clip: columnArea)
+                Self.write(column.title, in: columnArea, y: y, alignment: column.alignment, style: theme.tableHeader, into: &buffer)
             }
             y += 1
         }
@@ -61,12 +59,23 @@ public struct Table {
             let rowY = y + line
             buffer.fill(Rect(x: area.x, y: rowY, width: area.width, height: 1), style: style)
             for (columnIndex, columnArea) in columnAreas.enumerated() {
-                let text = columnIndex < row.cells.count ? row.cells[columnIndex] : ""
-                buffer.write(
-                    TextWidth.pad(text, to: columnArea.width, alignment: columns[columnIndex].alignment),
-                    x: columnArea.x, y: rowY, style: style,
-                    clip: Rect(x: columnArea.x, y: rowY, width: columnArea.width, height: 1))
+                guard columnIndex < row.cells.count else { continue }
+                Self.write(row.cells[columnIndex], in: columnArea, y: rowY, alignment: columns[columnIndex].alignment, style: style, into: &buffer)
             }
         }
+    }
+
+    /// Writes `text` on row `y` of a column, cut to its width and aligned in
+    /// it. The row was filled in `style` first, so the columns the text leaves
+    /// are already blank: no padding is built.
+    private static func write(_ text: String, in column: Rect, y: Int, alignment: Alignment, style: Style, into buffer: inout CellBuffer) {
+        let cut = TextWidth.truncate(text, to: column.width)
+        let gap = max(0, column.width - TextWidth.of(cut))
+        let offset = switch alignment {
+        case .left: 0
+        case .right: gap
+        case .center: gap / 2
+        }
+        buffer.write(cut, x: column.x + offset, y: y, style: style, clip: Rect(x: column.x, y: y, width: column.width, height: 1))
     }
 }
