@@ -13,21 +13,21 @@ public final class InspectorMailbox: Sendable {
     /// Posts `message` and wakes the loop (a world's every event comes this
     /// way, thousands a second: it is appended as it is, with no array of one).
     public func post(_ message: InspectorMsg) {
-        let wasEmpty = messages.withLock { messages in
-            defer { messages.append(message) }
-            return messages.isEmpty
-        }
-        if wasEmpty { wake.wake() }
+        append { $0.append(message) }
     }
 
-    /// Posts each of `batch`, in order, and wakes the loop. Only the first
-    /// message of those waiting writes to the pipe: the loop takes them all
-    /// at once (a world making 1,000 changes a second costs one write per
-    /// wake-up, not a thousand).
+    /// Posts each of `batch`, in order, and wakes the loop.
     public func post(_ batch: [InspectorMsg]) {
         guard !batch.isEmpty else { return }
+        append { $0 += batch }
+    }
+
+    /// Adds to the messages waiting. Only the first message of those waiting
+    /// writes to the pipe: the loop takes them all at once (a world making
+    /// 1,000 changes a second costs one write per wake-up, not a thousand).
+    private func append(_ add: (inout [InspectorMsg]) -> Void) {
         let wasEmpty = messages.withLock { messages in
-            defer { messages += batch }
+            defer { add(&messages) }
             return messages.isEmpty
         }
         if wasEmpty { wake.wake() }
