@@ -86,7 +86,7 @@ public struct RecordRows: RandomAccessCollection, MutableCollection, Equatable, 
             if let last = chunks[mid].last, isBefore(last) { low = mid + 1 } else { high = mid }
         }
         guard low < chunks.count else { return endIndex }
-        let start = low > 0 ? ends[low - 1] : 0
+        let start = start(of: low)
         let rows = chunks[low]
         var first = 0
         var end = rows.count
@@ -108,7 +108,7 @@ public struct RecordRows: RandomAccessCollection, MutableCollection, Equatable, 
         while i < indices.count {
             // `ends` still counts the rows before the removals: the indices are theirs.
             let chunk = locate(indices[i]).chunk
-            let start = chunk > 0 ? ends[chunk - 1] : 0
+            let start = start(of: chunk)
             var local: [Int] = []
             while i < indices.count && indices[i] < ends[chunk] {
                 local.append(indices[i] - start)
@@ -135,7 +135,7 @@ public struct RecordRows: RandomAccessCollection, MutableCollection, Equatable, 
         while j < rows.count {
             // The chunk holding the row now at that position; the last one takes the rows at the end.
             let chunk = positions[j] >= endIndex ? chunks.count - 1 : locate(positions[j]).chunk
-            let start = chunk > 0 ? ends[chunk - 1] : 0
+            let start = start(of: chunk)
             let isLast = chunk == chunks.count - 1
             var local: [Int] = []
             var taken: [RecordRow] = []
@@ -169,7 +169,12 @@ public struct RecordRows: RandomAccessCollection, MutableCollection, Equatable, 
             let mid = (low + high) / 2
             if ends[mid] <= position { low = mid + 1 } else { high = mid }
         }
-        return (low, position - (low > 0 ? ends[low - 1] : 0))
+        return (low, position - start(of: low))
+    }
+
+    /// The position of chunk `chunk`'s first row (the count for one past the last).
+    private func start(of chunk: Int) -> Int {
+        chunk > 0 ? ends[chunk - 1] : 0
     }
 
     /// Drops empty chunks and joins neighbours that fit in one chunk together,
