@@ -3,7 +3,10 @@ import SyncClient
 
 /// Something that happened in a world, stamped with its time (virtual in a `Simulation`).
 public struct WorldEvent: Sendable, Hashable, CustomStringConvertible {
-    public enum Kind: Sendable, Hashable {
+    /// Indirect: an event is copied many times on its way to a pane (the
+    /// observer, the world's log, each snapshot's latest events), and a copy
+    /// of a boxed kind is one retain, not one per string and token inside.
+    public indirect enum Kind: Sendable, Hashable {
         /// A device's sync engine did something.
         case sync(SyncEvent)
         /// The push layer did something (created, coalesced, held, pruned a notification…).
