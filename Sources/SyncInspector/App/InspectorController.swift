@@ -153,36 +153,38 @@ public final class InspectorController {
     @discardableResult
     func send(_ message: InspectorMsg? = nil, runner: any EffectRunner, terminal: (any TerminalBackend)? = nil) async -> Turn {
         var turn = Turn()
-        var queue = mailbox.takeAll()
-        if let message { queue.append(message) }
-        var index = 0
-        while index < queue.count {
-            let next = queue[index]
-            index += 1
-            logBefore(next)
-            let asked = InspectorReducer.reduce(&state, next)
-            switch next {
-            case .commandFinished, .serverRead, .worldRead, .feedRead, .watchRead, .clientRenamed: turn.answered = true
-            default: break
-            }
-            logAfter(next)
-            for effect in asked {
-                switch effect {
-                case .quit:
-                    await runner.stop()
-                    turn.quit = true
-                    return turn
-                case .repaint:
-                    turn.repaint = true
-                case .copy(let text, let what):
-                    let outcome = terminal?.copyToClipboard(text) ?? .unavailable("no terminal is attached.")
-                    let time = WorldTime(now: state.clock.now, real: realClock.now())
-                    mailbox.post(.commandFinished(.copy(text, what: what), .copied(what: what, outcome), at: time))
-                default:
-                    await runner.start(effect, context: EffectContext(state))
+        // Batch by batch as the mailbox gives them (what the update posts
+        // comes in the next batch, after the rest of this one): a batch is
+        // read where it lies, not copied onto the end of a queue.
+        var batch = mailbox.takeAll()
+        if let message { batch.append(message) }
+        while !batch.isEmpty {
+            for next in batch {
+                logBefore(next)
+                let asked = InspectorReducer.reduce(&state, next)
+                switch next {
+                case .commandFinished, .serverRead, .worldRead, .feedRead, .watchRead, .clientRenamed: turn.answered = true
+                default: break
+                }
+                logAfter(next)
+                for effect in asked {
+                    switch effect {
+                    case .quit:
+                        await runner.stop()
+                        turn.quit = true
+                        return turn
+                    case .repaint:
+                        turn.repaint = true
+                    case .copy(let text, let what):
+                        let outcome = terminal?.copyToClipboard(text) ?? .unavailable("no terminal is attached.")
+                        let time = WorldTime(now: state.clock.now, real: realClock.now())
+                        mailbox.post(.commandFinished(.copy(text, what: what), .copied(what: what, outcome), at: time))
+                    default:
+                        await runner.start(effect, context: EffectContext(state))
+                    }
                 }
             }
-            queue += mailbox.takeAll()
+            batch = mailbox.takeAll()
         }
         return turn
     }
