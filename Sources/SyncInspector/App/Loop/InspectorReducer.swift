@@ -182,7 +182,8 @@ public enum InspectorReducer {
 
     /// Starts the next effect on the world when none is under way.
     static func startNext(_ state: inout InspectorState) -> [InspectorEffect] {
-        guard state.effects.running == nil, !state.effects.waiting.isEmpty else { return [] }
+        // Asked after every message: the common answer (nothing waits) first, and no copy of the running effect.
+        guard !state.effects.waiting.isEmpty, case .none = state.effects.running else { return [] }
         let effect: InspectorEffect
         switch state.effects.waiting.removeFirst() {
         case .command(let command):
