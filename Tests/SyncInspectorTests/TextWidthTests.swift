@@ -57,4 +57,18 @@ struct TextWidthTests {
         #expect(TextWidth.pad("ab", to: 6, alignment: .center) == "  ab  ")
         #expect(TextWidth.of(TextWidth.pad("日本語", to: 5)) == 5)
     }
+
+    /// A string's width is its characters' widths added up, whether or not
+    /// it takes the printable-ASCII path (controls, DEL and a combining mark
+    /// after ASCII letters must leave it).
+    @Test func aStringIsAsWideAsItsCharacters() {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["a", "Z", " ", "~", "\t", "\u{7F}", "\u{1B}", "\u{301}", "é", "漢", "…"]
+        for _ in 0..<500 {
+            let text = (0..<Int.random(in: 0...12, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            #expect(TextWidth.of(text) == text.reduce(0) { $0 + TextWidth.of($1) }, "\(text.unicodeScalars.map { $0.value })")
+        }
+        #expect(TextWidth.of("a\tb") == 2)
+        #expect(TextWidth.of("e\u{301}") == 1)
+    }
 }

@@ -52,6 +52,8 @@ public enum TextWidth {
 
     /// Columns a whole string takes (characters that cannot be shown count zero).
     public static func of(_ string: some StringProtocol) -> Int {
+        // Printable ASCII, most of what the panes show: a column a byte, no grapheme breaking.
+        if string.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return string.utf8.count }
         var total = 0
         for character in string {
             total += of(character)
