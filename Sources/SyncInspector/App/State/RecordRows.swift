@@ -79,22 +79,29 @@ public struct RecordRows: RandomAccessCollection, MutableCollection, Equatable, 
     /// row is), for rows in which every row that is comes first: a binary
     /// search over the chunks' last rows, then in one chunk.
     public func partitionPoint(_ isBefore: (RecordRow) -> Bool) -> Int {
-        var low = 0
-        var high = chunks.count
-        while low < high {
-            let mid = (low + high) / 2
-            if let last = chunks[mid].last, isBefore(last) { low = mid + 1 } else { high = mid }
+        // The rows are read in place (borrowed), not copied out: a copy would
+        // retain and release each row's strings and records at every step.
+        chunks.withUnsafeBufferPointer { chunks in
+            var low = 0
+            var high = chunks.count
+            while low < high {
+                let mid = (low + high) / 2
+                // No chunk is empty.
+                let isBeforeLast = chunks[mid].withUnsafeBufferPointer { rows in isBefore(rows[rows.count - 1]) }
+                if isBeforeLast { low = mid + 1 } else { high = mid }
+            }
+            guard low < chunks.count else { return endIndex }
+            let first = chunks[low].withUnsafeBufferPointer { rows in
+                var first = 0
+                var end = rows.count
+                while first < end {
+                    let mid = (first + end) / 2
+                    if isBefore(rows[mid]) { first = mid + 1 } else { end = mid }
+                }
+                return first
+            }
+            return start(of: low) + first
         }
-        guard low < chunks.count else { return endIndex }
-        let start = start(of: low)
-        let rows = chunks[low]
-        var first = 0
-        var end = rows.count
-        while first < end {
-            let mid = (first + end) / 2
-            if isBefore(rows[mid]) { first = mid + 1 } else { end = mid }
-        }
-        return start + first
     }
 
     // MARK: Edits
