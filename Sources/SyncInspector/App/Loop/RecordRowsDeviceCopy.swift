@@ -27,7 +27,7 @@ public struct RecordRowsDeviceCopy: RecordRowsDevice, Sendable, Equatable {
         self.zone = zone
         if let names {
             all = nil
-            var named: [String: Record?] = [:]
+            var named: [String: Record?] = Dictionary(minimumCapacity: names.count)
             for name in names { named[name] = .some(device.cachedRecord(named: name)) }
             self.named = named
         } else {
