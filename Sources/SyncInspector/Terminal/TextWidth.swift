@@ -46,14 +46,14 @@ public enum TextWidth {
 
     /// Whether every character of `text` is printable ASCII (`0x20...0x7E`):
     /// then each byte is one character, one column wide.
-    static func isPrintableASCII(_ text: String) -> Bool {
+    static func isPrintableASCII(_ text: some StringProtocol) -> Bool {
         text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
     }
 
     /// Columns a whole string takes (characters that cannot be shown count zero).
     public static func of(_ string: some StringProtocol) -> Int {
         // Printable ASCII, most of what the panes show: a column a byte, no grapheme breaking.
-        if string.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return string.utf8.count }
+        if isPrintableASCII(string) { return string.utf8.count }
         var total = 0
         for character in string {
             total += of(character)
