@@ -82,25 +82,10 @@ public struct RecordRows: RandomAccessCollection, MutableCollection, Equatable, 
         // The rows are read in place (borrowed), not copied out: a copy would
         // retain and release each row's strings and records at every step.
         chunks.withUnsafeBufferPointer { chunks in
-            var low = 0
-            var high = chunks.count
-            while low < high {
-                let mid = (low + high) / 2
-                // No chunk is empty.
-                let isBeforeLast = chunks[mid].withUnsafeBufferPointer { rows in isBefore(rows[rows.count - 1]) }
-                if isBeforeLast { low = mid + 1 } else { high = mid }
-            }
-            guard low < chunks.count else { return endIndex }
-            let first = chunks[low].withUnsafeBufferPointer { rows in
-                var first = 0
-                var end = rows.count
-                while first < end {
-                    let mid = (first + end) / 2
-                    if isBefore(rows[mid]) { first = mid + 1 } else { end = mid }
-                }
-                return first
-            }
-            return start(of: low) + first
+            // No chunk is empty.
+            let chunk = Self.firstFailing(count: chunks.count) { c in chunks[c].withUnsafeBufferPointer { isBefore($0[$0.count - 1]) } }
+            guard chunk < chunks.count else { return endIndex }
+            return start(of: chunk) + chunks[chunk].withUnsafeBufferPointer { rows in Self.firstFailing(count: rows.count) { isBefore(rows[$0]) } }
         }
     }
 
@@ -170,13 +155,21 @@ public struct RecordRows: RandomAccessCollection, MutableCollection, Equatable, 
 
     /// The chunk holding `position` (in `0..<count`), and the offset in it.
     private func locate(_ position: Int) -> (chunk: Int, offset: Int) {
+        let chunk = Self.firstFailing(count: ends.count) { ends[$0] <= position }
+        return (chunk, position - start(of: chunk))
+    }
+
+    /// The first of `0..<count` for which `passes` is false (`count` when
+    /// none is), where every index that passes comes first: the one binary
+    /// search the chunks, a chunk's rows and the running ends all use.
+    private static func firstFailing(count: Int, _ passes: (Int) -> Bool) -> Int {
         var low = 0
-        var high = ends.count
+        var high = count
         while low < high {
             let mid = (low + high) / 2
-            if ends[mid] <= position { low = mid + 1 } else { high = mid }
+            if passes(mid) { low = mid + 1 } else { high = mid }
         }
-        return (low, position - start(of: low))
+        return low
     }
 
     /// The position of chunk `chunk`'s first row (the count for one past the last).
