@@ -89,15 +89,18 @@ extension ServerEngine {
         // Only in a zone with record-share participants: what this commit touched, to tell who sees it.
         let tracksNames = !zone.limitedParticipants.isEmpty
         var touched: [String] = []
-        for plan in plans {
-            guard case .success(let plan) = plan else {
-                if case .failure(let error) = plan { results.append(.failure(error)) }
-                continue
-            }
-            anyApplied = true
-            if tracksNames { touched.append(plan.name) }
-            switch plan {
-            case .save(let name, let type, let fields, let existing, let parent):
+        // Read once: no item of this loop makes or drops a share (a deleted share goes after it).
+        let shareOfRoot = zone.shareOfRoot
+        // Each plan is read where it lies, field by field, not copied out whole.
+        for index in plans.indices {
+            switch plans[index] {
+            case .failure(let error):
+                results.append(.failure(error))
+            case .success(.save(let name, let type, let fields, let existing, let parent)):
+                anyApplied = true
+                if tracksNames { touched.append(name) }
+                // Built before the save moves the record's parent.
+                let before = observing ? existing.map { record($0, name: name, zone: zone) } : nil
                 if let parent {
                     zone.parents[name] = parent
                 } else if !zone.parents.isEmpty {
@@ -113,14 +116,17 @@ extension ServerEngine {
                     modified: stamp, sequence: zone.log.append(name))
                 nextChangeTag += 1
                 zone.store(stored, name: name)
-                let saved = record(stored, name: name, zone: zone)
+                // Its links from the plan and the share roots read above, not from the zone's tables.
+                let saved = record(
+                    stored, name: name, zoneID: zoneID, parent: parent,
+                    share: shareOfRoot.isEmpty ? nil : shareOfRoot[name])
                 results.append(.success(.saved(saved)))
                 if observing {
-                    committed.append(CommittedChange(
-                        recordID: saved.recordID, recordType: saved.recordType,
-                        before: existing.map { record($0, name: name, zone: zone) }, after: saved))
+                    committed.append(CommittedChange(recordID: saved.recordID, recordType: saved.recordType, before: before, after: saved))
                 }
-            case .delete(let name, let existing):
+            case .success(.delete(let name, let existing)):
+                anyApplied = true
+                if tracksNames { touched.append(name) }
                 zone.log.remove(existing.sequence)
                 zone.removeRecord(named: name)
                 let sequence = zone.log.append(name)

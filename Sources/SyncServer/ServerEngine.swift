@@ -193,19 +193,25 @@ public final class ServerEngine {
         return record
     }
 
-    /// The same without its parent and share: for a run of records of one
-    /// zone, whose ``ZoneState/links`` the caller reads once for the run and
-    /// applies to each (``ZoneState/Links/apply(to:)``). Kept this small so it
-    /// is inlined where a run converts records one by one (a full fetch).
+    /// The same with the `parent` and `share` the caller names (none by
+    /// default): for a run of records of one zone, whose ``ZoneState/links``
+    /// the caller reads once for the run and applies to each
+    /// (``ZoneState/Links/apply(to:)``), and for a save's answer, whose plan
+    /// knows them. Kept this small so it is inlined where a run converts
+    /// records one by one (a full fetch).
     @inline(__always)
-    func record(_ stored: StoredRecord, name: String, zoneID: RecordZoneID, desiredKeys: [String]? = nil) -> Record {
+    func record(
+        _ stored: StoredRecord, name: String, zoneID: RecordZoneID, desiredKeys: [String]? = nil, parent: String? = nil, share: String? = nil
+    ) -> Record {
         Record(
             recordID: RecordID(recordName: name, zoneID: zoneID),
             recordType: names[stored.type],
             fields: stored.fields.filtered(to: desiredKeys),
             recordChangeTag: Self.tagString(stored.tag),
             created: stamp(stored.created),
-            modified: stamp(stored.modified)
+            modified: stamp(stored.modified),
+            parent: parent.map { RecordReference(recordName: $0) },
+            share: share.map { RecordReference(recordName: $0) }
         )
     }
 

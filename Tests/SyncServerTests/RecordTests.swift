@@ -258,6 +258,34 @@ import Testing
         #expect(modified.created == created.created)
         #expect(modified.modified == RecordStamp(timestamp: VirtualClock.defaultStart + 5_000, userRecordName: "alice", deviceID: "alice-phone"))
     }
+
+    /// A save answers with the record's parent, and tells the commit's
+    /// observers the record before the save (with the parent it had) and after
+    /// (with the one it has now).
+    @Test func aSaveAnswersWithTheParentAndCommitsTheOldOneAsBefore() throws {
+        final class Commits { var all: [Commit] = [] }
+        let f = try Fixture()
+        let lists = try f.createZone("Lists")
+        try f.save([f.record("groceries", in: lists), f.record("chores", in: lists)], in: lists)
+        var milk = f.record("milk", in: lists)
+        milk.parent = RecordReference(recordName: "groceries")
+        #expect(try f.save([milk], in: lists)[0].parent?.recordName == "groceries")
+
+        let commits = Commits()
+        f.engine.commitObservers.append { commits.all.append($0) }
+        milk.parent = RecordReference(recordName: "chores")
+        let moved = try f.save([milk], in: lists)[0]
+        #expect(moved.parent?.recordName == "chores")
+        #expect(try f.lookup("milk", in: lists).parent?.recordName == "chores")
+        let change = try #require(commits.all.last?.changes.first)
+        #expect(change.before?.parent?.recordName == "groceries")
+        #expect(change.after == moved)
+
+        // A save that names no parent keeps the one the record has.
+        let kept = try f.save([f.record("milk", in: lists, ["n": 1])], in: lists)[0]
+        #expect(kept.parent?.recordName == "chores")
+        #expect(commits.all.last?.changes.first?.before?.parent?.recordName == "chores")
+    }
 }
 
 /// The error of a failed result, `nil` for a success.
