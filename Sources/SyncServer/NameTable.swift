@@ -5,9 +5,19 @@ import SyncCore
 struct NameTable {
     private(set) var names: [String] = [""]
     private var indices: [String: UInt32] = ["": 0]
+    /// The name interned last and its index: a save interns its record's
+    /// type once per record, and a request's records are mostly of one
+    /// type, so this answers most calls without hashing the name.
+    private var last: (name: String, index: UInt32) = ("", 0)
 
     mutating func intern(_ name: String) -> UInt32 {
-        if let i = indices[name] { return i }
+        if name == last.name { return last.index }
+        let i = indices[name] ?? add(name)
+        last = (name, i)
+        return i
+    }
+
+    private mutating func add(_ name: String) -> UInt32 {
         let i = UInt32(names.count)
         names.append(name)
         indices[name] = i

@@ -108,7 +108,7 @@ extension ServerEngine {
                 }
                 if let existing {
                     zone.log.remove(existing.sequence)
-                } else if let tombstone = zone.tombstones.removeValue(forKey: name) {
+                } else if !zone.tombstones.isEmpty, let tombstone = zone.tombstones.removeValue(forKey: name) {
                     zone.log.remove(tombstone.sequence)
                 }
                 let stored = StoredRecord(
