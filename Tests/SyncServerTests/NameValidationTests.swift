@@ -47,5 +47,10 @@ import Testing
                 #expect(passes(Validation.checkFieldName, name) == expected, "\(name.debugDescription)")
             }
         }
+        // The empty name, and the longest one against one byte more.
+        let lengths = ["", "a" + String(repeating: "_", count: 254), "a" + String(repeating: "_", count: 255)].map {
+            passes(Validation.checkFieldName, $0)
+        }
+        #expect(lengths == [false, true, false])
     }
 }
