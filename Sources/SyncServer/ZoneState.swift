@@ -8,10 +8,13 @@ final class ZoneState {
     /// Live records by name. Change it only through ``store(_:name:)`` and
     /// ``removeRecord(named:)``, which keep ``recordNamesByType`` in step.
     private(set) var records: [String: StoredRecord] = [:]
-    /// The names of the live records of each type: what `records/query`
-    /// reads, so that a query's cost grows with the records of its type, not
-    /// with the zone.
-    private(set) var recordNamesByType: [UInt32: Set<String>] = [:]
+    /// The names of the live records of each type, in no order: what
+    /// `records/query` reads, so that a query's cost grows with the records
+    /// of its type, not with the zone. Each record knows where its name is
+    /// (``StoredRecord/typeSlot``): a new record's name is appended, a
+    /// removed one's place takes the last name, and no name is hashed into
+    /// a second table on the way.
+    private(set) var recordNamesByType: [UInt32: [String]] = [:]
     var tombstones: [String: Tombstone] = [:]
     var tombstoneQueue = TombstoneQueue<String>()
     var log = SequenceLog<String>()
@@ -110,25 +113,45 @@ final class ZoneState {
         }
     }
 
-    /// Saves a live record (new or changed); a record keeps its type.
-    func store(_ record: StoredRecord, name: String) {
-        if let old = records.updateValue(record, forKey: name) {
-            if old.type != record.type {
-                recordNamesByType[old.type]?.remove(name)
-                recordNamesByType[record.type, default: []].insert(name)
-            }
-        } else {
-            recordNamesByType[record.type, default: []].insert(name)
-        }
+    /// Saves a live record (new or changed), looking its name up once.
+    func store(_ record: consuming StoredRecord, name: String) {
+        let type = record.type
+        let appendedSlot = UInt32(recordNamesByType[type]?.count ?? 0)
+        let replaced = Self.put(record, into: &records[name], appendedSlot: appendedSlot)
+        guard replaced?.type != type else { return }
+        if let replaced { removeName(at: replaced.slot, ofType: replaced.type) }
+        recordNamesByType[type, default: []].append(name)
+    }
+
+    /// Puts `record` in its dictionary entry, keeping its slot when the entry
+    /// held a record of its type; returns the type and slot of what it held.
+    private static func put(
+        _ record: consuming StoredRecord, into entry: inout StoredRecord?, appendedSlot: UInt32
+    ) -> (type: UInt32, slot: UInt32)? {
+        let replaced = entry.map { (type: $0.type, slot: $0.typeSlot) }
+        record.typeSlot = replaced?.type == record.type ? replaced!.slot : appendedSlot
+        entry = record
+        return replaced
     }
 
     /// Removes a live record; returns it.
     @discardableResult
     func removeRecord(named name: String) -> StoredRecord? {
         guard let old = records.removeValue(forKey: name) else { return nil }
-        recordNamesByType[old.type]?.remove(name)
-        if recordNamesByType[old.type]?.isEmpty == true { recordNamesByType[old.type] = nil }
+        removeName(at: old.typeSlot, ofType: old.type)
         return old
+    }
+
+    /// Takes the name at `slot` out of the names of `type`: the last name
+    /// moves into its place, and its record is told.
+    private func removeName(at slot: UInt32, ofType type: UInt32) {
+        guard let last = recordNamesByType[type]?.popLast() else { return }
+        if recordNamesByType[type]!.isEmpty {
+            recordNamesByType[type] = nil
+        } else if Int(slot) < recordNamesByType[type]!.count {
+            recordNamesByType[type]![Int(slot)] = last
+            records[last]?.typeSlot = slot
+        }
     }
 
     /// Drops tombstones at or below `horizon`; tokens that need them expire.
