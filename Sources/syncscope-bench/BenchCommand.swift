@@ -154,7 +154,7 @@ struct BenchCommand: AsyncParsableCommand {
         let suite = BenchmarkSuite(largeZoneRecords: records, saveRecords: saveRecords, routingSaves: routingSaves, burstSaves: burstSaves)
         var results = BenchmarkResults()
         if schemaOnly {
-            results.figures = try suite.schemaFigures()
+            results.figures = try await suite.schemaFigures()
         } else {
             results = try await suite.run()
         }

@@ -79,7 +79,7 @@ struct BenchmarkSuite {
         ]
         results.figures += query
         // Schema checks on saves: with a deployed schema ÷ without schemas.
-        results.figures += try schemaFigures()
+        results.figures += try await schemaFigures()
         // The fault layer with nothing to inject.
         results.figures += try await FaultBenchmarkSuite(saves: min(saveRecords, 200_000)).run()
         // One change in a large zone, in a device's in-memory store.

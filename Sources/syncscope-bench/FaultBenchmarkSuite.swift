@@ -5,8 +5,9 @@ import SyncServer
 /// The cost of the fault layer when it does nothing: save throughput through
 /// the in-process service with no fault plan ever installed, and with an
 /// empty plan installed (the fault injector exists and is consulted on every
-/// call). Both are measured in the same run, interleaved, best of several
-/// rounds, and their ratio is the figure with a goal.
+/// call). Both are measured in the same run, timed request by request against
+/// each other over six rounds (``PairedRequestTiming``), and their ratio is
+/// the figure with a goal.
 struct FaultBenchmarkSuite {
     var saves: Int
 
@@ -21,15 +22,13 @@ struct FaultBenchmarkSuite {
         let requests = stride(from: 0, to: records.count, by: 400).map { start in
             records[start..<min(start + 400, records.count)].map { RecordOperation(type: .forceReplace, record: $0) }
         }
-        var without = Double.infinity
-        var empty = Double.infinity
-        for round in 0..<6 {
-            // Alternate which goes first, so warm-up and drift hit both alike.
-            for withPlan in round % 2 == 0 ? [false, true] : [true, false] {
-                let seconds = try await time(requests, emptyPlan: withPlan)
-                if withPlan { empty = min(empty, seconds) } else { without = min(without, seconds) }
-            }
-        }
+        let (without, empty) = try await PairedRequestTiming.bestTotals(
+            rounds: 6, requests: requests.count,
+            makeServers: { (try await service(emptyPlan: false), try await service(emptyPlan: true)) },
+            send: { service, index in
+                _ = try await service.modifyRecords(
+                    in: .private, zoneID: zoneID, operations: requests[index], atomic: false, clientChangeTokenData: nil)
+            })
         let withoutRate = Double(saves) / without
         let emptyRate = Double(saves) / empty
         return [
@@ -39,7 +38,8 @@ struct FaultBenchmarkSuite {
         ]
     }
 
-    private func time(_ requests: [[RecordOperation]], emptyPlan: Bool) async throws -> Double {
+    /// A fresh server's service for the bench user, with its zone made.
+    private func service(emptyPlan: Bool) async throws -> InProcessCloudService {
         let server = SimulatedServer(configuration: ServerConfiguration(seed: 9), clock: VirtualClock())
         if emptyPlan {
             server.addFaults(FaultPlan())
@@ -47,10 +47,6 @@ struct FaultBenchmarkSuite {
         }
         let service = try server.connect(user: "bench", deviceID: "bench-device")
         _ = try await service.modifyRecordZones(in: .private, saving: [zoneID], deleting: [])
-        let start = ContinuousClock.now
-        for operations in requests {
-            _ = try await service.modifyRecords(in: .private, zoneID: zoneID, operations: operations, atomic: false, clientChangeTokenData: nil)
-        }
-        return ContinuousClock.now.seconds(since: start)
+        return service
     }
 }
